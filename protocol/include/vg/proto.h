@@ -1,0 +1,224 @@
+/* vg/proto.h: vgd protocol v1, the one encoder/decoder shared by the daemon
+ * and libvgclient. The wire format is specified in protocol/PROTOCOL.md;
+ * this header is its C face. Nothing here is secret: frames carry messages,
+ * digests, public values and signatures, never key material.
+ *
+ * Frame = 16-byte header + body of items. Big-endian everywhere.
+ *   magic u16 (0x5647 "VG") | version u8 | opcode u8 | status u8 |
+ *   reserved u8[3] (zero)   | request id u32 | body length u32
+ * Item = tag u16 | length u16 | value[length]. */
+#ifndef VG_PROTO_H
+#define VG_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VG_PROTO_MAGIC 0x5647u
+#define VG_PROTO_VERSION 1
+#define VG_PROTO_HDR_LEN 16
+#define VG_PROTO_MAX_BODY 65520u /* header + body <= 64 KiB */
+#define VG_PROTO_MAX_FRAME (VG_PROTO_HDR_LEN + VG_PROTO_MAX_BODY)
+#define VG_PROTO_MAX_ITEM 65535u
+#define VG_PROTO_MAX_INFLIGHT 128u  /* requests in flight per connection */
+#define VG_PROTO_MAX_KEY_NAME 64u   /* bytes, [A-Za-z0-9._-] */
+#define VG_PROTO_MAX_REASON 255u    /* bytes of UTF-8 text */
+#define VG_PROTO_MAX_DATA 65000u    /* message / digest / input bytes */
+
+/* Opcodes. A reply carries the request's opcode | VG_OP_REPLY. */
+enum vg_op {
+	VG_OP_HELLO = 1,
+	VG_OP_PING = 2,
+	VG_OP_LIST_KEYS = 3,
+	VG_OP_PUBLIC_KEY = 4,
+	VG_OP_SIGN = 5,
+	VG_OP_X25519 = 6,
+	VG_OP_RSA_PRIVATE = 7,
+	VG_OP_STATS = 8,
+	VG_OP_MAX = 8,
+};
+#define VG_OP_REPLY 0x80u
+
+/* Status codes (requests carry 0). */
+enum vg_status {
+	VG_ST_OK = 0,
+	VG_ST_MALFORMED = 1,     /* frame or items do not parse; connection closes */
+	VG_ST_BAD_VERSION = 2,   /* version not supported; connection closes */
+	VG_ST_UNKNOWN_OP = 3,    /* opcode not known */
+	VG_ST_UNKNOWN_KEY = 4,   /* no key by that name */
+	VG_ST_NOT_ALLOWED = 5,   /* key policy or caller forbids it */
+	VG_ST_BAD_INPUT = 6,     /* wrong length, out of range, wrong key type */
+	VG_ST_TOO_LARGE = 7,     /* frame or item above a limit; connection closes */
+	VG_ST_OVERLOADED = 8,    /* queue full: try again later */
+	VG_ST_INTERNAL = 9,      /* daemon-side failure (fault detected, ...) */
+	VG_ST_UNAVAILABLE = 10,  /* shutting down */
+	VG_ST_MAX = 10,
+};
+
+/* Item tags. */
+enum vg_tag {
+	VG_T_KEY = 1,        /* key name (string) */
+	VG_T_ALG = 2,        /* u8 enum vg_sign_alg */
+	VG_T_DATA = 3,       /* request input bytes */
+	VG_T_TLS_ROLE = 4,   /* u8 enum vg_tls_role (sign with VG_ALG_TLS13) */
+	VG_T_RESULT = 5,     /* reply output bytes */
+	VG_T_REASON = 6,     /* error reason (string) */
+	VG_T_VERSION = 7,    /* u8: a supported protocol version (repeatable) */
+	VG_T_CAPS = 8,       /* u32 capability bits (enum vg_cap) */
+	VG_T_LIMIT = 9,      /* limits block: nested items VG_T_LIM_* */
+	VG_T_KEYINFO = 10,   /* nested: KEY, KEY_TYPE, PUBKEY, [RSA_E], OPS (repeatable) */
+	VG_T_KEY_TYPE = 11,  /* u8 enum vg_key_type */
+	VG_T_PUBKEY = 12,    /* raw 32 bytes (Ed25519/X25519) or RSA modulus n */
+	VG_T_RSA_E = 13,     /* RSA public exponent, big-endian minimal */
+	VG_T_OPS = 14,       /* u32 enum vg_allow bits */
+	VG_T_STAT = 15,      /* nested: STAT_NAME, STAT_VALUE (repeatable) */
+	VG_T_STAT_NAME = 16, /* string */
+	VG_T_STAT_VALUE = 17,/* u64 */
+	VG_T_LIM_MAX_FRAME = 18,    /* u32 */
+	VG_T_LIM_MAX_INFLIGHT = 19, /* u32 */
+	VG_T_SERVER = 20,    /* string: daemon name and version */
+	VG_T_MAX = 20,
+};
+
+enum vg_sign_alg {
+	VG_ALG_ED25519 = 1,          /* DATA = message */
+	VG_ALG_RSA_PKCS1_SHA256 = 2, /* DATA = digest */
+	VG_ALG_RSA_PKCS1_SHA384 = 3,
+	VG_ALG_RSA_PKCS1_SHA512 = 4,
+	VG_ALG_RSA_PSS_SHA256 = 5,   /* DATA = digest; MGF1 same hash, salt = hash len */
+	VG_ALG_RSA_PSS_SHA384 = 6,
+	VG_ALG_RSA_PSS_SHA512 = 7,
+	VG_ALG_TLS13 = 8,            /* DATA = transcript hash; TLS_ROLE required */
+	VG_ALG_MAX = 8,
+};
+
+enum vg_tls_role { VG_TLS_SERVER = 1, VG_TLS_CLIENT = 2 };
+
+enum vg_key_type { VG_KEY_ED25519 = 1, VG_KEY_X25519 = 2, VG_KEY_RSA = 3 };
+
+/* What a key allows (VG_T_OPS). */
+enum vg_allow {
+	VG_ALLOW_SIGN = 1u << 0,        /* sign arbitrary messages/digests */
+	VG_ALLOW_SIGN_TLS13 = 1u << 1,  /* sign in TLS 1.3 mode only */
+	VG_ALLOW_X25519 = 1u << 2,
+	VG_ALLOW_RSA_PRIVATE = 1u << 3, /* raw m^d mod n */
+};
+
+/* Capability bits in hello. */
+enum vg_cap {
+	VG_CAP_PIPELINE = 1u << 0,
+	VG_CAP_TLS13 = 1u << 1,
+	VG_CAP_ED25519 = 1u << 2,
+	VG_CAP_X25519 = 1u << 3,
+	VG_CAP_RSA = 1u << 4,
+};
+
+typedef struct {
+	uint8_t version;
+	uint8_t opcode;
+	uint8_t status;
+	uint32_t id;
+	uint32_t body_len;
+} vg_frame_hdr;
+
+/* ---- frame boundaries (streaming reassembly) ----
+ * Looks at the avail bytes received so far on a stream.
+ * Returns 0 if more bytes are needed, the total frame length (header +
+ * body) once buf holds a whole frame, or -status (VG_ST_MALFORMED,
+ * VG_ST_BAD_VERSION, VG_ST_TOO_LARGE) as soon as the header is wrong; an
+ * oversized frame is refused from its header alone, before its body is
+ * read. hdr is filled whenever 16 bytes are available and the result is
+ * not -VG_ST_MALFORMED. */
+long vg_frame_check(const uint8_t *buf, size_t avail, vg_frame_hdr *hdr);
+
+/* ---- bounded reading of items ---- */
+typedef struct {
+	const uint8_t *p;
+	size_t left;
+} vg_cursor;
+
+typedef struct {
+	uint16_t tag;
+	uint16_t len;
+	const uint8_t *val;
+} vg_item;
+
+/* 1 and *it filled, 0 at the clean end, -1 if an item overruns. */
+int vg_item_next(vg_cursor *c, vg_item *it);
+
+/* ---- requests (daemon side decodes, client side encodes) ---- */
+typedef struct {
+	uint8_t op;
+	uint32_t id;
+	char key[VG_PROTO_MAX_KEY_NAME + 1]; /* NUL-terminated, "" if absent */
+	uint8_t alg;                         /* 0 if absent */
+	uint8_t tls_role;                    /* 0 if absent */
+	const uint8_t *data;                 /* points into the frame body */
+	size_t data_len;
+	int has_data;
+} vg_request;
+
+/* Decode and validate a request frame (header already checked by
+ * vg_frame_check; frame = header + body). Enforces, per opcode, the items
+ * required, optional and forbidden, duplicates, unknown tags, value
+ * lengths (alg/role values, digest length for the algorithm, x25519 peer
+ * 32 bytes, key name charset), and trailing bytes. Returns VG_ST_OK or a
+ * status, with *reason set to a static string. */
+int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const char **reason);
+
+/* ---- bounded writing ---- */
+typedef struct {
+	uint8_t *buf;
+	size_t cap;
+	size_t len;
+	int overflow; /* sticky: set when a put did not fit */
+	size_t nest[4];
+	int depth;
+} vg_writer;
+
+void vg_frame_begin(vg_writer *w, uint8_t *buf, size_t cap, uint8_t opcode, uint8_t status,
+		    uint32_t id);
+void vg_put(vg_writer *w, uint16_t tag, const void *val, size_t len);
+void vg_put_u8(vg_writer *w, uint16_t tag, uint8_t v);
+void vg_put_u32(vg_writer *w, uint16_t tag, uint32_t v);
+void vg_put_u64(vg_writer *w, uint16_t tag, uint64_t v);
+void vg_put_str(vg_writer *w, uint16_t tag, const char *s);
+/* Nested item: open, put children, close. At most 4 levels. */
+void vg_put_open(vg_writer *w, uint16_t tag);
+void vg_put_close(vg_writer *w);
+/* Patch the body length. Returns the frame length, or -VG_ST_TOO_LARGE if
+ * anything overflowed the buffer or a limit (nothing is written past cap). */
+long vg_frame_end(vg_writer *w);
+
+/* Encode a request from a vg_request (client side). */
+long vg_request_encode(const vg_request *req, uint8_t *buf, size_t cap);
+
+/* Error reply: status and reason. */
+long vg_error_encode(uint8_t opcode, uint32_t id, uint8_t status, const char *reason,
+		     uint8_t *buf, size_t cap);
+
+/* ---- replies (client side) ---- */
+typedef struct {
+	uint8_t op; /* without VG_OP_REPLY */
+	uint8_t status;
+	uint32_t id;
+	const uint8_t *result; /* VG_T_RESULT, if any */
+	size_t result_len;
+	const char *reason; /* not NUL-terminated */
+	size_t reason_len;
+	vg_cursor items; /* all items of the body, for hello/list-keys/stats */
+} vg_reply;
+
+/* Decode a reply frame; checks header, reply bit, item framing. */
+int vg_reply_decode(const uint8_t *frame, size_t len, vg_reply *rep);
+
+/* Names for logs and messages. */
+const char *vg_status_name(int status);
+const char *vg_op_name(int op);
+const char *vg_alg_name(int alg);
+/* Parse an algorithm name ("ed25519", "rsa-pss-sha256", "tls13", ...); 0 if unknown. */
+int vg_alg_from_name(const char *name);
+/* Digest length an algorithm expects in DATA, 0 for "any" (ed25519). For
+ * tls13 the transcript hash may be 32, 48 or 64 bytes. */
+size_t vg_alg_digest_len(int alg);
+
+#endif

@@ -1,0 +1,1 @@
+/* proto.c: placeholder until the protocol codec lands. */
