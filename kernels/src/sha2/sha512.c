@@ -1,0 +1,190 @@
+/* sha512.c: SHA-512 and SHA-384 (FIPS 180-4, sections 5.3.4, 5.3.5, 6.4
+ * and 6.5); SHA-384 is SHA-512 with other initial values, truncated.
+ * Secret: the message. Time depends only on its length; the message
+ * schedule and the context are wiped when they are done with. */
+#include <string.h>
+
+#include "sha2_common.h"
+#include "vg/sha2.h"
+#include "vg/wipe.h"
+
+/* First 64 bits of the fractional parts of the cube roots of the first 80
+ * primes (section 4.2.3). */
+static const uint64_t K512[80] = {
+	0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc,
+	0x3956c25bf348b538, 0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118,
+	0xd807aa98a3030242, 0x12835b0145706fbe, 0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2,
+	0x72be5d74f27b896f, 0x80deb1fe3b1696b1, 0x9bdc06a725c71235, 0xc19bf174cf692694,
+	0xe49b69c19ef14ad2, 0xefbe4786384f25e3, 0x0fc19dc68b8cd5b5, 0x240ca1cc77ac9c65,
+	0x2de92c6f592b0275, 0x4a7484aa6ea6e483, 0x5cb0a9dcbd41fbd4, 0x76f988da831153b5,
+	0x983e5152ee66dfab, 0xa831c66d2db43210, 0xb00327c898fb213f, 0xbf597fc7beef0ee4,
+	0xc6e00bf33da88fc2, 0xd5a79147930aa725, 0x06ca6351e003826f, 0x142929670a0e6e70,
+	0x27b70a8546d22ffc, 0x2e1b21385c26c926, 0x4d2c6dfc5ac42aed, 0x53380d139d95b3df,
+	0x650a73548baf63de, 0x766a0abb3c77b2a8, 0x81c2c92e47edaee6, 0x92722c851482353b,
+	0xa2bfe8a14cf10364, 0xa81a664bbc423001, 0xc24b8b70d0f89791, 0xc76c51a30654be30,
+	0xd192e819d6ef5218, 0xd69906245565a910, 0xf40e35855771202a, 0x106aa07032bbd1b8,
+	0x19a4c116b8d2d0c8, 0x1e376c085141ab53, 0x2748774cdf8eeb99, 0x34b0bcb5e19b48a8,
+	0x391c0cb3c5c95a63, 0x4ed8aa4ae3418acb, 0x5b9cca4f7763e373, 0x682e6ff3d6b2b8a3,
+	0x748f82ee5defb2fc, 0x78a5636f43172f60, 0x84c87814a1f0ab72, 0x8cc702081a6439ec,
+	0x90befffa23631e28, 0xa4506cebde82bde9, 0xbef9a3f7b2c67915, 0xc67178f2e372532b,
+	0xca273eceea26619c, 0xd186b8c721c0c207, 0xeada7dd6cde0eb1e, 0xf57d4f7fee6ed178,
+	0x06f067aa72176fba, 0x0a637dc5a2c898a6, 0x113f9804bef90dae, 0x1b710b35131c471b,
+	0x28db77f523047d84, 0x32caab7b40c72493, 0x3c9ebe0a15c9bebc, 0x431d67c49c100d4c,
+	0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817,
+};
+
+/* SHA-512 initial value: square roots of the first 8 primes (5.3.5). */
+static const uint64_t H512[8] = {
+	0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
+	0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179,
+};
+
+/* SHA-384 initial value: square roots of the 9th to 16th primes (5.3.4). */
+static const uint64_t H384[8] = {
+	0xcbbb9d5dc1059ed8, 0x629a292a367cd507, 0x9159015a3070dd17, 0x152fecd8f70e5939,
+	0x67332667ffc00b31, 0x8eb44a8768581511, 0xdb0c2e0d64f98fa7, 0x47b5481dbefa4fa4,
+};
+
+static inline uint64_t ror64(uint64_t x, unsigned n) { return (x >> n) | (x << (64 - n)); }
+
+/* The four functions of section 4.1.3. */
+static inline uint64_t big_sigma0(uint64_t x) { return ror64(x, 28) ^ ror64(x, 34) ^ ror64(x, 39); }
+static inline uint64_t big_sigma1(uint64_t x) { return ror64(x, 14) ^ ror64(x, 18) ^ ror64(x, 41); }
+static inline uint64_t small_sigma0(uint64_t x) { return ror64(x, 1) ^ ror64(x, 8) ^ (x >> 7); }
+static inline uint64_t small_sigma1(uint64_t x) { return ror64(x, 19) ^ ror64(x, 61) ^ (x >> 6); }
+
+/* Compress nblocks 128-byte blocks into h (section 6.4.2), with the same
+ * rolling 16-word schedule as sha256.c. */
+static void sha512_blocks(uint64_t h[8], const uint8_t *p, size_t nblocks)
+{
+	uint64_t w[16];
+
+	for (; nblocks > 0; nblocks--, p += VG_SHA512_BLOCK) {
+		uint64_t a = h[0], b = h[1], c = h[2], d = h[3];
+		uint64_t e = h[4], f = h[5], g = h[6], hh = h[7];
+
+		for (unsigned t = 0; t < 80; t++) {
+			uint64_t wt;
+			if (t < 16) {
+				wt = w[t] = vg_load_be64(p + 8 * t);
+			} else {
+				wt = w[t & 15] += small_sigma1(w[(t - 2) & 15]) + w[(t - 7) & 15] +
+						  small_sigma0(w[(t - 15) & 15]);
+			}
+			/* Ch and Maj as in sha256.c */
+			uint64_t t1 = hh + big_sigma1(e) + ((e & f) ^ (~e & g)) + K512[t] + wt;
+			uint64_t t2 = big_sigma0(a) + ((a & b) ^ (a & c) ^ (b & c));
+			hh = g;
+			g = f;
+			f = e;
+			e = d + t1;
+			d = c;
+			c = b;
+			b = a;
+			a = t1 + t2;
+		}
+		h[0] += a;
+		h[1] += b;
+		h[2] += c;
+		h[3] += d;
+		h[4] += e;
+		h[5] += f;
+		h[6] += g;
+		h[7] += hh;
+	}
+	vg_wipe(w, sizeof(w));
+}
+
+static void sha512_init_with(vg_sha512_ctx *ctx, const uint64_t iv[8])
+{
+	memcpy(ctx->h, iv, sizeof(ctx->h));
+	ctx->nbytes = 0;
+	ctx->buflen = 0;
+}
+
+/* Pad, compress the last block(s), write the first outlen bytes of the
+ * state big-endian (outlen is 48 or 64), and wipe the context. */
+static void sha512_final_len(vg_sha512_ctx *ctx, uint8_t *out, size_t outlen)
+{
+	/* Padding (section 5.1.2): 0x80, zeros, then the 128-bit bit length.
+	 * The byte count is 64 bits, so the high half of the length is just
+	 * its top three bits. */
+	size_t n = ctx->buflen;
+
+	ctx->buf[n++] = 0x80;
+	if (n > VG_SHA512_BLOCK - 16) {
+		memset(ctx->buf + n, 0, VG_SHA512_BLOCK - n);
+		sha512_blocks(ctx->h, ctx->buf, 1);
+		n = 0;
+	}
+	memset(ctx->buf + n, 0, VG_SHA512_BLOCK - 16 - n);
+	vg_store_be64(ctx->buf + VG_SHA512_BLOCK - 16, ctx->nbytes >> 61);
+	vg_store_be64(ctx->buf + VG_SHA512_BLOCK - 8, ctx->nbytes << 3);
+	sha512_blocks(ctx->h, ctx->buf, 1);
+	for (size_t i = 0; i < outlen / 8; i++)
+		vg_store_be64(out + 8 * i, ctx->h[i]);
+	vg_wipe(ctx, sizeof(*ctx));
+}
+
+void vg_sha512_init(vg_sha512_ctx *ctx) { sha512_init_with(ctx, H512); }
+
+void vg_sha512_update(vg_sha512_ctx *ctx, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	if (len == 0)
+		return; /* data may be NULL */
+	ctx->nbytes += len;
+	if (ctx->buflen > 0) {
+		size_t take = VG_SHA512_BLOCK - ctx->buflen;
+		if (take > len)
+			take = len;
+		memcpy(ctx->buf + ctx->buflen, p, take);
+		ctx->buflen += take;
+		p += take;
+		len -= take;
+		if (ctx->buflen < VG_SHA512_BLOCK)
+			return;
+		sha512_blocks(ctx->h, ctx->buf, 1);
+		ctx->buflen = 0;
+	}
+	size_t nblocks = len / VG_SHA512_BLOCK;
+	sha512_blocks(ctx->h, p, nblocks);
+	p += nblocks * VG_SHA512_BLOCK;
+	len -= nblocks * VG_SHA512_BLOCK;
+	memcpy(ctx->buf, p, len);
+	ctx->buflen = len;
+}
+
+void vg_sha512_final(vg_sha512_ctx *ctx, uint8_t out[VG_SHA512_LEN])
+{
+	sha512_final_len(ctx, out, VG_SHA512_LEN);
+}
+
+void vg_sha512(uint8_t out[VG_SHA512_LEN], const void *data, size_t len)
+{
+	vg_sha512_ctx ctx;
+	vg_sha512_init(&ctx);
+	vg_sha512_update(&ctx, data, len);
+	vg_sha512_final(&ctx, out); /* wipes ctx */
+}
+
+void vg_sha384_init(vg_sha384_ctx *ctx) { sha512_init_with(ctx, H384); }
+
+void vg_sha384_update(vg_sha384_ctx *ctx, const void *data, size_t len)
+{
+	vg_sha512_update(ctx, data, len);
+}
+
+void vg_sha384_final(vg_sha384_ctx *ctx, uint8_t out[VG_SHA384_LEN])
+{
+	sha512_final_len(ctx, out, VG_SHA384_LEN);
+}
+
+void vg_sha384(uint8_t out[VG_SHA384_LEN], const void *data, size_t len)
+{
+	vg_sha384_ctx ctx;
+	vg_sha384_init(&ctx);
+	vg_sha384_update(&ctx, data, len);
+	vg_sha384_final(&ctx, out); /* wipes ctx */
+}
