@@ -1,1 +1,673 @@
-/* proto.c: placeholder until the protocol codec lands. */
+/* proto.c: the vgd v1 codec: frame boundaries, the bounded item cursor,
+ * request validation driven by one rule table per opcode, the bounded
+ * writer, and reply decoding. Every input byte is untrusted; nothing here is
+ * secret (frames carry public values, digests and signatures). */
+#include "vg/proto.h"
+
+#include <string.h>
+
+_Static_assert(VG_T_MAX < 32, "the seen-set of request items is a uint32_t bitmask");
+_Static_assert(VG_PROTO_MAX_FRAME <= 65536, "body_len and item lengths assume a 64 KiB frame");
+_Static_assert(VG_PROTO_MAX_DATA + 4 <= VG_PROTO_MAX_BODY, "a maximal DATA item fits a frame");
+_Static_assert(VG_PROTO_MAX_ITEM == UINT16_MAX, "item length is a u16");
+
+/* ---- big-endian, the only place where bytes become integers ---- */
+
+static uint16_t rd16(const uint8_t *p)
+{
+	return (uint16_t)((unsigned)p[0] << 8 | p[1]);
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void wr32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* strnlen is POSIX, not C11: a local bound keeps this file plain C11. */
+static size_t bounded_strlen(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s[n] != '\0')
+		n++;
+	return n;
+}
+
+/* ---- cursor primitives: every read checks what is left first ---- */
+
+static int cur_take(vg_cursor *c, size_t n, const uint8_t **out)
+{
+	if (c->left < n)
+		return -1;
+	*out = c->p;
+	c->p += n;
+	c->left -= n;
+	return 0;
+}
+
+static int cur_u8(vg_cursor *c, uint8_t *v)
+{
+	const uint8_t *p;
+
+	if (cur_take(c, 1, &p) < 0)
+		return -1;
+	*v = p[0];
+	return 0;
+}
+
+static int cur_u16(vg_cursor *c, uint16_t *v)
+{
+	const uint8_t *p;
+
+	if (cur_take(c, 2, &p) < 0)
+		return -1;
+	*v = rd16(p);
+	return 0;
+}
+
+static int cur_u32(vg_cursor *c, uint32_t *v)
+{
+	const uint8_t *p;
+
+	if (cur_take(c, 4, &p) < 0)
+		return -1;
+	*v = rd32(p);
+	return 0;
+}
+
+/* ---- frame boundaries ---- */
+
+long vg_frame_check(const uint8_t *buf, size_t avail, vg_frame_hdr *hdr)
+{
+	static const uint8_t magic[2] = { VG_PROTO_MAGIC >> 8, VG_PROTO_MAGIC & 0xff };
+	vg_frame_hdr h = { 0 };
+	vg_cursor c;
+	uint16_t m;
+	const uint8_t *reserved;
+
+	/* Written up front so the caller's id for an error reply is 0 until a
+	 * header with our magic has been read, whatever path returns. */
+	if (hdr != NULL)
+		*hdr = h;
+	if (buf == NULL)
+		return avail == 0 ? 0 : -VG_ST_MALFORMED;
+	/* A foreign byte stream is refused from its first wrong byte: waiting
+	 * for 16 bytes would only hold the connection until the timeout. */
+	for (size_t i = 0; i < sizeof magic && i < avail; i++) {
+		if (buf[i] != magic[i])
+			return -VG_ST_MALFORMED;
+	}
+	/* Everything else waits for the whole header, so the error reply can
+	 * carry the request id however the stream was split into reads. */
+	if (avail < VG_PROTO_HDR_LEN)
+		return 0;
+
+	c.p = buf;
+	c.left = VG_PROTO_HDR_LEN;
+	if (cur_u16(&c, &m) < 0 || cur_u8(&c, &h.version) < 0 || cur_u8(&c, &h.opcode) < 0 ||
+	    cur_u8(&c, &h.status) < 0 || cur_take(&c, 3, &reserved) < 0 || cur_u32(&c, &h.id) < 0 ||
+	    cur_u32(&c, &h.body_len) < 0)
+		return -VG_ST_MALFORMED; /* unreachable: 16 bytes are there */
+	if (hdr != NULL)
+		*hdr = h;
+
+	/* Version first: another version may give the reserved bytes a use. */
+	if (h.version != VG_PROTO_VERSION)
+		return -VG_ST_BAD_VERSION;
+	if ((reserved[0] | reserved[1] | reserved[2]) != 0)
+		return -VG_ST_MALFORMED;
+	if (h.body_len > VG_PROTO_MAX_BODY)
+		return -VG_ST_TOO_LARGE;
+	if (avail - VG_PROTO_HDR_LEN < h.body_len)
+		return 0;
+	return (long)(VG_PROTO_HDR_LEN + h.body_len);
+}
+
+int vg_status_closes(int status)
+{
+	return status == VG_ST_MALFORMED || status == VG_ST_BAD_VERSION ||
+	       status == VG_ST_TOO_LARGE;
+}
+
+/* ---- items ---- */
+
+int vg_item_next(vg_cursor *c, vg_item *it)
+{
+	vg_cursor t = *c; /* commit only a whole item: an error leaves c as it was */
+	uint16_t tag, len;
+	const uint8_t *val;
+
+	if (t.left == 0)
+		return 0;
+	if (cur_u16(&t, &tag) < 0 || cur_u16(&t, &len) < 0 || cur_take(&t, len, &val) < 0)
+		return -1;
+	it->tag = tag;
+	it->len = len;
+	it->val = val;
+	*c = t;
+	return 1;
+}
+
+int vg_item_u8(const vg_item *it, uint8_t *v)
+{
+	if (it->len != 1)
+		return -1;
+	*v = it->val[0];
+	return 0;
+}
+
+int vg_item_u32(const vg_item *it, uint32_t *v)
+{
+	if (it->len != 4)
+		return -1;
+	*v = rd32(it->val);
+	return 0;
+}
+
+int vg_item_u64(const vg_item *it, uint64_t *v)
+{
+	if (it->len != 8)
+		return -1;
+	*v = (uint64_t)rd32(it->val) << 32 | rd32(it->val + 4);
+	return 0;
+}
+
+vg_cursor vg_item_cursor(const vg_item *it)
+{
+	vg_cursor c = { it->val, it->len };
+
+	return c;
+}
+
+/* Value shape of each known tag, shared by request and reply checks. */
+enum kind { K_NONE, K_BYTES, K_STR, K_U8, K_U32, K_U64, K_NEST };
+
+static const uint8_t tag_kind[VG_T_MAX + 1] = {
+	[VG_T_KEY] = K_STR,
+	[VG_T_ALG] = K_U8,
+	[VG_T_DATA] = K_BYTES,
+	[VG_T_TLS_ROLE] = K_U8,
+	[VG_T_RESULT] = K_BYTES,
+	[VG_T_REASON] = K_STR,
+	[VG_T_VERSION] = K_U8,
+	[VG_T_CAPS] = K_U32,
+	[VG_T_LIMIT] = K_NEST,
+	[VG_T_KEYINFO] = K_NEST,
+	[VG_T_KEY_TYPE] = K_U8,
+	[VG_T_PUBKEY] = K_BYTES,
+	[VG_T_RSA_E] = K_BYTES,
+	[VG_T_OPS] = K_U32,
+	[VG_T_STAT] = K_NEST,
+	[VG_T_STAT_NAME] = K_STR,
+	[VG_T_STAT_VALUE] = K_U64,
+	[VG_T_LIM_MAX_FRAME] = K_U32,
+	[VG_T_LIM_MAX_INFLIGHT] = K_U32,
+	[VG_T_SERVER] = K_STR,
+};
+
+/* 1 if a known fixed-width tag has the wrong length. */
+static int bad_width(uint16_t tag, uint16_t len)
+{
+	if (tag == 0 || tag > VG_T_MAX)
+		return 0;
+	switch (tag_kind[tag]) {
+	case K_U8: return len != 1;
+	case K_U32: return len != 4;
+	case K_U64: return len != 8;
+	default: return 0;
+	}
+}
+
+/* ---- request rules: what each opcode requires, allows and forbids ---- */
+
+enum rule {
+	R_NO = 0, /* forbidden (the default for every tag not listed) */
+	R_OPT,    /* optional, at most once */
+	R_REQ,    /* required, exactly once */
+	R_TLS,    /* required iff ALG is tls13, forbidden otherwise */
+};
+
+#define DATA_BY_ALG 0xffffffffu /* data_max: DATA length depends on ALG */
+
+static const struct op_rule {
+	uint8_t item[VG_T_MAX + 1];
+	uint32_t data_min, data_max;
+	const char *data_reason; /* reason when DATA's length is out of range */
+} op_rules[VG_OP_MAX + 1] = {
+	[VG_OP_HELLO] = { .item = { 0 } },
+	[VG_OP_PING] = {
+		.item = { [VG_T_DATA] = R_OPT },
+		.data_min = 0, .data_max = 1024, .data_reason = "ping data over 1024 bytes",
+	},
+	[VG_OP_LIST_KEYS] = { .item = { 0 } },
+	[VG_OP_PUBLIC_KEY] = { .item = { [VG_T_KEY] = R_REQ } },
+	[VG_OP_SIGN] = {
+		.item = { [VG_T_KEY] = R_REQ, [VG_T_ALG] = R_REQ, [VG_T_DATA] = R_REQ,
+			  [VG_T_TLS_ROLE] = R_TLS },
+		.data_max = DATA_BY_ALG, .data_reason = "data length does not fit the algorithm",
+	},
+	[VG_OP_X25519] = {
+		.item = { [VG_T_KEY] = R_REQ, [VG_T_DATA] = R_REQ },
+		.data_min = 32, .data_max = 32, .data_reason = "x25519 peer key must be 32 bytes",
+	},
+	[VG_OP_RSA_PRIVATE] = {
+		.item = { [VG_T_KEY] = R_REQ, [VG_T_DATA] = R_REQ },
+		.data_min = 256, .data_max = 512, .data_reason = "rsa input must be 256..512 bytes",
+	},
+	[VG_OP_STATS] = { .item = { 0 } },
+};
+
+static int key_name_ok(const uint8_t *s, size_t n)
+{
+	if (n < 1 || n > VG_PROTO_MAX_KEY_NAME)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t ch = s[i];
+		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			 (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+#define BIT(tag) (1u << (tag))
+
+int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const char **reason)
+{
+	const char *unused;
+	const struct op_rule *rule;
+	vg_frame_hdr h;
+	vg_cursor c;
+	vg_item it, got[VG_T_MAX + 1];
+	uint32_t seen = 0;
+	long n;
+	int r, tls;
+
+	if (reason == NULL)
+		reason = &unused;
+	memset(req, 0, sizeof *req);
+	*reason = "ok";
+
+	n = vg_frame_check(frame, len, &h);
+	req->op = h.opcode;
+	req->id = h.id;
+	if (n < 0) {
+		if (n == -VG_ST_BAD_VERSION)
+			*reason = "unsupported protocol version";
+		else if (n == -VG_ST_TOO_LARGE)
+			*reason = "frame too large";
+		else if (h.version == VG_PROTO_VERSION) /* header read: magic was right */
+			*reason = "reserved bytes not zero";
+		else
+			*reason = "bad magic";
+		return (int)-n;
+	}
+	if (n == 0 || (size_t)n != len) {
+		*reason = "frame length does not match its header";
+		return VG_ST_MALFORMED;
+	}
+	if (h.status != VG_ST_OK) {
+		*reason = "status set in a request";
+		return VG_ST_MALFORMED;
+	}
+	if (h.opcode & VG_OP_REPLY) {
+		*reason = "reply bit set in a request";
+		return VG_ST_MALFORMED;
+	}
+	/* The frame length is known, so the stream stays in step: an unknown
+	 * opcode is answered without looking at its (opaque) items. */
+	if (h.opcode == 0 || h.opcode > VG_OP_MAX) {
+		*reason = "unknown opcode";
+		return VG_ST_UNKNOWN_OP;
+	}
+	rule = &op_rules[h.opcode];
+
+	/* Pass 1, structure (MALFORMED): item framing, tags allowed for this
+	 * opcode, no duplicates, fixed widths. It runs to the end before any
+	 * value is judged so that a structural fault always wins over a value
+	 * fault, whatever the item order: the status decides whether the
+	 * connection closes, so it must not depend on the order. */
+	c.p = frame + VG_PROTO_HDR_LEN;
+	c.left = len - VG_PROTO_HDR_LEN;
+	while ((r = vg_item_next(&c, &it)) == 1) {
+		if (it.tag == 0 || it.tag > VG_T_MAX) {
+			*reason = "unknown item";
+			return VG_ST_MALFORMED;
+		}
+		if (rule->item[it.tag] == R_NO) {
+			*reason = "item not allowed";
+			return VG_ST_MALFORMED;
+		}
+		if (seen & BIT(it.tag)) {
+			*reason = "duplicate item";
+			return VG_ST_MALFORMED;
+		}
+		if (bad_width(it.tag, it.len)) {
+			*reason = "bad item length";
+			return VG_ST_MALFORMED;
+		}
+		seen |= BIT(it.tag);
+		got[it.tag] = it;
+	}
+	if (r < 0) {
+		*reason = "item overruns the frame";
+		return VG_ST_MALFORMED;
+	}
+	for (unsigned t = 1; t <= VG_T_MAX; t++) {
+		if (rule->item[t] == R_REQ && !(seen & BIT(t))) {
+			*reason = "missing item";
+			return VG_ST_MALFORMED;
+		}
+	}
+	/* ALG is required wherever R_TLS appears, so got[VG_T_ALG] is set. */
+	for (unsigned t = 1; t <= VG_T_MAX; t++) {
+		if (rule->item[t] != R_TLS)
+			continue;
+		tls = got[VG_T_ALG].val[0] == VG_ALG_TLS13;
+		if (tls && !(seen & BIT(t))) {
+			*reason = "missing item";
+			return VG_ST_MALFORMED;
+		}
+		if (!tls && (seen & BIT(t))) {
+			*reason = "item not allowed";
+			return VG_ST_MALFORMED;
+		}
+	}
+
+	/* Pass 2, values (BAD_INPUT): the request is well framed from here on,
+	 * so the connection stays open whatever is wrong with it. */
+	if (seen & BIT(VG_T_KEY)) {
+		it = got[VG_T_KEY];
+		if (!key_name_ok(it.val, it.len)) {
+			*reason = "bad key name";
+			return VG_ST_BAD_INPUT;
+		}
+		memcpy(req->key, it.val, it.len); /* it.len <= VG_PROTO_MAX_KEY_NAME */
+		req->key[it.len] = '\0';
+	}
+	if (seen & BIT(VG_T_ALG)) {
+		req->alg = got[VG_T_ALG].val[0];
+		if (req->alg < 1 || req->alg > VG_ALG_MAX) {
+			*reason = "unknown algorithm";
+			return VG_ST_BAD_INPUT;
+		}
+	}
+	if (seen & BIT(VG_T_TLS_ROLE)) {
+		req->tls_role = got[VG_T_TLS_ROLE].val[0];
+		if (req->tls_role != VG_TLS_SERVER && req->tls_role != VG_TLS_CLIENT) {
+			*reason = "bad tls role";
+			return VG_ST_BAD_INPUT;
+		}
+	}
+	if (seen & BIT(VG_T_DATA)) {
+		it = got[VG_T_DATA];
+		int ok = rule->data_max == DATA_BY_ALG
+				 ? vg_alg_data_len_ok(req->alg, it.len)
+				 : it.len >= rule->data_min && it.len <= rule->data_max;
+		if (!ok) {
+			*reason = rule->data_reason;
+			return VG_ST_BAD_INPUT;
+		}
+		req->data = it.val;
+		req->data_len = it.len;
+		req->has_data = 1;
+	}
+	return VG_ST_OK;
+}
+
+/* ---- bounded writer ----
+ * Invariant: w->len <= w->cap <= VG_PROTO_MAX_FRAME, and once overflow is
+ * set nothing more is written; every put checks room before touching buf. */
+
+static int room(vg_writer *w, size_t n)
+{
+	if (w->overflow || w->len > w->cap || w->cap - w->len < n) {
+		w->overflow = 1;
+		return 0;
+	}
+	return 1;
+}
+
+void vg_frame_begin(vg_writer *w, uint8_t *buf, size_t cap, uint8_t opcode, uint8_t status,
+		    uint32_t id)
+{
+	memset(w, 0, sizeof *w);
+	/* The frame limit is a second cap: a big buffer cannot make a frame
+	 * the peer would refuse. */
+	w->buf = buf;
+	w->cap = buf == NULL ? 0 : cap < VG_PROTO_MAX_FRAME ? cap : VG_PROTO_MAX_FRAME;
+	if (!room(w, VG_PROTO_HDR_LEN))
+		return;
+	wr16(buf, VG_PROTO_MAGIC);
+	buf[2] = VG_PROTO_VERSION;
+	buf[3] = opcode;
+	buf[4] = status;
+	buf[5] = buf[6] = buf[7] = 0;
+	wr32(buf + 8, id);
+	wr32(buf + 12, 0); /* patched by vg_frame_end */
+	w->len = VG_PROTO_HDR_LEN;
+}
+
+void vg_put(vg_writer *w, uint16_t tag, const void *val, size_t len)
+{
+	if (len > VG_PROTO_MAX_ITEM || (val == NULL && len != 0)) {
+		w->overflow = 1;
+		return;
+	}
+	if (!room(w, 4 + len))
+		return;
+	wr16(w->buf + w->len, tag);
+	wr16(w->buf + w->len + 2, (uint16_t)len);
+	if (len != 0)
+		memcpy(w->buf + w->len + 4, val, len);
+	w->len += 4 + len;
+}
+
+void vg_put_u8(vg_writer *w, uint16_t tag, uint8_t v)
+{
+	vg_put(w, tag, &v, 1);
+}
+
+void vg_put_u32(vg_writer *w, uint16_t tag, uint32_t v)
+{
+	uint8_t b[4];
+
+	wr32(b, v);
+	vg_put(w, tag, b, sizeof b);
+}
+
+void vg_put_u64(vg_writer *w, uint16_t tag, uint64_t v)
+{
+	uint8_t b[8];
+
+	wr32(b, (uint32_t)(v >> 32));
+	wr32(b + 4, (uint32_t)v);
+	vg_put(w, tag, b, sizeof b);
+}
+
+void vg_put_str(vg_writer *w, uint16_t tag, const char *s)
+{
+	size_t n;
+
+	if (s == NULL) {
+		w->overflow = 1;
+		return;
+	}
+	/* Bounded: never scan past what one item could hold. */
+	n = bounded_strlen(s, VG_PROTO_MAX_ITEM + 1);
+	vg_put(w, tag, s, n); /* n > VG_PROTO_MAX_ITEM sets overflow */
+}
+
+#define NEST_MAX ((int)(sizeof(((vg_writer *)0)->nest) / sizeof(size_t)))
+
+void vg_put_open(vg_writer *w, uint16_t tag)
+{
+	if (w->depth < 0 || w->depth >= NEST_MAX) {
+		w->overflow = 1;
+		return;
+	}
+	/* Depth is tracked even after an overflow so open/close stay paired. */
+	w->nest[w->depth++] = w->len;
+	if (!room(w, 4))
+		return;
+	wr16(w->buf + w->len, tag);
+	wr16(w->buf + w->len + 2, 0); /* patched by vg_put_close */
+	w->len += 4;
+}
+
+void vg_put_close(vg_writer *w)
+{
+	size_t at, inner;
+
+	if (w->depth <= 0 || w->depth > NEST_MAX) {
+		w->overflow = 1;
+		return;
+	}
+	at = w->nest[--w->depth];
+	if (w->overflow)
+		return;
+	inner = w->len - at - 4; /* at + 4 <= len: the open wrote 4 bytes at `at` */
+	if (inner > VG_PROTO_MAX_ITEM) {
+		w->overflow = 1;
+		return;
+	}
+	wr16(w->buf + at + 2, (uint16_t)inner);
+}
+
+long vg_frame_end(vg_writer *w)
+{
+	if (w->depth != 0)
+		w->overflow = 1; /* an unclosed nested item */
+	if (w->overflow || w->len < VG_PROTO_HDR_LEN || w->len > w->cap)
+		return -VG_ST_TOO_LARGE;
+	wr32(w->buf + 12, (uint32_t)(w->len - VG_PROTO_HDR_LEN));
+	return (long)w->len;
+}
+
+long vg_request_encode(const vg_request *req, uint8_t *buf, size_t cap)
+{
+	vg_writer w;
+	vg_request check;
+	size_t klen = bounded_strlen(req->key, sizeof req->key);
+	long n;
+	int st;
+
+	if (klen == sizeof req->key)
+		return -VG_ST_BAD_INPUT; /* not NUL-terminated */
+	vg_frame_begin(&w, buf, cap, req->op, VG_ST_OK, req->id);
+	if (klen != 0)
+		vg_put(&w, VG_T_KEY, req->key, klen);
+	if (req->alg != 0)
+		vg_put_u8(&w, VG_T_ALG, req->alg);
+	if (req->tls_role != 0)
+		vg_put_u8(&w, VG_T_TLS_ROLE, req->tls_role);
+	if (req->has_data)
+		vg_put(&w, VG_T_DATA, req->data, req->data_len);
+	n = vg_frame_end(&w);
+	if (n < 0)
+		return n;
+	/* The daemon's own rules, run on the bytes we would send. */
+	st = vg_request_decode(buf, (size_t)n, &check, NULL);
+	return st == VG_ST_OK ? n : -(long)st;
+}
+
+long vg_error_encode(uint8_t opcode, uint32_t id, uint8_t status, const char *reason,
+		     uint8_t *buf, size_t cap)
+{
+	vg_writer w;
+	size_t n;
+
+	if (reason == NULL)
+		reason = vg_status_name(status);
+	n = bounded_strlen(reason, VG_PROTO_MAX_REASON + 1);
+	if (n > VG_PROTO_MAX_REASON) {
+		/* Cut at a character boundary so the reason stays valid UTF-8:
+		 * back off while reason[n] is a continuation byte. */
+		n = VG_PROTO_MAX_REASON;
+		while (n > 0 && ((uint8_t)reason[n] & 0xc0) == 0x80)
+			n--;
+	}
+	vg_frame_begin(&w, buf, cap, (uint8_t)(opcode | VG_OP_REPLY), status, id);
+	vg_put(&w, VG_T_REASON, reason, n);
+	return vg_frame_end(&w);
+}
+
+/* ---- replies ---- */
+
+#define REPLY_NEST_MAX 4 /* as deep as the writer can nest */
+
+/* Item framing and fixed widths of a reply body, nested items included.
+ * Unknown tags are skipped (a newer daemon may add items), but their
+ * framing must still hold. depth counts the containers around c; the
+ * recursion stops at REPLY_NEST_MAX, the writer's own limit. */
+static int check_reply_items(vg_cursor c, int depth)
+{
+	vg_item it;
+	int r;
+
+	while ((r = vg_item_next(&c, &it)) == 1) {
+		if (bad_width(it.tag, it.len))
+			return -1;
+		if (it.tag <= VG_T_MAX && tag_kind[it.tag] == K_NEST) {
+			if (depth + 1 > REPLY_NEST_MAX ||
+			    check_reply_items(vg_item_cursor(&it), depth + 1) < 0)
+				return -1;
+		}
+	}
+	return r;
+}
+
+int vg_reply_decode(const uint8_t *frame, size_t len, vg_reply *rep)
+{
+	vg_frame_hdr h;
+	vg_cursor c;
+	vg_item it;
+	long n;
+	int r;
+
+	memset(rep, 0, sizeof *rep);
+	n = vg_frame_check(frame, len, &h);
+	rep->op = (uint8_t)(h.opcode & ~VG_OP_REPLY);
+	rep->status = h.status;
+	rep->id = h.id;
+	if (n < 0)
+		return (int)-n;
+	if (n == 0 || (size_t)n != len || !(h.opcode & VG_OP_REPLY))
+		return VG_ST_MALFORMED;
+
+	c.p = frame + VG_PROTO_HDR_LEN;
+	c.left = len - VG_PROTO_HDR_LEN;
+	if (check_reply_items(c, 0) < 0)
+		return VG_ST_MALFORMED;
+	rep->items = c;
+	/* RESULT and REASON are singletons: two would be ambiguous. */
+	while ((r = vg_item_next(&c, &it)) == 1) {
+		if (it.tag == VG_T_RESULT) {
+			if (rep->result != NULL)
+				return VG_ST_MALFORMED;
+			rep->result = it.val;
+			rep->result_len = it.len;
+		} else if (it.tag == VG_T_REASON) {
+			if (rep->reason != NULL || it.len > VG_PROTO_MAX_REASON)
+				return VG_ST_MALFORMED;
+			rep->reason = (const char *)it.val;
+			rep->reason_len = it.len;
+		}
+	}
+	return r < 0 ? VG_ST_MALFORMED : VG_ST_OK;
+}

@@ -47,7 +47,7 @@ enum vg_status {
 	VG_ST_UNKNOWN_KEY = 4,   /* no key by that name */
 	VG_ST_NOT_ALLOWED = 5,   /* key policy or caller forbids it */
 	VG_ST_BAD_INPUT = 6,     /* wrong length, out of range, wrong key type */
-	VG_ST_TOO_LARGE = 7,     /* frame or item above a limit; connection closes */
+	VG_ST_TOO_LARGE = 7,     /* frame above VG_PROTO_MAX_FRAME; connection closes */
 	VG_ST_OVERLOADED = 8,    /* queue full: try again later */
 	VG_ST_INTERNAL = 9,      /* daemon-side failure (fault detected, ...) */
 	VG_ST_UNAVAILABLE = 10,  /* shutting down */
@@ -127,8 +127,16 @@ typedef struct {
  * VG_ST_BAD_VERSION, VG_ST_TOO_LARGE) as soon as the header is wrong; an
  * oversized frame is refused from its header alone, before its body is
  * read. hdr is filled whenever 16 bytes are available and the result is
- * not -VG_ST_MALFORMED. */
+ * not -VG_ST_MALFORMED. (It is always written when non-NULL: all zero until
+ * 16 bytes with the right magic are there, so hdr->id is the id to put in
+ * an error reply: the request's, or 0 if the header was unreadable.) */
 long vg_frame_check(const uint8_t *buf, size_t avail, vg_frame_hdr *hdr);
+
+/* 1 if the daemon closes the connection after an error reply with this
+ * status (MALFORMED, BAD_VERSION, TOO_LARGE: the peer does not speak v1 or
+ * broke its framing), 0 if the connection stays open (every other status,
+ * e.g. UNKNOWN_OP, BAD_INPUT, NOT_ALLOWED on a well-framed request). */
+int vg_status_closes(int status);
 
 /* ---- bounded reading of items ---- */
 typedef struct {
@@ -144,6 +152,13 @@ typedef struct {
 
 /* 1 and *it filled, 0 at the clean end, -1 if an item overruns. */
 int vg_item_next(vg_cursor *c, vg_item *it);
+/* Fixed-width values: 0 and *v set, or -1 if the length is not exactly
+ * 1, 4 or 8 bytes. */
+int vg_item_u8(const vg_item *it, uint8_t *v);
+int vg_item_u32(const vg_item *it, uint32_t *v);
+int vg_item_u64(const vg_item *it, uint64_t *v);
+/* A cursor over a nested item's children (LIMIT, KEYINFO, STAT). */
+vg_cursor vg_item_cursor(const vg_item *it);
 
 /* ---- requests (daemon side decodes, client side encodes) ---- */
 typedef struct {
@@ -162,7 +177,9 @@ typedef struct {
  * required, optional and forbidden, duplicates, unknown tags, value
  * lengths (alg/role values, digest length for the algorithm, x25519 peer
  * 32 bytes, key name charset), and trailing bytes. Returns VG_ST_OK or a
- * status, with *reason set to a static string. */
+ * status, with *reason set to a static string. req->op and req->id are set
+ * even on failure (for the error reply); the rest is meaningful only on
+ * VG_ST_OK. */
 int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const char **reason);
 
 /* ---- bounded writing ---- */
@@ -189,10 +206,15 @@ void vg_put_close(vg_writer *w);
  * anything overflowed the buffer or a limit (nothing is written past cap). */
 long vg_frame_end(vg_writer *w);
 
-/* Encode a request from a vg_request (client side). */
+/* Encode a request from a vg_request (client side). Returns the frame
+ * length, -VG_ST_TOO_LARGE if it does not fit cap or a frame, or -status
+ * when vg_request_decode would refuse it (checked on the encoded bytes),
+ * so a bad request fails locally instead of closing the connection. */
 long vg_request_encode(const vg_request *req, uint8_t *buf, size_t cap);
 
-/* Error reply: status and reason. */
+/* Error reply: status and reason. opcode is the request's (the reply bit
+ * is added); a NULL reason sends the status name; a reason over
+ * VG_PROTO_MAX_REASON bytes is cut at a UTF-8 character boundary. */
 long vg_error_encode(uint8_t opcode, uint32_t id, uint8_t status, const char *reason,
 		     uint8_t *buf, size_t cap);
 
@@ -208,7 +230,9 @@ typedef struct {
 	vg_cursor items; /* all items of the body, for hello/list-keys/stats */
 } vg_reply;
 
-/* Decode a reply frame; checks header, reply bit, item framing. */
+/* Decode a reply frame; checks header, reply bit, item framing. Returns
+ * VG_ST_OK or the status of the frame itself (MALFORMED, BAD_VERSION,
+ * TOO_LARGE: drop the connection); the daemon's answer is rep->status. */
 int vg_reply_decode(const uint8_t *frame, size_t len, vg_reply *rep);
 
 /* Names for logs and messages. */
@@ -220,5 +244,10 @@ int vg_alg_from_name(const char *name);
 /* Digest length an algorithm expects in DATA, 0 for "any" (ed25519). For
  * tls13 the transcript hash may be 32, 48 or 64 bytes. */
 size_t vg_alg_digest_len(int alg);
+/* 1 if len is a valid DATA length for sign with alg (tls13: 32, 48, 64;
+ * ed25519: 0..VG_PROTO_MAX_DATA), 0 otherwise or for an unknown alg. */
+int vg_alg_data_len_ok(int alg, size_t len);
+const char *vg_key_type_name(int type);
+const char *vg_tag_name(int tag);
 
 #endif
