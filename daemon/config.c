@@ -1,0 +1,345 @@
+/* config.c: parse vgd.conf, a small INI-like format:
+ *   # comment
+ *   key = value              (global settings, before any section)
+ *   [key NAME]               (one section per key)
+ *   file = PATH | credential = NAME
+ *   allow = sign, tls13, x25519, rsa-private
+ *   uids = 0, 33     gids = 33
+ * Every error names the line. Nothing here is secret. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "vg/error.h"
+#include "vg/proto.h"
+#include "vg_config.h"
+
+#define CONFIG_MAX_BYTES (1u << 20)
+
+void vgd_config_defaults(vgd_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->socket_path, sizeof(cfg->socket_path), "%s", VG_DEFAULT_SOCKET);
+	cfg->socket_mode = 0660;
+	cfg->keyholders = 0;
+	cfg->max_connections = 1024;
+	cfg->max_inflight = VG_PROTO_MAX_INFLIGHT;
+	cfg->max_queue = 4096;
+	cfg->idle_timeout_ms = 300000;
+	cfg->frame_timeout_ms = 10000;
+	cfg->drain_timeout_ms = 5000;
+	cfg->log_level = VGD_LOG_INFO;
+}
+
+static int fail(char *err, size_t errlen, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int fail(char *err, size_t errlen, int line, const char *fmt, ...)
+{
+	int n = snprintf(err, errlen, "line %d: ", line);
+	if (n < 0 || (size_t)n >= errlen)
+		return VG_E_INVALID;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return VG_E_INVALID;
+}
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		s[--n] = 0;
+	return s;
+}
+
+static int parse_int(const char *v, long min, long max, int base, long *out)
+{
+	char *end;
+	errno = 0;
+	long x = strtol(v, &end, base);
+	if (errno || end == v || *end || x < min || x > max)
+		return -1;
+	*out = x;
+	return 0;
+}
+
+static int valid_key_name(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > VG_PROTO_MAX_KEY_NAME)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '.' && s[i] != '_' && s[i] != '-')
+			return 0;
+	return 1;
+}
+
+static int parse_allow(const char *v, uint32_t *out)
+{
+	char buf[256];
+	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
+		return -1;
+	uint32_t a = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ", \t", &save); t;
+	     t = strtok_r(NULL, ", \t", &save)) {
+		if (strcmp(t, "sign") == 0)
+			a |= VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13;
+		else if (strcmp(t, "tls13") == 0)
+			a |= VG_ALLOW_SIGN_TLS13;
+		else if (strcmp(t, "x25519") == 0)
+			a |= VG_ALLOW_X25519;
+		else if (strcmp(t, "rsa-private") == 0)
+			a |= VG_ALLOW_RSA_PRIVATE;
+		else
+			return -1;
+	}
+	*out = a;
+	return 0;
+}
+
+/* Comma list of numeric ids. */
+static int parse_ids(const char *v, unsigned *ids, size_t *n)
+{
+	char buf[1024];
+	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
+		return -1;
+	*n = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ", \t", &save); t;
+	     t = strtok_r(NULL, ", \t", &save)) {
+		long x;
+		if (*n == VGD_MAX_ACL || parse_int(t, 0, 0x7fffffff, 10, &x) < 0)
+			return -1;
+		ids[(*n)++] = (unsigned)x;
+	}
+	return *n ? 0 : -1;
+}
+
+static int copy_str(char *dst, size_t cap, const char *v)
+{
+	return snprintf(dst, cap, "%s", v) < (int)cap ? 0 : -1;
+}
+
+static int set_global(vgd_config *cfg, const char *k, const char *v)
+{
+	long x;
+	if (strcmp(k, "socket") == 0)
+		return v[0] == '/' ? copy_str(cfg->socket_path, sizeof(cfg->socket_path), v) : -1;
+	if (strcmp(k, "socket_mode") == 0) {
+		if (parse_int(v, 0, 0777, 8, &x) < 0)
+			return -1;
+		cfg->socket_mode = (mode_t)x;
+		return 0;
+	}
+	if (strcmp(k, "socket_group") == 0)
+		return copy_str(cfg->socket_group, sizeof(cfg->socket_group), v);
+	if (strcmp(k, "user") == 0)
+		return copy_str(cfg->user, sizeof(cfg->user), v);
+	if (strcmp(k, "group") == 0)
+		return copy_str(cfg->group, sizeof(cfg->group), v);
+	if (strcmp(k, "log_level") == 0) {
+		static const struct { const char *n; int l; } levels[] = {
+			{"error", VGD_LOG_ERR}, {"warning", VGD_LOG_WARN},
+			{"info", VGD_LOG_INFO}, {"debug", VGD_LOG_DEBUG}};
+		for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+			if (strcmp(v, levels[i].n) == 0) {
+				cfg->log_level = levels[i].l;
+				return 0;
+			}
+		return -1;
+	}
+	/* Integer settings as data: name, field, range, scale to ms. */
+	static const struct {
+		const char *name;
+		size_t off;
+		long min, max, scale;
+	} ints[] = {
+		{"keyholders", offsetof(vgd_config, keyholders), 0, 256, 1},
+		{"max_connections", offsetof(vgd_config, max_connections), 1, 1000000, 1},
+		{"max_inflight", offsetof(vgd_config, max_inflight), 1, VG_PROTO_MAX_INFLIGHT, 1},
+		{"max_queue", offsetof(vgd_config, max_queue), 1, 1000000, 1},
+		{"idle_timeout", offsetof(vgd_config, idle_timeout_ms), 1, 86400, 1000},
+		{"frame_timeout", offsetof(vgd_config, frame_timeout_ms), 1, 3600, 1000},
+		{"drain_timeout", offsetof(vgd_config, drain_timeout_ms), 0, 3600, 1000},
+	};
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+		if (strcmp(k, ints[i].name) != 0)
+			continue;
+		if (parse_int(v, ints[i].min, ints[i].max, 10, &x) < 0)
+			return -1;
+		*(int *)((char *)cfg + ints[i].off) = (int)(x * ints[i].scale);
+		return 0;
+	}
+	return -2; /* unknown setting */
+}
+
+static int set_key(vgd_key_conf *kc, const char *k, const char *v, const char *base_dir)
+{
+	if (strcmp(k, "file") == 0) {
+		if (kc->file[0])
+			return -1;
+		if (v[0] == '/' || !base_dir)
+			return copy_str(kc->file, sizeof(kc->file), v);
+		return snprintf(kc->file, sizeof(kc->file), "%s/%s", base_dir, v) <
+				       (int)sizeof(kc->file)
+			       ? 0
+			       : -1;
+	}
+	if (strcmp(k, "credential") == 0) {
+		if (kc->file[0] || strchr(v, '/') || !v[0])
+			return -1;
+		kc->from_credential = 1;
+		return copy_str(kc->file, sizeof(kc->file), v);
+	}
+	if (strcmp(k, "allow") == 0)
+		return parse_allow(v, &kc->allow);
+	if (strcmp(k, "uids") == 0)
+		return parse_ids(v, (unsigned *)kc->uids, &kc->n_uids);
+	if (strcmp(k, "gids") == 0)
+		return parse_ids(v, (unsigned *)kc->gids, &kc->n_gids);
+	return -2;
+}
+
+int vgd_config_parse(vgd_config *cfg, const char *text, size_t len, const char *base_dir,
+		     char *err, size_t errlen)
+{
+	vgd_key_conf *cur = NULL;
+	size_t pos = 0;
+	int lineno = 0;
+	err[0] = 0;
+	while (pos < len) {
+		char line[1024];
+		size_t end = pos;
+		while (end < len && text[end] != '\n')
+			end++;
+		lineno++;
+		if (end - pos >= sizeof(line))
+			return fail(err, errlen, lineno, "line too long");
+		if (memchr(text + pos, 0, end - pos))
+			return fail(err, errlen, lineno, "NUL byte in line");
+		memcpy(line, text + pos, end - pos);
+		line[end - pos] = 0;
+		pos = end + 1;
+		char *s = trim(line);
+		if (*s == 0 || *s == '#' || *s == ';')
+			continue;
+		if (*s == '[') {
+			char *close = strchr(s, ']');
+			if (!close || trim(close + 1)[0])
+				return fail(err, errlen, lineno, "malformed section header");
+			*close = 0;
+			char *inner = trim(s + 1);
+			if (strncmp(inner, "key", 3) != 0 || !isspace((unsigned char)inner[3]))
+				return fail(err, errlen, lineno, "unknown section (expected [key NAME])");
+			char *name = trim(inner + 3);
+			if (!valid_key_name(name))
+				return fail(err, errlen, lineno,
+					    "bad key name (1..64 of A-Z a-z 0-9 . _ -)");
+			if (vgd_config_key(cfg, name))
+				return fail(err, errlen, lineno, "duplicate key '%s'", name);
+			if (cfg->n_keys == VGD_MAX_KEYS)
+				return fail(err, errlen, lineno, "too many keys (max %d)",
+					    VGD_MAX_KEYS);
+			cur = &cfg->keys[cfg->n_keys++];
+			memset(cur, 0, sizeof(*cur));
+			snprintf(cur->name, sizeof(cur->name), "%s", name);
+			cur->line = lineno;
+			continue;
+		}
+		char *eq = strchr(s, '=');
+		if (!eq)
+			return fail(err, errlen, lineno, "expected 'name = value'");
+		*eq = 0;
+		char *k = trim(s), *v = trim(eq + 1);
+		int r = cur ? set_key(cur, k, v, base_dir) : set_global(cfg, k, v);
+		if (r == -2)
+			return fail(err, errlen, lineno, "unknown setting '%s'", k);
+		if (r < 0)
+			return fail(err, errlen, lineno, "bad value for '%s'", k);
+	}
+	for (size_t i = 0; i < cfg->n_keys; i++) {
+		vgd_key_conf *kc = &cfg->keys[i];
+		if (!kc->file[0])
+			return fail(err, errlen, kc->line, "key '%s' has no file or credential",
+				    kc->name);
+		if (!kc->allow)
+			return fail(err, errlen, kc->line, "key '%s' allows nothing (set allow =)",
+				    kc->name);
+	}
+	return 0;
+}
+
+int vgd_config_load(vgd_config *cfg, const char *path, char *err, size_t errlen)
+{
+	vgd_config_defaults(cfg);
+	if (copy_str(cfg->path, sizeof(cfg->path), path) < 0) {
+		snprintf(err, errlen, "%s: path too long", path);
+		return VG_E_INVALID;
+	}
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return VG_E_IO;
+	}
+	char *text = malloc(CONFIG_MAX_BYTES);
+	if (!text) {
+		close(fd);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return VG_E_NOMEM;
+	}
+	size_t len = 0;
+	for (;;) {
+		ssize_t n = read(fd, text + len, CONFIG_MAX_BYTES - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			free(text);
+			close(fd);
+			return VG_E_IO;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len == CONFIG_MAX_BYTES) {
+			snprintf(err, errlen, "%s: larger than 1 MiB", path);
+			free(text);
+			close(fd);
+			return VG_E_TOOBIG;
+		}
+	}
+	close(fd);
+	char dir[VGD_PATH_MAX];
+	copy_str(dir, sizeof(dir), path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	else
+		copy_str(dir, sizeof(dir), ".");
+	char why[256];
+	int r = vgd_config_parse(cfg, text, len, dir, why, sizeof(why));
+	free(text);
+	if (r < 0)
+		snprintf(err, errlen, "%s: %s", path, why);
+	return r;
+}
+
+const vgd_key_conf *vgd_config_key(const vgd_config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->n_keys; i++)
+		if (strcmp(cfg->keys[i].name, name) == 0)
+			return &cfg->keys[i];
+	return NULL;
+}

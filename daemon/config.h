@@ -1,0 +1,60 @@
+/* config.h: vgd's configuration file (format in README "Configuration").
+ * Nothing here is secret: the config names key files, never holds keys. */
+#ifndef VGD_CONFIG_H
+#define VGD_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* A list-keys reply carries every key in one frame: 100 RSA-4096 entries
+ * (about 620 bytes each) fit in VG_PROTO_MAX_BODY. */
+#define VGD_MAX_KEYS 100
+#define VGD_MAX_ACL 32
+#define VGD_PATH_MAX 512
+
+typedef struct {
+	char name[65];
+	char file[VGD_PATH_MAX]; /* resolved path; for credentials, the name */
+	int from_credential;     /* file names a $CREDENTIALS_DIRECTORY entry */
+	uint32_t allow;          /* VG_ALLOW_* bits */
+	size_t n_uids, n_gids;
+	uid_t uids[VGD_MAX_ACL];
+	gid_t gids[VGD_MAX_ACL];
+	int line; /* where the section started, for messages */
+} vgd_key_conf;
+
+typedef struct {
+	char path[VGD_PATH_MAX]; /* the file this came from */
+	char socket_path[108];
+	mode_t socket_mode;
+	char socket_group[64];
+	char user[64];
+	char group[64];
+	int keyholders;       /* 0: one per online CPU */
+	int max_connections;
+	int max_inflight;     /* per connection */
+	int max_queue;        /* requests queued to keyholders, all connections */
+	int idle_timeout_ms;
+	int frame_timeout_ms; /* a partial frame must complete within this */
+	int drain_timeout_ms; /* SIGTERM: time to finish in-flight requests */
+	int log_level;
+	size_t n_keys;
+	vgd_key_conf keys[VGD_MAX_KEYS];
+} vgd_config;
+
+/* Defaults for everything. */
+void vgd_config_defaults(vgd_config *cfg);
+
+/* Parse config text. base_dir resolves relative key paths. On error
+ * returns a negative VG_E_* and writes "line N: why" into err. */
+int vgd_config_parse(vgd_config *cfg, const char *text, size_t len, const char *base_dir,
+		     char *err, size_t errlen);
+
+/* Read and parse a file (defaults first). err gets "FILE: line N: why". */
+int vgd_config_load(vgd_config *cfg, const char *path, char *err, size_t errlen);
+
+/* Lookup by key name; NULL if absent. */
+const vgd_key_conf *vgd_config_key(const vgd_config *cfg, const char *name);
+
+#endif

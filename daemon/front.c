@@ -1,0 +1,985 @@
+/* front.c: the front process (see front.h). Holds no key material: only
+ * public key descriptions. Everything it reads from clients is untrusted
+ * and goes through protocol/ before use. */
+#include "front.h"
+
+#include <errno.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/listener.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "keyops.h"
+#include "log.h"
+#include "record.h"
+#include "stats.h"
+#include "vg/error.h"
+#include "vg/proto.h"
+#include "vg_config.h"
+
+#define KH_DEPTH 4             /* jobs outstanding per keyholder */
+#define MAX_ATTEMPTS 3         /* keyholder crashes a job may survive */
+#define QUEUE_TIMEOUT_MS 30000 /* a job waiting this long for a keyholder fails */
+#define TICK_MS 100
+#define INLINE_DATA 512
+
+typedef struct conn conn;
+typedef struct job job;
+
+struct job {
+	job *next, *prev;
+	conn *c;
+	uint64_t id;
+	uint64_t t_start_us;
+	uint64_t t_queued_ms;
+	uint32_t req_id;
+	uint8_t op, alg, role, attempts;
+	char key[VG_PROTO_MAX_KEY_NAME + 1];
+	uint32_t data_len;
+	uint8_t *data;
+	uint8_t inline_data[INLINE_DATA];
+};
+
+typedef struct {
+	job *head, *tail;
+	size_t len;
+} jobq;
+
+typedef struct {
+	int fd;
+	unsigned gen;
+	int retiring;
+	int full; /* the socket buffer refused a record: wait for a reply */
+	struct event *ev;
+	jobq out; /* sent, awaiting reply */
+} khslot;
+
+struct conn {
+	conn *next, *prev;
+	void *front;
+	struct bufferevent *bev;
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
+	unsigned inflight;
+	int dead;    /* socket closed; freed when inflight drains */
+	int closing; /* close once the output is flushed */
+	int paused;  /* not reading: too many requests in flight */
+	int eof;     /* client finished sending: close once answered */
+	uint64_t last_active_ms;
+	uint64_t partial_since_ms;
+};
+
+#define MAX_SLOTS 1024
+
+typedef struct {
+	const vgd_config *cfg;
+	struct event_base *base;
+	struct evconnlistener *listener;
+	struct event *ctl_ev, *tick;
+	int ctl_fd;
+	/* key set (public descriptions) */
+	vgd_keyinfo *keys;
+	size_t nkeys;
+	unsigned generation;
+	vgd_keyinfo *pending;
+	size_t npending, pending_cap;
+	unsigned pending_gen;
+	/* keyholders: slots [0, nkh) current; retiring ones after them */
+	khslot kh[MAX_SLOTS];
+	int nkh, nslots;
+	jobq queue;
+	uint64_t next_job;
+	conn *conns;
+	size_t nconns;
+	int draining;
+	uint64_t drain_deadline_ms;
+	vgd_stats stats;
+	uint8_t frame[VG_PROTO_MAX_FRAME];
+	uint8_t rec[VGD_KREP_MAX > VGD_KREQ_MAX ? VGD_KREP_MAX : VGD_KREQ_MAX];
+} front;
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+static uint64_t now_ms(void) { return now_us() / 1000u; }
+
+/* ---- job queues ---- */
+static void q_push_tail(jobq *q, job *j)
+{
+	j->next = NULL;
+	j->prev = q->tail;
+	if (q->tail)
+		q->tail->next = j;
+	else
+		q->head = j;
+	q->tail = j;
+	q->len++;
+}
+static void q_push_head(jobq *q, job *j)
+{
+	j->prev = NULL;
+	j->next = q->head;
+	if (q->head)
+		q->head->prev = j;
+	else
+		q->tail = j;
+	q->head = j;
+	q->len++;
+}
+static void q_remove(jobq *q, job *j)
+{
+	if (j->prev)
+		j->prev->next = j->next;
+	else
+		q->head = j->next;
+	if (j->next)
+		j->next->prev = j->prev;
+	else
+		q->tail = j->prev;
+	j->next = j->prev = NULL;
+	q->len--;
+}
+
+static void job_free(job *j)
+{
+	if (j->data != j->inline_data)
+		free(j->data);
+	free(j);
+}
+
+static void conn_process(front *f, conn *c);
+static void conn_release(front *f, conn *c);
+static void conn_close(front *f, conn *c);
+static void pump(front *f);
+
+/* ---- replies ---- */
+static void conn_send(conn *c, const uint8_t *frame, long len)
+{
+	if (c->dead || len <= 0)
+		return;
+	if (bufferevent_write(c->bev, frame, (size_t)len) < 0)
+		c->closing = 1;
+}
+
+static void send_error(front *f, conn *c, uint8_t op, uint32_t id, int status, const char *reason)
+{
+	long n = vg_error_encode(op, id, (uint8_t)status, reason, f->frame, sizeof(f->frame));
+	conn_send(c, f->frame, n);
+}
+
+/* Every request ends here exactly once (directly or through a job). */
+static void answer(front *f, conn *c, uint8_t op, uint32_t id, int status, const uint8_t *res,
+		   size_t rlen, const char *reason, uint64_t t_start_us)
+{
+	vgd_stats_record(&f->stats, op, status, now_us() - t_start_us);
+	if (status != VG_ST_OK) {
+		send_error(f, c, op, id, status, reason);
+		return;
+	}
+	vg_writer w;
+	vg_frame_begin(&w, f->frame, sizeof(f->frame), op | VG_OP_REPLY, VG_ST_OK, id);
+	vg_put(&w, VG_T_RESULT, res, rlen);
+	conn_send(c, f->frame, vg_frame_end(&w));
+}
+
+static void job_finish(front *f, job *j, int status, const uint8_t *res, size_t rlen,
+		       const char *reason)
+{
+	conn *c = j->c;
+	answer(f, c, j->op, j->req_id, status, res, rlen, reason, j->t_start_us);
+	c->inflight--;
+	job_free(j);
+	if (c->dead) {
+		if (c->inflight == 0)
+			conn_release(f, c);
+		return;
+	}
+	if (c->eof && c->inflight == 0) {
+		c->closing = 1;
+		if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+			conn_close(f, c);
+		return;
+	}
+	if (c->paused && c->inflight < (unsigned)f->cfg->max_inflight) {
+		c->paused = 0;
+		bufferevent_enable(c->bev, EV_READ);
+		conn_process(f, c); /* frames may already be buffered */
+	}
+}
+
+/* ---- keyholders ---- */
+static void kh_close(front *f, khslot *k)
+{
+	if (k->ev) {
+		event_free(k->ev);
+		k->ev = NULL;
+	}
+	if (k->fd >= 0)
+		close(k->fd);
+	k->fd = -1;
+	(void)f;
+}
+
+/* A keyholder is gone: its jobs go back to the head of the queue, unless
+ * they have already outlived MAX_ATTEMPTS keyholders (a poison request). */
+static void kh_lost(front *f, khslot *k)
+{
+	vgd_warn("keyholder channel closed with %zu request(s) in flight; retrying them",
+		 k->out.len);
+	kh_close(f, k);
+	while (k->out.tail) {
+		job *j = k->out.tail;
+		q_remove(&k->out, j);
+		if (++j->attempts >= MAX_ATTEMPTS) {
+			job_finish(f, j, VG_ST_INTERNAL, NULL, 0,
+				   "keyholder crashed while processing this request");
+			continue;
+		}
+		f->stats.retries++;
+		j->t_queued_ms = now_ms();
+		q_push_head(&f->queue, j);
+	}
+	k->full = 0;
+	pump(f);
+}
+
+static int kh_valid_reply(const uint8_t *buf, ssize_t n, const vgd_krep **out)
+{
+	if (n < (ssize_t)sizeof(vgd_krep))
+		return 0;
+	const vgd_krep *r = (const vgd_krep *)buf;
+	if (r->magic != VGD_KREP_MAGIC || r->result_len > VGD_RESULT_MAX ||
+	    (size_t)n != sizeof(vgd_krep) + r->result_len || r->status > VG_ST_MAX ||
+	    memchr(r->reason, 0, sizeof(r->reason)) == NULL)
+		return 0;
+	*out = r;
+	return 1;
+}
+
+static void kh_readable(evutil_socket_t fd, short what, void *arg);
+
+static void kh_retire_done(front *f, khslot *k)
+{
+	/* Closing the channel tells the keyholder to exit. */
+	kh_close(f, k);
+	k->retiring = 0;
+}
+
+static void kh_readable(evutil_socket_t fd, short what, void *arg)
+{
+	front *f = arg;
+	khslot *k = NULL;
+	for (int i = 0; i < f->nslots; i++)
+		if (f->kh[i].fd == fd)
+			k = &f->kh[i];
+	if (!k)
+		return;
+	for (int budget = 0; budget < 64; budget++) {
+		ssize_t n = recv(fd, f->rec, sizeof(f->rec), MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			break;
+		if (n <= 0) {
+			kh_lost(f, k);
+			return;
+		}
+		const vgd_krep *r;
+		if (!kh_valid_reply(f->rec, n, &r)) {
+			vgd_err("invalid record from a keyholder; dropping its channel");
+			kh_lost(f, k);
+			return;
+		}
+		job *j = k->out.head;
+		while (j && j->id != r->job)
+			j = j->next;
+		if (!j) {
+			vgd_err("keyholder answered unknown job %llu", (unsigned long long)r->job);
+			continue;
+		}
+		q_remove(&k->out, j);
+		k->full = 0;
+		job_finish(f, j, r->status, f->rec + sizeof(vgd_krep), r->result_len, r->reason);
+	}
+	if (k->retiring && k->out.len == 0)
+		kh_retire_done(f, k);
+	pump(f);
+	(void)what;
+}
+
+static int kh_send(front *f, khslot *k, job *j)
+{
+	vgd_kreq h;
+	memset(&h, 0, sizeof(h));
+	h.magic = VGD_KREQ_MAGIC;
+	h.data_len = j->data_len;
+	h.job = j->id;
+	memcpy(h.key, j->key, sizeof(h.key));
+	h.op = j->op;
+	h.alg = j->alg;
+	h.role = j->role;
+	struct iovec iov[2] = {{&h, sizeof(h)}, {j->data, j->data_len}};
+	struct msghdr m = {.msg_iov = iov, .msg_iovlen = j->data_len ? 2 : 1};
+	ssize_t n = sendmsg(k->fd, &m, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (n == (ssize_t)(sizeof(h) + j->data_len))
+		return 0;
+	if (n < 0 && (errno == EAGAIN || errno == ENOBUFS))
+		return 1;
+	return -1;
+}
+
+/* Hand queued jobs to the least-loaded current keyholders. */
+static void pump(front *f)
+{
+	while (f->queue.head) {
+		khslot *best = NULL;
+		for (int i = 0; i < f->nkh; i++) {
+			khslot *k = &f->kh[i];
+			if (k->fd < 0 || k->full || k->out.len >= KH_DEPTH)
+				continue;
+			if (!best || k->out.len < best->out.len)
+				best = k;
+		}
+		if (!best)
+			break;
+		job *j = f->queue.head;
+		q_remove(&f->queue, j);
+		int r = kh_send(f, best, j);
+		if (r == 0) {
+			q_push_tail(&best->out, j);
+		} else if (r > 0) {
+			best->full = 1;
+			q_push_head(&f->queue, j);
+		} else {
+			q_push_head(&f->queue, j);
+			kh_lost(f, best);
+			return;
+		}
+	}
+	f->stats.queue_depth = f->queue.len;
+	if (f->queue.len > f->stats.queue_max)
+		f->stats.queue_max = f->queue.len;
+}
+
+static void kh_attach(front *f, int index, unsigned gen, int fd)
+{
+	if (index < 0 || index >= f->nkh) {
+		close(fd);
+		return;
+	}
+	khslot *k = &f->kh[index];
+	if (k->fd >= 0) {
+		/* A newer generation replaces a live keyholder: let the old one
+		 * finish its jobs in a retiring slot. */
+		int r = f->nslots;
+		for (int i = f->nkh; i < f->nslots; i++)
+			if (f->kh[i].fd < 0 && !f->kh[i].out.len) {
+				r = i;
+				break;
+			}
+		if (r == MAX_SLOTS) {
+			kh_lost(f, k);
+		} else {
+			if (r == f->nslots)
+				f->nslots++;
+			f->kh[r] = *k;
+			f->kh[r].retiring = 1;
+			/* The moved jobs keep their links; fix the event arg. */
+			event_free(f->kh[r].ev);
+			f->kh[r].ev = event_new(f->base, f->kh[r].fd, EV_READ | EV_PERSIST,
+						kh_readable, f);
+			event_add(f->kh[r].ev, NULL);
+			if (f->kh[r].out.len == 0)
+				kh_retire_done(f, &f->kh[r]);
+			k->ev = NULL;
+			k->out.head = k->out.tail = NULL;
+			k->out.len = 0;
+		}
+	}
+	int sz = 1 << 20;
+	(void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	k->fd = fd;
+	k->gen = gen;
+	k->full = 0;
+	k->retiring = 0;
+	k->ev = event_new(f->base, fd, EV_READ | EV_PERSIST, kh_readable, f);
+	event_add(k->ev, NULL);
+	pump(f);
+}
+
+/* ---- requests ---- */
+static const vgd_keyinfo *find_key(front *f, const char *name)
+{
+	for (size_t i = 0; i < f->nkeys; i++)
+		if (strcmp(f->keys[i].name, name) == 0)
+			return &f->keys[i];
+	return NULL;
+}
+
+static void put_keyinfo(vg_writer *w, const vgd_keyinfo *k)
+{
+	vg_put_open(w, VG_T_KEYINFO);
+	vg_put_str(w, VG_T_KEY, k->name);
+	vg_put_u8(w, VG_T_KEY_TYPE, k->type);
+	vg_put(w, VG_T_PUBKEY, k->pub, k->pub_len);
+	if (k->type == VG_KEY_RSA)
+		vg_put(w, VG_T_RSA_E, k->rsa_e, k->rsa_e_len);
+	vg_put_u32(w, VG_T_OPS, k->allow);
+	vg_put_close(w);
+}
+
+static void put_stat(vg_writer *w, const char *name, uint64_t v)
+{
+	vg_put_open(w, VG_T_STAT);
+	vg_put_str(w, VG_T_STAT_NAME, name);
+	vg_put_u64(w, VG_T_STAT_VALUE, v);
+	vg_put_close(w);
+}
+
+static long encode_stats(front *f, uint32_t id)
+{
+	vg_writer w;
+	vg_frame_begin(&w, f->frame, sizeof(f->frame), VG_OP_STATS | VG_OP_REPLY, VG_ST_OK, id);
+	for (int op = 1; op <= VG_OP_MAX; op++) {
+		const vgd_op_stats *o = &f->stats.op[op];
+		char name[64];
+		const char *on = vg_op_name(op);
+		snprintf(name, sizeof(name), "%s.count", on);
+		put_stat(&w, name, o->count);
+		snprintf(name, sizeof(name), "%s.errors", on);
+		put_stat(&w, name, o->errors);
+		if (op == VG_OP_SIGN || op == VG_OP_X25519 || op == VG_OP_RSA_PRIVATE) {
+			static const struct { const char *n; double p; } pct[] = {
+				{"p50_us", 50}, {"p90_us", 90}, {"p99_us", 99}, {"p999_us", 99.9}};
+			for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
+				snprintf(name, sizeof(name), "%s.%s", on, pct[i].n);
+				put_stat(&w, name, vgd_stats_percentile(o, pct[i].p));
+			}
+		}
+	}
+	const vgd_stats *s = &f->stats;
+	put_stat(&w, "connections.open", f->nconns);
+	put_stat(&w, "connections.total", s->connections_total);
+	put_stat(&w, "connections.refused", s->connections_refused);
+	put_stat(&w, "queue.depth", f->queue.len);
+	put_stat(&w, "queue.max", s->queue_max);
+	put_stat(&w, "requests.overloaded", s->overloaded);
+	put_stat(&w, "requests.denied", s->denied);
+	put_stat(&w, "requests.retried", s->retries);
+	put_stat(&w, "keyholders", (uint64_t)f->nkh);
+	put_stat(&w, "keyholder.restarts", s->keyholder_restarts);
+	put_stat(&w, "sandbox.violations", s->sandbox_violations);
+	put_stat(&w, "keys", f->nkeys);
+	put_stat(&w, "keys.generation", f->generation);
+	return vg_frame_end(&w);
+}
+
+static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
+{
+	vg_writer w;
+	uint8_t op = rq->op;
+	vg_frame_begin(&w, f->frame, sizeof(f->frame), op | VG_OP_REPLY, VG_ST_OK, rq->id);
+	switch (op) {
+	case VG_OP_HELLO:
+		vg_put_u8(&w, VG_T_VERSION, VG_PROTO_VERSION);
+		vg_put_u32(&w, VG_T_CAPS,
+			   VG_CAP_PIPELINE | VG_CAP_TLS13 | VG_CAP_ED25519 | VG_CAP_X25519 |
+				   VG_CAP_RSA);
+		vg_put_open(&w, VG_T_LIMIT);
+		vg_put_u32(&w, VG_T_LIM_MAX_FRAME, VG_PROTO_MAX_FRAME);
+		vg_put_u32(&w, VG_T_LIM_MAX_INFLIGHT, (uint32_t)f->cfg->max_inflight);
+		vg_put_close(&w);
+		vg_put_str(&w, VG_T_SERVER, "vgd " VG_VERSION);
+		break;
+	case VG_OP_PING:
+		if (rq->has_data)
+			vg_put(&w, VG_T_RESULT, rq->data, rq->data_len);
+		break;
+	case VG_OP_LIST_KEYS:
+		for (size_t i = 0; i < f->nkeys; i++)
+			if (vgd_acl_allows(&f->keys[i], c->uid, c->gid))
+				put_keyinfo(&w, &f->keys[i]);
+		break;
+	case VG_OP_PUBLIC_KEY: {
+		const vgd_keyinfo *k = find_key(f, rq->key);
+		if (!k || !vgd_acl_allows(k, c->uid, c->gid)) {
+			/* Unknown and forbidden look the same to a caller not
+			 * allowed to see the key. */
+			answer(f, c, op, rq->id, VG_ST_UNKNOWN_KEY, NULL, 0, "no such key", t0);
+			return;
+		}
+		put_keyinfo(&w, k);
+		break;
+	}
+	case VG_OP_STATS: {
+		long n = encode_stats(f, rq->id);
+		vgd_stats_record(&f->stats, op, VG_ST_OK, now_us() - t0);
+		conn_send(c, f->frame, n);
+		return;
+	}
+	}
+	long n = vg_frame_end(&w);
+	if (n < 0) {
+		answer(f, c, op, rq->id, VG_ST_INTERNAL, NULL, 0, "reply too large", t0);
+		return;
+	}
+	vgd_stats_record(&f->stats, op, VG_ST_OK, now_us() - t0);
+	conn_send(c, f->frame, n);
+}
+
+static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
+{
+	const char *reason = "";
+	const vgd_keyinfo *k = find_key(f, rq->key);
+	if (!k) {
+		answer(f, c, rq->op, rq->id, VG_ST_UNKNOWN_KEY, NULL, 0, "no such key", t0);
+		return;
+	}
+	if (!vgd_acl_allows(k, c->uid, c->gid)) {
+		f->stats.denied++;
+		vgd_warn("denied: uid %u gid %u pid %d may not use key '%s' (%s)", (unsigned)c->uid,
+			 (unsigned)c->gid, (int)c->pid, k->name, vg_op_name(rq->op));
+		answer(f, c, rq->op, rq->id, VG_ST_NOT_ALLOWED, NULL, 0,
+		       "caller may not use this key", t0);
+		return;
+	}
+	int st = vgd_policy_check(k, rq->op, rq->alg, &reason);
+	if (st == VG_ST_OK && rq->op == VG_OP_RSA_PRIVATE && rq->data_len != k->pub_len) {
+		st = VG_ST_BAD_INPUT;
+		reason = "input length must equal the modulus length";
+	}
+	if (st != VG_ST_OK) {
+		if (st == VG_ST_NOT_ALLOWED) {
+			f->stats.denied++;
+			vgd_warn("denied: uid %u pid %d, key '%s': %s", (unsigned)c->uid, (int)c->pid,
+				 k->name, reason);
+		}
+		answer(f, c, rq->op, rq->id, st, NULL, 0, reason, t0);
+		return;
+	}
+	if (f->queue.len >= (size_t)f->cfg->max_queue) {
+		f->stats.overloaded++;
+		answer(f, c, rq->op, rq->id, VG_ST_OVERLOADED, NULL, 0,
+		       "request queue is full; try again", t0);
+		return;
+	}
+	job *j = malloc(sizeof(*j));
+	uint8_t *big = rq->data_len > INLINE_DATA ? malloc(rq->data_len) : NULL;
+	if (!j || (rq->data_len > INLINE_DATA && !big)) {
+		free(j);
+		free(big);
+		answer(f, c, rq->op, rq->id, VG_ST_INTERNAL, NULL, 0, "out of memory", t0);
+		return;
+	}
+	memset(j, 0, offsetof(job, inline_data));
+	j->c = c;
+	j->id = ++f->next_job;
+	j->t_start_us = t0;
+	j->t_queued_ms = t0 / 1000u;
+	j->req_id = rq->id;
+	j->op = rq->op;
+	j->alg = rq->alg;
+	j->role = rq->tls_role;
+	memcpy(j->key, rq->key, sizeof(j->key));
+	j->data = big ? big : j->inline_data;
+	j->data_len = (uint32_t)rq->data_len;
+	if (rq->data_len)
+		memcpy(j->data, rq->data, rq->data_len);
+	c->inflight++;
+	q_push_tail(&f->queue, j);
+	pump(f);
+}
+
+static void handle_frame(front *f, conn *c, const uint8_t *frame, size_t len)
+{
+	uint64_t t0 = now_us();
+	vg_request rq;
+	const char *reason = "";
+	int st = vg_request_decode(frame, len, &rq, &reason);
+	if (st != VG_ST_OK) {
+		vg_frame_hdr h;
+		(void)vg_frame_check(frame, len, &h);
+		vgd_stats_record(&f->stats, 0, st, 0);
+		send_error(f, c, h.opcode, h.id, st, reason);
+		if (vg_status_closes(st)) {
+			vgd_info("closing connection of pid %d: %s", (int)c->pid, reason);
+			c->closing = 1;
+		}
+		return;
+	}
+	if (f->draining) {
+		answer(f, c, rq.op, rq.id, VG_ST_UNAVAILABLE, NULL, 0, "daemon is shutting down",
+		       t0);
+		return;
+	}
+	switch (rq.op) {
+	case VG_OP_SIGN:
+	case VG_OP_X25519:
+	case VG_OP_RSA_PRIVATE:
+		handle_key_op(f, c, &rq, t0);
+		break;
+	default:
+		handle_local(f, c, &rq, t0);
+	}
+}
+
+/* ---- connections ---- */
+static void conn_release(front *f, conn *c)
+{
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		f->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	free(c);
+}
+
+static void conn_close(front *f, conn *c)
+{
+	if (c->dead)
+		return;
+	c->dead = 1;
+	bufferevent_free(c->bev);
+	c->bev = NULL;
+	f->nconns--;
+	f->stats.connections_open = f->nconns;
+	/* Queued jobs of a closed connection are dropped; those already with
+	 * a keyholder finish and their replies go nowhere. */
+	for (job *j = f->queue.head, *nx; j; j = nx) {
+		nx = j->next;
+		if (j->c == c) {
+			q_remove(&f->queue, j);
+			c->inflight--;
+			job_free(j);
+		}
+	}
+	if (c->inflight == 0)
+		conn_release(f, c);
+}
+
+static void conn_process(front *f, conn *c)
+{
+	struct evbuffer *in = bufferevent_get_input(c->bev);
+	c->last_active_ms = now_ms();
+	while (!c->closing && !c->dead) {
+		size_t avail = evbuffer_get_length(in);
+		if (avail == 0) {
+			c->partial_since_ms = 0;
+			break;
+		}
+		if (c->inflight >= (unsigned)f->cfg->max_inflight) {
+			c->paused = 1;
+			bufferevent_disable(c->bev, EV_READ);
+			break;
+		}
+		size_t want = avail < VG_PROTO_HDR_LEN ? avail : VG_PROTO_HDR_LEN;
+		vg_frame_hdr h;
+		long r = vg_frame_check(evbuffer_pullup(in, (ssize_t)want), want, &h);
+		if (r < 0) {
+			const char *why = r == -VG_ST_TOO_LARGE  ? "frame larger than the maximum"
+					  : r == -VG_ST_BAD_VERSION ? "unsupported protocol version"
+								    : "malformed frame header";
+			/* h is zero unless the magic was right: then its id is the
+			 * request's. */
+			vgd_stats_record(&f->stats, 0, (int)-r, 0);
+			send_error(f, c, h.opcode, h.id, (int)-r, why);
+			vgd_info("closing connection of pid %d: %s", (int)c->pid, why);
+			c->closing = 1;
+			break;
+		}
+		size_t total = avail >= VG_PROTO_HDR_LEN ? VG_PROTO_HDR_LEN + h.body_len : 0;
+		if (total == 0 || avail < total) {
+			if (!c->partial_since_ms)
+				c->partial_since_ms = c->last_active_ms;
+			break;
+		}
+		handle_frame(f, c, evbuffer_pullup(in, (ssize_t)total), total);
+		evbuffer_drain(in, total);
+		c->partial_since_ms = 0;
+	}
+	if (c->closing && !c->dead) {
+		bufferevent_disable(c->bev, EV_READ);
+		if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+			conn_close(f, c);
+	}
+}
+
+static void conn_readable(struct bufferevent *bev, void *arg)
+{
+	conn *c = arg;
+	(void)bev;
+	conn_process(c->front, c);
+}
+
+/* Output flushed: finish a close that waited for it. */
+static void conn_writable(struct bufferevent *bev, void *arg)
+{
+	conn *c = arg;
+	(void)bev;
+	c->last_active_ms = now_ms();
+	if (c->closing)
+		conn_close(c->front, c);
+}
+
+static void conn_event(struct bufferevent *bev, short what, void *arg)
+{
+	conn *c = arg;
+	front *f = c->front;
+	(void)bev;
+	if (what & BEV_EVENT_ERROR) {
+		conn_close(f, c);
+	} else if (what & BEV_EVENT_EOF) {
+		/* The client may have half-closed after its last request: answer
+		 * what it sent, then close. */
+		c->eof = 1;
+		conn_process(f, c);
+		if (!c->dead && c->inflight == 0 &&
+		    evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+			conn_close(f, c);
+		else if (!c->dead)
+			c->closing = c->inflight == 0;
+	}
+}
+
+static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+		      int salen, void *arg)
+{
+	front *f = arg;
+	(void)l;
+	(void)sa;
+	(void)salen;
+	f->stats.connections_total++;
+	if (f->nconns >= (size_t)f->cfg->max_connections || f->draining) {
+		/* Accepted only to say why, then closed. */
+		f->stats.connections_refused++;
+		long n = vg_error_encode(0, 0, f->draining ? VG_ST_UNAVAILABLE : VG_ST_OVERLOADED,
+					 f->draining ? "daemon is shutting down" : "too many connections",
+					 f->frame, sizeof(f->frame));
+		if (n > 0)
+			(void)send(fd, f->frame, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+		close(fd);
+		return;
+	}
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
+	conn *c = calloc(1, sizeof(*c));
+	if (!c || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0) {
+		vgd_err("accept: %s", c ? strerror(errno) : "out of memory");
+		free(c);
+		close(fd);
+		return;
+	}
+	c->front = f;
+	c->uid = cred.uid;
+	c->gid = cred.gid;
+	c->pid = cred.pid;
+	c->bev = bufferevent_socket_new(f->base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (!c->bev) {
+		free(c);
+		close(fd);
+		return;
+	}
+	c->last_active_ms = now_ms();
+	bufferevent_setcb(c->bev, conn_readable, conn_writable, conn_event, c);
+	/* Read at most two frames ahead; the rest waits in the kernel. */
+	bufferevent_setwatermark(c->bev, EV_READ, 0, 2 * VG_PROTO_MAX_FRAME);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	c->next = f->conns;
+	if (f->conns)
+		f->conns->prev = c;
+	f->conns = c;
+	f->nconns++;
+	f->stats.connections_open = f->nconns;
+}
+
+/* ---- supervisor control channel ---- */
+static void keys_install(front *f)
+{
+	free(f->keys);
+	f->keys = f->pending;
+	f->nkeys = f->npending;
+	f->generation = f->pending_gen;
+	f->pending = NULL;
+	f->npending = f->pending_cap = 0;
+	vgd_info("key set %u installed (%zu keys)", f->generation, f->nkeys);
+}
+
+static void begin_drain(front *f)
+{
+	if (f->draining)
+		return;
+	f->draining = 1;
+	f->drain_deadline_ms = now_ms() + (uint64_t)f->cfg->drain_timeout_ms;
+	if (f->listener)
+		evconnlistener_disable(f->listener);
+	vgd_info("draining: %zu connection(s), %zu queued", f->nconns, f->queue.len);
+}
+
+static void ctl_readable(evutil_socket_t fd, short what, void *arg)
+{
+	front *f = arg;
+	(void)what;
+	for (;;) {
+		vgd_ctl m;
+		char cbuf[CMSG_SPACE(sizeof(int))];
+		struct iovec iov = {&m, sizeof(m)};
+		struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+				    .msg_controllen = sizeof(cbuf)};
+		ssize_t n = recvmsg(fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		if (n <= 0) {
+			vgd_warn("supervisor is gone; draining");
+			event_del(f->ctl_ev);
+			begin_drain(f);
+			return;
+		}
+		int passed = -1;
+		struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+		if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
+		    cm->cmsg_len == CMSG_LEN(sizeof(int)))
+			memcpy(&passed, CMSG_DATA(cm), sizeof(int));
+		if ((size_t)n != sizeof(m)) {
+			if (passed >= 0)
+				close(passed);
+			continue;
+		}
+		switch (m.type) {
+		case VGD_CTL_KH_ATTACH:
+			if (passed >= 0)
+				kh_attach(f, (int)m.index, m.generation, passed);
+			passed = -1;
+			break;
+		case VGD_CTL_KEYS_BEGIN:
+			free(f->pending);
+			f->pending = calloc(m.count ? m.count : 1, sizeof(vgd_keyinfo));
+			f->pending_cap = f->pending ? m.count : 0;
+			f->npending = 0;
+			f->pending_gen = m.generation;
+			break;
+		case VGD_CTL_KEYINFO:
+			if (f->pending && f->npending < f->pending_cap) {
+				f->pending[f->npending] = m.info;
+				f->pending[f->npending].name[sizeof(m.info.name) - 1] = 0;
+				f->npending++;
+			}
+			break;
+		case VGD_CTL_KEYS_END:
+			if (f->pending && f->npending == f->pending_cap)
+				keys_install(f);
+			break;
+		case VGD_CTL_COUNTERS:
+			f->stats.keyholder_restarts = m.restarts;
+			f->stats.sandbox_violations = m.violations;
+			break;
+		case VGD_CTL_DRAIN:
+			begin_drain(f);
+			break;
+		}
+		if (passed >= 0)
+			close(passed);
+	}
+}
+
+static size_t jobs_in_flight(front *f)
+{
+	size_t n = f->queue.len;
+	for (int i = 0; i < f->nslots; i++)
+		n += f->kh[i].out.len;
+	return n;
+}
+
+static void tick(evutil_socket_t fd, short what, void *arg)
+{
+	front *f = arg;
+	(void)fd;
+	(void)what;
+	uint64_t now = now_ms();
+	for (conn *c = f->conns, *nx; c; c = nx) {
+		nx = c->next;
+		if (c->dead)
+			continue;
+		if (c->partial_since_ms && now - c->partial_since_ms > (uint64_t)f->cfg->frame_timeout_ms) {
+			vgd_info("closing connection of pid %d: partial frame timed out", (int)c->pid);
+			conn_close(f, c);
+		} else if (c->inflight == 0 && !c->partial_since_ms &&
+			   now - c->last_active_ms > (uint64_t)f->cfg->idle_timeout_ms) {
+			vgd_debug("closing idle connection of pid %d", (int)c->pid);
+			conn_close(f, c);
+		}
+	}
+	/* Jobs that found no keyholder in time fail rather than wait forever. */
+	while (f->queue.head && now - f->queue.head->t_queued_ms > QUEUE_TIMEOUT_MS) {
+		job *j = f->queue.head;
+		q_remove(&f->queue, j);
+		job_finish(f, j, VG_ST_UNAVAILABLE, NULL, 0, "no keyholder available in time");
+	}
+	if (f->draining) {
+		int out_pending = 0;
+		for (conn *c = f->conns; c; c = c->next)
+			if (!c->dead && evbuffer_get_length(bufferevent_get_output(c->bev)))
+				out_pending = 1;
+		if ((jobs_in_flight(f) == 0 && !out_pending) || now > f->drain_deadline_ms) {
+			if (jobs_in_flight(f))
+				vgd_warn("drain deadline passed with %zu request(s) unanswered",
+					 jobs_in_flight(f));
+			event_base_loopexit(f->base, NULL);
+		}
+	}
+}
+
+int vgd_front_main(const vgd_front_args *a)
+{
+	front *f = calloc(1, sizeof(*f));
+	if (!f)
+		return 1;
+	f->cfg = a->cfg;
+	f->ctl_fd = a->ctl_fd;
+	f->generation = a->generation;
+	f->nkeys = a->keys->n;
+	f->keys = calloc(f->nkeys ? f->nkeys : 1, sizeof(vgd_keyinfo));
+	if (!f->keys)
+		return 1;
+	memcpy(f->keys, a->keys->info, f->nkeys * sizeof(vgd_keyinfo));
+	struct event_config *ec = event_config_new();
+	event_config_avoid_method(ec, "select");
+	event_config_avoid_method(ec, "poll");
+	f->base = event_base_new_with_config(ec);
+	event_config_free(ec);
+	if (!f->base) {
+		vgd_err("cannot create the event loop");
+		return 1;
+	}
+	f->nkh = a->nkeyholders;
+	f->nslots = f->nkh;
+	for (int i = 0; i < MAX_SLOTS; i++)
+		f->kh[i].fd = -1;
+	for (int i = 0; i < f->nkh; i++)
+		if (a->kh_fds[i] >= 0)
+			kh_attach(f, i, a->generation, a->kh_fds[i]);
+	f->listener = evconnlistener_new(f->base, on_accept, f, 0, 0 /* already listening */, a->listen_fd);
+	f->ctl_ev = event_new(f->base, a->ctl_fd, EV_READ | EV_PERSIST, ctl_readable, f);
+	f->tick = event_new(f->base, -1, EV_PERSIST, tick, f);
+	struct timeval tv = {0, TICK_MS * 1000};
+	if (!f->listener || !f->ctl_ev || !f->tick || event_add(f->ctl_ev, NULL) < 0 ||
+	    event_add(f->tick, &tv) < 0) {
+		vgd_err("cannot set up the front's events");
+		return 1;
+	}
+	vgd_ctl ready = {.type = VGD_CTL_READY};
+	if (send(a->ctl_fd, &ready, sizeof(ready), MSG_NOSIGNAL) < 0)
+		vgd_warn("cannot tell the supervisor we are ready: %s", strerror(errno));
+	event_base_dispatch(f->base);
+	vgd_info("front exiting");
+	return 0;
+}

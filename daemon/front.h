@@ -1,0 +1,23 @@
+/* front.h: the front process: no key material. Accepts clients, decodes
+ * and validates frames, checks access, dispatches jobs to keyholders,
+ * matches replies, answers every request exactly once. */
+#ifndef VGD_FRONT_H
+#define VGD_FRONT_H
+
+#include "config.h"
+#include "keystore.h"
+
+typedef struct {
+	const vgd_config *cfg;
+	const vgd_keystore *keys; /* public infos only; secrets dropped */
+	int listen_fd;
+	int ctl_fd;       /* supervisor control channel */
+	int nkeyholders;  /* slots */
+	const int *kh_fds; /* initial keyholder channels, one per slot */
+	unsigned generation;
+} vgd_front_args;
+
+/* Runs until drained; returns the process exit status. */
+int vgd_front_main(const vgd_front_args *args);
+
+#endif

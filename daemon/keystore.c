@@ -1,0 +1,253 @@
+/* keystore.c: load key files into locked memory (see keystore.h).
+ * Secret: file contents, seeds, RSA private values. Every scratch copy is
+ * in secmem and wiped. */
+#include "keystore.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "keyfile.h"
+#include "log.h"
+#include "secmem.h"
+#include "vg/ed25519.h"
+#include "vg/error.h"
+#include "vg/proto.h"
+#include "vg/rsa.h"
+#include "vg/wipe.h"
+#include "vg/x25519.h"
+
+#define KEYFILE_MAX (64u * 1024)
+
+size_t vgd_key_secret_size(void)
+{
+	size_t a = sizeof(vgd_secret_25519);
+	size_t r = vg_rsa_key_size();
+	size_t s = a > r ? a : r;
+	return (s + 63) & ~(size_t)63;
+}
+
+int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *secret,
+		       size_t secret_cap, char *why, size_t whylen)
+{
+	int locked;
+	uint8_t *der = vgd_secmem_alloc(KEYFILE_MAX, &locked);
+	vgd_keyfile *kf = vgd_secmem_alloc(sizeof(*kf), &locked);
+	const char *reason = "";
+	int r = VG_E_NOMEM;
+	if (!der || !kf) {
+		snprintf(why, whylen, "out of memory");
+		goto out;
+	}
+	r = vgd_keyfile_parse(buf, len, der, KEYFILE_MAX, kf, &reason);
+	if (r < 0) {
+		snprintf(why, whylen, "%s", reason);
+		goto out;
+	}
+	info->type = (uint8_t)kf->type;
+	if (kf->type == VG_KEY_RSA) {
+		if (secret_cap < vg_rsa_key_size()) {
+			r = VG_E_INTERNAL;
+			snprintf(why, whylen, "internal: secret slot too small");
+			goto out;
+		}
+		vg_rsa_key *rk = secret;
+		r = vg_rsa_key_init(rk, &kf->rsa);
+		if (r < 0) {
+			snprintf(why, whylen, "RSA key rejected: %s", vg_strerror(r));
+			goto out;
+		}
+		r = vg_rsa_public_export(vg_rsa_key_public(rk), info->pub, sizeof(info->pub),
+					 &info->pub_len, info->rsa_e, sizeof(info->rsa_e),
+					 &info->rsa_e_len);
+		if (r < 0) {
+			snprintf(why, whylen, "RSA public exponent larger than 64 bits");
+			vg_rsa_key_wipe(rk);
+			goto out;
+		}
+	} else {
+		vgd_secret_25519 *s = secret;
+		memcpy(s->seed, kf->seed, 32);
+		if (kf->type == VG_KEY_ED25519)
+			vg_ed25519_public_key(s->pk, s->seed);
+		else
+			vg_x25519_base(s->pk, s->seed);
+		memcpy(info->pub, s->pk, 32);
+		info->pub_len = 32;
+	}
+	r = 0;
+out:
+	if (der)
+		vgd_secmem_free(der, KEYFILE_MAX);
+	if (kf)
+		vgd_secmem_free(kf, sizeof(*kf));
+	return r;
+}
+
+int vgd_key_load_file(const char *path, vgd_keyinfo *info, void *secret, size_t secret_cap,
+		      char *why, size_t whylen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return VG_E_IO;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(why, whylen, "not a regular file");
+		close(fd);
+		return VG_E_IO;
+	}
+	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+		snprintf(why, whylen,
+			 "file mode %03o gives access to other users; chmod 600 (or 400) it",
+			 (unsigned)(st.st_mode & 0777));
+		close(fd);
+		return VG_E_PERM;
+	}
+	if (st.st_size > (off_t)KEYFILE_MAX) {
+		snprintf(why, whylen, "larger than %u bytes", KEYFILE_MAX);
+		close(fd);
+		return VG_E_TOOBIG;
+	}
+	int locked;
+	uint8_t *buf = vgd_secmem_alloc(KEYFILE_MAX, &locked);
+	if (!buf) {
+		close(fd);
+		snprintf(why, whylen, "out of memory");
+		return VG_E_NOMEM;
+	}
+	size_t len = 0;
+	int r = 0;
+	while (len < KEYFILE_MAX) {
+		ssize_t n = read(fd, buf + len, KEYFILE_MAX - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(why, whylen, "%s", strerror(errno));
+			r = VG_E_IO;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (r == 0)
+		r = vgd_key_from_bytes(buf, len, info, secret, secret_cap, why, whylen);
+	vgd_secmem_free(buf, KEYFILE_MAX);
+	return r;
+}
+
+static const char *key_path(const vgd_key_conf *kc, char *buf, size_t cap, char *why,
+			    size_t whylen)
+{
+	if (!kc->from_credential)
+		return kc->file;
+	const char *dir = getenv("CREDENTIALS_DIRECTORY");
+	if (!dir || !*dir) {
+		snprintf(why, whylen, "credential '%s' but $CREDENTIALS_DIRECTORY is not set",
+			 kc->file);
+		return NULL;
+	}
+	if (snprintf(buf, cap, "%s/%s", dir, kc->file) >= (int)cap) {
+		snprintf(why, whylen, "credential path too long");
+		return NULL;
+	}
+	return buf;
+}
+
+int vgd_keystore_load(vgd_keystore *ks, const vgd_config *cfg, char *err, size_t errlen)
+{
+	memset(ks, 0, sizeof(*ks));
+	size_t slot = vgd_key_secret_size();
+	size_t n = cfg->n_keys;
+	ks->info = calloc(n ? n : 1, sizeof(*ks->info));
+	ks->secret = calloc(n ? n : 1, sizeof(*ks->secret));
+	ks->arena_len = slot * (n ? n : 1);
+	ks->arena = vgd_secmem_alloc(ks->arena_len, &ks->locked);
+	if (!ks->info || !ks->secret || !ks->arena) {
+		snprintf(err, errlen, "out of memory loading keys");
+		vgd_keystore_free(ks);
+		return VG_E_NOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const vgd_key_conf *kc = &cfg->keys[i];
+		vgd_keyinfo *info = &ks->info[i];
+		char why[256] = "", pathbuf[VGD_PATH_MAX + 64];
+		ks->secret[i] = ks->arena + i * slot;
+		const char *path = key_path(kc, pathbuf, sizeof(pathbuf), why, sizeof(why));
+		int r = path ? vgd_key_load_file(path, info, ks->secret[i], slot, why, sizeof(why))
+			     : VG_E_NOTFOUND;
+		if (r < 0) {
+			snprintf(err, errlen, "key '%s' (%s): %s", kc->name, path ? path : kc->file,
+				 why);
+			ks->n = i; /* wipe what was loaded */
+			vgd_keystore_free(ks);
+			return r;
+		}
+		snprintf(info->name, sizeof(info->name), "%s", kc->name);
+		info->allow = kc->allow;
+		/* Operations that do not fit the key type are not allowed. */
+		if (info->type == VG_KEY_X25519)
+			info->allow &= VG_ALLOW_X25519;
+		else if (info->type == VG_KEY_ED25519)
+			info->allow &= VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13;
+		else
+			info->allow &= VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13 | VG_ALLOW_RSA_PRIVATE;
+		if (!info->allow) {
+			snprintf(err, errlen, "key '%s': 'allow' permits nothing this key type can do",
+				 kc->name);
+			ks->n = i + 1;
+			vgd_keystore_free(ks);
+			return VG_E_INVALID;
+		}
+		info->n_uids = kc->n_uids;
+		info->n_gids = kc->n_gids;
+		memcpy(info->uids, kc->uids, sizeof(info->uids));
+		memcpy(info->gids, kc->gids, sizeof(info->gids));
+		ks->n = i + 1;
+	}
+	return 0;
+}
+
+void vgd_keystore_wipe(vgd_keystore *ks)
+{
+	if (ks->arena) {
+		for (size_t i = 0; i < ks->n; i++)
+			if (ks->info && ks->info[i].type == VG_KEY_RSA && ks->secret[i])
+				vg_rsa_key_wipe(ks->secret[i]);
+		vgd_secmem_free(ks->arena, ks->arena_len);
+	}
+	ks->arena = NULL;
+	for (size_t i = 0; ks->secret && i < ks->n; i++)
+		ks->secret[i] = NULL;
+}
+
+void vgd_keystore_free(vgd_keystore *ks)
+{
+	vgd_keystore_wipe(ks);
+	free(ks->info);
+	free(ks->secret);
+	memset(ks, 0, sizeof(*ks));
+}
+
+void vgd_keystore_drop_secrets(vgd_keystore *ks)
+{
+	vgd_secmem_drop(ks->arena, ks->arena_len);
+	ks->arena = NULL;
+	for (size_t i = 0; i < ks->n; i++)
+		ks->secret[i] = NULL;
+}
+
+int vgd_keystore_find(const vgd_keystore *ks, const char *name)
+{
+	for (size_t i = 0; i < ks->n; i++)
+		if (strcmp(ks->info[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}

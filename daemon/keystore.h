@@ -1,0 +1,67 @@
+/* keystore.h: the loaded key set. Public descriptions (vgd_keyinfo: name,
+ * type, public key, policy, ACL) are separate from the secrets, which live
+ * in one locked arena so a process that must not hold keys (the front)
+ * can drop them all at once. */
+#ifndef VGD_KEYSTORE_H
+#define VGD_KEYSTORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "config.h"
+
+typedef struct {
+	char name[65];
+	uint8_t type;   /* VG_KEY_* */
+	uint32_t allow; /* VG_ALLOW_* */
+	uint8_t pub[512]; /* Ed25519/X25519 public value, or RSA n */
+	size_t pub_len;
+	uint8_t rsa_e[8];
+	size_t rsa_e_len;
+	size_t n_uids, n_gids;
+	uid_t uids[VGD_MAX_ACL];
+	gid_t gids[VGD_MAX_ACL];
+} vgd_keyinfo;
+
+/* Secret part of one key: Ed25519 seed (with its public key, needed to
+ * sign), X25519 scalar, or an RSA key (vg_rsa_key, variable size). */
+typedef struct {
+	uint8_t seed[32];
+	uint8_t pk[32];
+	/* followed by the vg_rsa_key for RSA keys */
+} vgd_secret_25519;
+
+typedef struct {
+	size_t n;
+	vgd_keyinfo *info;  /* n entries, ordinary memory */
+	void **secret;      /* n pointers into arena */
+	uint8_t *arena;     /* secmem */
+	size_t arena_len;
+	int locked;
+} vgd_keystore;
+
+/* Load every key of cfg. On failure nothing is kept (ks is empty) and err
+ * names the key file and the reason. */
+int vgd_keystore_load(vgd_keystore *ks, const vgd_config *cfg, char *err, size_t errlen);
+/* Wipe and release everything. */
+void vgd_keystore_free(vgd_keystore *ks);
+/* Wipe and unmap the secrets only (no free(): safe under the keyholder's
+ * seccomp filter). */
+void vgd_keystore_wipe(vgd_keystore *ks);
+/* In a forked child that must not hold keys: unmap the arena. */
+void vgd_keystore_drop_secrets(vgd_keystore *ks);
+/* Index of a key by name, or -1. */
+int vgd_keystore_find(const vgd_keystore *ks, const char *name);
+
+/* Read a key file, refusing group/other permissions; parse it; build
+ * info and secret. Exposed for the fuzzer and the tests. */
+int vgd_key_load_file(const char *path, vgd_keyinfo *info, void *secret, size_t secret_cap,
+		      char *why, size_t whylen);
+/* Parse key bytes already read (no permission check). */
+int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *secret,
+		       size_t secret_cap, char *why, size_t whylen);
+/* Bytes of secret storage one key needs at most. */
+size_t vgd_key_secret_size(void);
+
+#endif

@@ -1,0 +1,59 @@
+/* record.h: the fixed-layout records between the front and the keyholders
+ * (SOCK_SEQPACKET: one record per message), and between the supervisor
+ * and the front. The receiver checks every field again; nothing here is
+ * secret except X25519 shared values in replies. */
+#ifndef VGD_RECORD_H
+#define VGD_RECORD_H
+
+#include <stdint.h>
+
+#include "keystore.h"
+#include "vg/proto.h"
+
+#define VGD_KREQ_MAGIC 0x76674b51u /* "vgKQ" */
+#define VGD_KREP_MAGIC 0x76674b50u /* "vgKP" */
+#define VGD_RESULT_MAX 512u
+
+typedef struct {
+	uint32_t magic;
+	uint32_t data_len; /* bytes of data following this header */
+	uint64_t job;      /* the front's job id, echoed in the reply */
+	char key[VG_PROTO_MAX_KEY_NAME + 1]; /* NUL-terminated */
+	uint8_t op, alg, role;
+	uint8_t pad[4];
+} vgd_kreq;
+
+typedef struct {
+	uint32_t magic;
+	uint32_t result_len; /* bytes of result following this header */
+	uint64_t job;
+	uint8_t status; /* VG_ST_* */
+	uint8_t pad[7];
+	char reason[112]; /* NUL-terminated */
+} vgd_krep;
+
+#define VGD_KREQ_MAX (sizeof(vgd_kreq) + VG_PROTO_MAX_DATA)
+#define VGD_KREP_MAX (sizeof(vgd_krep) + VGD_RESULT_MAX)
+
+/* Supervisor <-> front control messages. */
+enum vgd_ctl_type {
+	VGD_CTL_KH_ATTACH = 1, /* + SCM_RIGHTS fd: a keyholder's channel */
+	VGD_CTL_KEYS_BEGIN,    /* a new key set follows */
+	VGD_CTL_KEYINFO,       /* one key's public description */
+	VGD_CTL_KEYS_END,      /* the key set is complete: switch to it */
+	VGD_CTL_COUNTERS,      /* supervisor counters for stats */
+	VGD_CTL_DRAIN,         /* stop accepting, finish in-flight, exit */
+	VGD_CTL_READY,         /* front -> supervisor: accepting */
+};
+
+typedef struct {
+	uint32_t type;
+	uint32_t index;      /* KH_ATTACH: keyholder slot */
+	uint32_t generation; /* KH_ATTACH / KEYS_BEGIN: key set generation */
+	uint32_t count;      /* KEYS_BEGIN: number of keys */
+	uint64_t restarts;   /* COUNTERS */
+	uint64_t violations; /* COUNTERS */
+	vgd_keyinfo info;    /* KEYINFO */
+} vgd_ctl;
+
+#endif

@@ -1,0 +1,30 @@
+/* stats.h: the front's counters for the `stats` operation: per-operation
+ * counts, errors and latency histograms. Owned by the front. */
+#ifndef VGD_STATS_H
+#define VGD_STATS_H
+
+#include <stdint.h>
+
+#include "vg/proto.h"
+
+#define VGD_LAT_BUCKETS 64
+
+typedef struct {
+	uint64_t count, errors;
+	uint64_t lat[VGD_LAT_BUCKETS]; /* log-linear buckets of microseconds */
+} vgd_op_stats;
+
+typedef struct {
+	vgd_op_stats op[VG_OP_MAX + 1];
+	uint64_t connections_total, connections_open, connections_refused;
+	uint64_t queue_depth, queue_max, overloaded;
+	uint64_t retries, keyholder_restarts, sandbox_violations;
+	uint64_t denied;
+} vgd_stats;
+
+void vgd_stats_record(vgd_stats *s, uint8_t op, int status, uint64_t usec);
+/* Latency percentile (0..100) in microseconds from the histogram (upper
+ * bound of the bucket). */
+uint64_t vgd_stats_percentile(const vgd_op_stats *o, double pct);
+
+#endif
