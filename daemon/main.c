@@ -8,6 +8,7 @@
 #include "keystore.h"
 #include "log.h"
 #include "supervisor.h"
+#include "vg/cpu.h"
 #include "vg/proto.h"
 #include "vg_config.h"
 
@@ -30,7 +31,7 @@ static void usage(FILE *out)
 static void version(void)
 {
 	printf("vgd %s (protocol %d)\n", VG_VERSION, VG_PROTO_VERSION);
-	printf("kernels: ed25519=c64 x25519=c64 rsa=c64\n");
+	printf("kernels: %s\n", vg_kernel_variants());
 }
 
 static int check_config(vgd_config *cfg)

@@ -5,6 +5,7 @@
  * public data and is variable time. */
 #include <string.h>
 
+#include "cpu_internal.h"
 #include "ct.h"
 #include "ge.h"
 #include "sc.h"
@@ -124,3 +125,7 @@ int vg_ed25519_verify(const uint8_t sig[VG_ED25519_SIG_LEN], const void *msg, si
 	vg_ge_p2_tobytes(check, &Rcheck);
 	return vg_ct_memeq(check, sig, 32) ? 0 : VG_E_VERIFY;
 }
+
+/* Dispatch name (cpu_internal.h): the portable reference until the
+ * assembly tiers land. */
+const char *vg_ed25519_variant(void) { return "c"; }

@@ -4,6 +4,7 @@
  * is public. */
 #include <string.h>
 
+#include "cpu_internal.h"
 #include "ct.h"
 #include "fe.h"
 #include "ge.h"
@@ -128,3 +129,5 @@ void vg_x25519_base(uint8_t out[VG_X25519_LEN], const uint8_t scalar[VG_X25519_L
 	vg_wipe(&num, sizeof(num));
 	vg_wipe(&den, sizeof(den));
 }
+
+const char *vg_x25519_variant(void) { return "c"; }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpu_internal.h"
 #include "ct.h"
 #include "rsa/bn.h"
 #include "rsa/mont.h"
@@ -124,3 +125,5 @@ int vg_rsa_public(const vg_rsa_public_key *pub, uint8_t *out, const uint8_t *in,
 	vg_wipe(t, sizeof(t));
 	return 0;
 }
+
+const char *vg_rsa_variant(void) { return "c"; }

@@ -1,0 +1,139 @@
+/* cpu.c: CPU feature detection and the VG_CPU_FEATURES mask (vg/cpu.h).
+ * Detection runs once (pthread_once); the result never changes afterwards
+ * except through the test-only override. Nothing here is secret. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_internal.h"
+
+/* Owned by this file: written once under pthread_once, read-only after. */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static uint32_t detected, usable;
+static unsigned generation;
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+static uint64_t xgetbv0(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static uint32_t detect(void)
+{
+	unsigned a, b, c, d, f = 0;
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return 0;
+	int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+	uint64_t xcr0 = osxsave ? xgetbv0() : 0;
+	/* The OS must save YMM (bits 1-2) for AVX2, and opmask/ZMM (bits 5-7)
+	 * too for AVX-512. */
+	int ymm_ok = avx && (xcr0 & 0x6) == 0x6;
+	int zmm_ok = ymm_ok && (xcr0 & 0xe0) == 0xe0;
+	if (__get_cpuid_max(0, NULL) < 7)
+		return 0;
+	__cpuid_count(7, 0, a, b, c, d);
+	if (b & (1u << 3))
+		f |= VG_CPU_BMI1;
+	if (b & (1u << 8))
+		f |= VG_CPU_BMI2;
+	if (b & (1u << 19))
+		f |= VG_CPU_ADX;
+	if (ymm_ok && (b & (1u << 5)))
+		f |= VG_CPU_AVX2;
+	if (zmm_ok && (b & (1u << 16)))
+		f |= VG_CPU_AVX512F;
+	if (zmm_ok && (b & (1u << 31)))
+		f |= VG_CPU_AVX512VL;
+	if (zmm_ok && (b & (1u << 21)))
+		f |= VG_CPU_AVX512IFMA;
+	return f;
+}
+#else
+static uint32_t detect(void) { return 0; }
+#endif
+
+static const struct {
+	const char *name;
+	uint32_t bit;
+} names[] = {
+	{"bmi1", VG_CPU_BMI1},         {"bmi2", VG_CPU_BMI2},         {"adx", VG_CPU_ADX},
+	{"avx2", VG_CPU_AVX2},         {"avx512f", VG_CPU_AVX512F},   {"avx512vl", VG_CPU_AVX512VL},
+	{"avx512ifma", VG_CPU_AVX512IFMA},
+};
+
+/* Parse VG_CPU_FEATURES into a keep-mask; unknown names are ignored with a
+ * warning (they cannot add anything anyway). */
+static uint32_t env_mask(void)
+{
+	const char *v = getenv("VG_CPU_FEATURES");
+	if (!v)
+		return ~0u;
+	if (strcmp(v, "none") == 0 || *v == 0)
+		return 0;
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", v);
+	uint32_t keep = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		size_t i;
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strcmp(t, names[i].name) == 0)
+				keep |= names[i].bit;
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strcmp(t, names[i].name) == 0)
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			fprintf(stderr, "vg: VG_CPU_FEATURES: unknown feature '%s' ignored\n", t);
+	}
+	return keep;
+}
+
+static void init(void)
+{
+	detected = detect();
+	usable = detected & env_mask();
+}
+
+uint32_t vg_cpu_detected(void)
+{
+	pthread_once(&once, init);
+	return detected;
+}
+
+uint32_t vg_cpu_features(void)
+{
+	pthread_once(&once, init);
+	return usable;
+}
+
+void vg_cpu_force_for_tests(uint32_t features)
+{
+	pthread_once(&once, init);
+	usable = features;
+	generation++;
+}
+
+unsigned vg_cpu_generation(void) { return generation; }
+
+const char *vg_kernel_variant(const char *op)
+{
+	if (strcmp(op, "ed25519") == 0)
+		return vg_ed25519_variant();
+	if (strcmp(op, "x25519") == 0)
+		return vg_x25519_variant();
+	if (strcmp(op, "rsa") == 0)
+		return vg_rsa_variant();
+	return "?";
+}
+
+const char *vg_kernel_variants(void)
+{
+	static char line[128]; /* filled once per call; callers print it at once */
+	snprintf(line, sizeof(line), "ed25519=%s x25519=%s rsa=%s", vg_ed25519_variant(),
+		 vg_x25519_variant(), vg_rsa_variant());
+	return line;
+}
