@@ -1,0 +1,177 @@
+/* impl_openssl.c: the same operations through OpenSSL 3's EVP API, the
+ * in-run reference. RSA private is EVP_PKEY_decrypt with RSA_NO_PADDING:
+ * CRT, with OpenSSL's default base blinding (and its own check of the
+ * result). Nothing here is secret (public test keys). */
+#include <stdio.h>
+#include <string.h>
+
+#include <openssl/bio.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rsa.h>
+
+#include "bench.h"
+
+/* Owned by this file: set by init, used by run/once, released by fini. */
+static const vg_bench_fixture *fx;
+static EVP_PKEY *ed_key, *x_key, *x_peer;
+static EVP_PKEY_CTX *x_ctx; /* derive context: the peer is set once */
+static EVP_MD_CTX *md;
+static EVP_PKEY *rsa[VG_BENCH_RSA_SIZES];
+static EVP_PKEY_CTX *rsa_dec[VG_BENCH_RSA_SIZES], *rsa_enc[VG_BENCH_RSA_SIZES];
+static uint8_t sink[VG_BENCH_OUT_MAX];
+
+static int fail(char *why, size_t whylen, const char *what)
+{
+	char e[256];
+	ERR_error_string_n(ERR_get_error(), e, sizeof(e));
+	snprintf(why, whylen, "OpenSSL %s: %s", what, e);
+	return -1;
+}
+
+static int load_rsa(size_t s, char *why, size_t whylen)
+{
+	BIO *b = BIO_new_mem_buf(fx->rsa[s].file, (int)fx->rsa[s].file_len);
+	if (!b)
+		return fail(why, whylen, "BIO_new_mem_buf");
+	rsa[s] = PEM_read_bio_PrivateKey(b, NULL, NULL, NULL);
+	BIO_free(b);
+	if (!rsa[s])
+		return fail(why, whylen, "reading the RSA key");
+	rsa_dec[s] = EVP_PKEY_CTX_new(rsa[s], NULL);
+	rsa_enc[s] = EVP_PKEY_CTX_new(rsa[s], NULL);
+	if (!rsa_dec[s] || !rsa_enc[s] || EVP_PKEY_decrypt_init(rsa_dec[s]) <= 0 ||
+	    EVP_PKEY_CTX_set_rsa_padding(rsa_dec[s], RSA_NO_PADDING) <= 0 ||
+	    EVP_PKEY_encrypt_init(rsa_enc[s]) <= 0 ||
+	    EVP_PKEY_CTX_set_rsa_padding(rsa_enc[s], RSA_NO_PADDING) <= 0)
+		return fail(why, whylen, "RSA context");
+	return 0;
+}
+
+static int ossl_init(const vg_bench_fixture *f, char *why, size_t whylen)
+{
+	uint8_t pub[32];
+	size_t len = sizeof(pub);
+	fx = f;
+	md = EVP_MD_CTX_new();
+	ed_key = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, fx->ed_seed, 32);
+	x_key = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, NULL, fx->x_scalar, 32);
+	x_peer = EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, NULL, fx->x_peer, 32);
+	if (!md || !ed_key || !x_key || !x_peer)
+		return fail(why, whylen, "key setup");
+	x_ctx = EVP_PKEY_CTX_new(x_key, NULL);
+	if (!x_ctx || EVP_PKEY_derive_init(x_ctx) <= 0 || EVP_PKEY_derive_set_peer(x_ctx, x_peer) <= 0)
+		return fail(why, whylen, "X25519 derive setup");
+	if (EVP_PKEY_get_raw_public_key(ed_key, pub, &len) <= 0)
+		return fail(why, whylen, "Ed25519 public key");
+	for (size_t s = 0; s < VG_BENCH_RSA_SIZES; s++)
+		if (fx->rsa[s].file && fx->rsa[s].k && load_rsa(s, why, whylen) < 0)
+			return -1;
+	return 0;
+}
+
+static int ossl_has(int op)
+{
+	int s = vg_bench_op_rsa_index(op);
+	return s < 0 || rsa[s] != NULL;
+}
+
+/* Key pair from a raw seed: OpenSSL derives the public key when the
+ * private key is imported, so import plus export is the operation. */
+static int from_seed(int type, const uint8_t seed[32], uint8_t *out)
+{
+	size_t len = 32;
+	EVP_PKEY *k = EVP_PKEY_new_raw_private_key(type, NULL, seed, 32);
+	int ok = k && EVP_PKEY_get_raw_public_key(k, out, &len) > 0 && len == 32;
+	EVP_PKEY_free(k);
+	return ok ? 32 : -1;
+}
+
+static int sign(size_t mlen, uint8_t *out)
+{
+	size_t len = 64;
+	if (EVP_DigestSignInit(md, NULL, NULL, NULL, ed_key) <= 0 ||
+	    EVP_DigestSign(md, out, &len, fx->msg, mlen) <= 0 || len != 64)
+		return -1;
+	return 64;
+}
+
+static int one(int op, uint8_t *out)
+{
+	size_t len;
+	int s;
+	switch (op) {
+	case VG_BENCH_ED_KEYPAIR:
+		return from_seed(EVP_PKEY_ED25519, fx->ed_seed, out);
+	case VG_BENCH_ED_SIGN64:
+		return sign(64, out);
+	case VG_BENCH_ED_SIGN1K:
+		return sign(1024, out);
+	case VG_BENCH_ED_VERIFY:
+		if (EVP_DigestVerifyInit(md, NULL, NULL, NULL, ed_key) <= 0)
+			return -1;
+		out[0] = EVP_DigestVerify(md, fx->ed_sig, 64, fx->msg, VG_BENCH_VERIFY_LEN) == 1;
+		return 1;
+	case VG_BENCH_X_BASE:
+		return from_seed(EVP_PKEY_X25519, fx->x_scalar, out);
+	case VG_BENCH_X_VAR:
+		len = 32;
+		return EVP_PKEY_derive(x_ctx, out, &len) > 0 && len == 32 ? 32 : -1;
+	default:
+		s = vg_bench_op_rsa_index(op);
+		len = fx->rsa[s].k;
+		if (op == VG_BENCH_RSA2048_PRIV || op == VG_BENCH_RSA3072_PRIV ||
+		    op == VG_BENCH_RSA4096_PRIV) {
+			if (EVP_PKEY_decrypt(rsa_dec[s], out, &len, fx->rsa[s].priv_in, fx->rsa[s].k) <= 0)
+				return -1;
+		} else if (EVP_PKEY_encrypt(rsa_enc[s], out, &len, fx->rsa[s].pub_in, fx->rsa[s].k) <= 0) {
+			return -1;
+		}
+		return len == fx->rsa[s].k ? (int)len : -1;
+	}
+}
+
+static int ossl_run(int op, unsigned iters)
+{
+	for (unsigned i = 0; i < iters; i++)
+		if (one(op, sink) < 0)
+			return -1;
+	return 0;
+}
+
+static int ossl_once(int op, uint8_t *out, size_t cap, size_t *len)
+{
+	if (cap < VG_BENCH_OUT_MAX)
+		return -1;
+	int r = one(op, out);
+	if (r < 0)
+		return r;
+	*len = (size_t)r;
+	return 0;
+}
+
+static void ossl_fini(void)
+{
+	for (size_t s = 0; s < VG_BENCH_RSA_SIZES; s++) {
+		EVP_PKEY_CTX_free(rsa_dec[s]);
+		EVP_PKEY_CTX_free(rsa_enc[s]);
+		EVP_PKEY_free(rsa[s]);
+		rsa_dec[s] = rsa_enc[s] = NULL;
+		rsa[s] = NULL;
+	}
+	EVP_PKEY_CTX_free(x_ctx);
+	EVP_PKEY_free(x_peer);
+	EVP_PKEY_free(x_key);
+	EVP_PKEY_free(ed_key);
+	EVP_MD_CTX_free(md);
+	x_ctx = NULL;
+	x_peer = x_key = ed_key = NULL;
+	md = NULL;
+}
+
+static const char *ossl_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
+
+const vg_bench_impl vg_bench_openssl = {"openssl", ossl_init, ossl_has,  ossl_run,
+					ossl_once, ossl_fini, ossl_version};

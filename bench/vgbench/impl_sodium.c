@@ -1,0 +1,83 @@
+/* impl_sodium.c: the Ed25519 and X25519 operations through libsodium (it
+ * has no RSA). libsodium picks its own code paths at sodium_init and
+ * cannot be restricted to a tier. Nothing here is secret. */
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "bench.h"
+
+/* Owned by this file: set by init, used by run/once. */
+static const vg_bench_fixture *fx;
+static uint8_t sk[crypto_sign_SECRETKEYBYTES], pk[crypto_sign_PUBLICKEYBYTES];
+static uint8_t sink[VG_BENCH_OUT_MAX];
+static char version[64];
+
+static int na_init(const vg_bench_fixture *f, char *why, size_t whylen)
+{
+	fx = f;
+	snprintf(version, sizeof(version), "libsodium %s", sodium_version_string());
+	if (sodium_init() < 0) {
+		snprintf(why, whylen, "sodium_init failed");
+		return -1;
+	}
+	if (crypto_sign_seed_keypair(pk, sk, fx->ed_seed) != 0) {
+		snprintf(why, whylen, "crypto_sign_seed_keypair failed");
+		return -1;
+	}
+	return 0;
+}
+
+static int na_has(int op) { return vg_bench_op_rsa_index(op) < 0; }
+
+static int one(int op, uint8_t *out)
+{
+	uint8_t tmp_sk[crypto_sign_SECRETKEYBYTES];
+	int r;
+	switch (op) {
+	case VG_BENCH_ED_KEYPAIR:
+		r = crypto_sign_seed_keypair(out, tmp_sk, fx->ed_seed);
+		return r == 0 ? 32 : -1;
+	case VG_BENCH_ED_SIGN64:
+		return crypto_sign_detached(out, NULL, fx->msg, 64, sk) == 0 ? 64 : -1;
+	case VG_BENCH_ED_SIGN1K:
+		return crypto_sign_detached(out, NULL, fx->msg, 1024, sk) == 0 ? 64 : -1;
+	case VG_BENCH_ED_VERIFY:
+		out[0] = crypto_sign_verify_detached(fx->ed_sig, fx->msg, VG_BENCH_VERIFY_LEN,
+						     fx->ed_pk) == 0;
+		return 1;
+	case VG_BENCH_X_BASE:
+		return crypto_scalarmult_base(out, fx->x_scalar) == 0 ? 32 : -1;
+	case VG_BENCH_X_VAR:
+		return crypto_scalarmult(out, fx->x_scalar, fx->x_peer) == 0 ? 32 : -1;
+	default:
+		return -1;
+	}
+}
+
+static int na_run(int op, unsigned iters)
+{
+	for (unsigned i = 0; i < iters; i++)
+		if (one(op, sink) < 0)
+			return -1;
+	return 0;
+}
+
+static int na_once(int op, uint8_t *out, size_t cap, size_t *len)
+{
+	if (cap < VG_BENCH_OUT_MAX)
+		return -1;
+	int r = one(op, out);
+	if (r < 0)
+		return r;
+	*len = (size_t)r;
+	return 0;
+}
+
+static void na_fini(void) { sodium_memzero(sk, sizeof(sk)); }
+
+static const char *na_version(void) { return version; }
+
+const vg_bench_impl vg_bench_sodium = {"libsodium", na_init, na_has,    na_run,
+				       na_once,     na_fini, na_version};
