@@ -1,0 +1,117 @@
+/* vgdprov.h: internal interface of the vgd OpenSSL 3 provider (vgd.so):
+ * the provider context, vgd-backed key objects and the dispatch tables
+ * each file exports. Nothing here is secret: keys hold only a name and the
+ * public part; the private key never leaves vgd. */
+#ifndef VG_PROV_H
+#define VG_PROV_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/core.h>
+#include <openssl/core_dispatch.h>
+
+#include "vgclient.h"
+
+/* The provider context: what openssl.cnf said and the core's upcalls. */
+typedef struct {
+	const OSSL_CORE_HANDLE *handle;
+	char *socket;    /* `socket = PATH` in the provider's section, or NULL */
+	int timeout_ms;  /* `timeout = MS` (default 5000) */
+	OSSL_FUNC_core_new_error_fn *new_error;
+	OSSL_FUNC_core_set_error_debug_fn *set_error_debug;
+	OSSL_FUNC_core_vset_error_fn *vset_error;
+	OSSL_FUNC_BIO_read_ex_fn *bio_read_ex;
+} vg_prov;
+
+/* Reason codes raised by the provider (texts in prov.c). */
+enum vg_prov_reason {
+	VG_PROV_R_VGD = 1,       /* vgd refused or could not be reached */
+	VG_PROV_R_NO_KEY,        /* key object without a vgd name (public only) */
+	VG_PROV_R_BAD_ARG,       /* unsupported digest, padding, salt length ... */
+	VG_PROV_R_BAD_URI,       /* malformed vgd: URI or key reference */
+	VG_PROV_R_BUFFER,        /* output buffer too small */
+	VG_PROV_R_DECRYPT,       /* RSA decryption: bad padding */
+};
+
+/* Raise an OpenSSL error (ERR_raise_data) through the core. */
+void vg_prov_err(const vg_prov *p, int reason, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A key: the name of a key in vgd plus its public part. A key imported
+ * from another provider (to compare with a certificate) has no name. */
+typedef struct {
+	vg_prov *prov;
+	int refs;              /* atomic */
+	int type;              /* VGC_KEY_ED25519 or VGC_KEY_RSA */
+	char name[65];         /* "" when the key has only a public part */
+	char *socket;          /* from the URI/reference, or NULL */
+	uint32_t ops;          /* what vgd allows (VGC_OPS_*) */
+	uint8_t pub[512];      /* Ed25519: 32 bytes; RSA: modulus, big-endian */
+	size_t pub_len;
+	uint8_t e[8];          /* RSA public exponent, big-endian, minimal */
+	size_t e_len;
+	pthread_mutex_t lock;  /* protects client (a vg_client is not thread-safe) */
+	vg_client *client;
+} vg_prov_key;
+
+vg_prov_key *vg_prov_key_new(vg_prov *p, int type);
+void vg_prov_key_free(vg_prov_key *k);           /* drops a reference */
+int vg_prov_key_up(vg_prov_key *k);              /* 1 */
+/* Fill k from vgd: name, socket (may be NULL); 1 or 0 with an error raised. */
+int vg_prov_key_fetch(vg_prov_key *k, const char *name, const char *socket);
+/* Modulus bits (RSA) or 256 (Ed25519). */
+int vg_prov_key_bits(const vg_prov_key *k);
+/* Calls into vgd under the key's lock; 1 or 0 with an error raised. */
+int vg_prov_key_sign(vg_prov_key *k, int alg, const uint8_t *data, size_t len, uint8_t *sig,
+		     size_t cap, size_t *sig_len);
+int vg_prov_key_sign_tls13(vg_prov_key *k, int role, const uint8_t *hash, size_t hash_len,
+			   uint8_t *sig, size_t cap, size_t *sig_len);
+int vg_prov_key_rsa_private(vg_prov_key *k, const uint8_t *in, size_t len, uint8_t *out,
+			    size_t cap, size_t *out_len);
+
+/* Parse "vgd:NAME" or "vgd:NAME?socket=/path" (name 1..64 of
+ * [A-Za-z0-9._-]). socket gets a malloc'ed copy or NULL. 0 or -1. */
+int vg_prov_parse_uri(const char *uri, size_t len, char name[65], char **socket);
+
+/* Key reference file: "-----BEGIN VGD KEY REFERENCE-----", base64 of a
+ * vgd URI, "-----END VGD KEY REFERENCE-----"; text before and after is
+ * ignored. Writes the URI (NUL-terminated) to uri. Returns 1, 0 when the
+ * text holds no key reference, -1 when it holds a malformed one. */
+int vg_prov_keyref_parse(const char *text, size_t len, char *uri, size_t cap);
+
+/* Hand a fetched key to OpenSSL (store load or decoder callback) as an
+ * object reference; the keymgmt's load() takes it over. Consumes k. */
+int vg_prov_emit_key(vg_prov_key *k, OSSL_CALLBACK *cb, void *cbarg);
+
+/* TLS 1.3 CertificateVerify content (RFC 8446 4.4.3): 64 x 0x20, the
+ * context string, 0x00, a 32/48/64-byte transcript hash. Returns the role
+ * (VGC_TLS_SERVER/CLIENT) and points *hash at the hash, or 0. */
+int vg_prov_tls13_detect(const uint8_t *msg, size_t len, const uint8_t **hash,
+			 size_t *hash_len);
+#define VG_PROV_TLS13_MAX (64 + 33 + 1 + 64)
+
+/* Constant-time RSA decryption unpadding of em (k bytes). */
+/* PKCS#1 v1.5 type 2: writes the message to out (cap bytes), returns its
+ * length or -1; the position of the error is not revealed by timing. */
+int vg_prov_unpad_pkcs1(uint8_t *out, size_t cap, const uint8_t *em, size_t k);
+/* TLS premaster (RFC 5246 7.4.7.1): always writes 48 bytes: the
+ * decrypted secret when padding and version are right, else random. */
+int vg_prov_unpad_tls(uint8_t out[48], const uint8_t *em, size_t k, unsigned client_version,
+		      unsigned alt_version);
+
+/* Algorithm names shared by keymgmt, signature, decoder and store. */
+#define VG_PROV_NAMES_ED25519 "ED25519:1.3.101.112"
+#define VG_PROV_NAMES_RSA "RSA:rsaEncryption:1.2.840.113549.1.1.1"
+
+extern const OSSL_DISPATCH vg_prov_ed25519_keymgmt[];
+extern const OSSL_DISPATCH vg_prov_rsa_keymgmt[];
+extern const OSSL_DISPATCH vg_prov_ed25519_signature[];
+extern const OSSL_DISPATCH vg_prov_rsa_signature[];
+extern const OSSL_DISPATCH vg_prov_rsa_asym_cipher[];
+extern const OSSL_DISPATCH vg_prov_store[];
+extern const OSSL_DISPATCH vg_prov_ed25519_decoder[];
+extern const OSSL_DISPATCH vg_prov_rsa_decoder[];
+
+#endif

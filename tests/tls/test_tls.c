@@ -1,0 +1,505 @@
+/* test_tls.c: TLS servers using keys held by vgd through the provider
+ * (provider/vgd.so): real handshakes with `openssl s_server` (argument
+ * "s_server") or Debian's nginx (argument "nginx") against a real vgd,
+ * checked with openssl s_client / curl and vgd's statistics. Every
+ * process started here is killed at the end (proc.c), all on 127.0.0.1. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+#include "proc.h"
+#include "vgclient.h"
+
+static const char keys_conf[] =
+	"[key ed]\nfile = ed25519.pem\nallow = sign\n\n"
+	"[key ed-tls]\nfile = ed25519-b.pem\nallow = tls13\n\n"
+	"[key rsa]\nfile = rsa2048.pem\nallow = sign, rsa-private\n\n"
+	"[key rsa-tls]\nfile = rsa2048-pkcs1.pem\nallow = tls13\n";
+
+enum { SRV_ED, SRV_ED_TLS, SRV_RSA, SRV_RSA_TLS, N_SRV };
+static const char *const srv_key[N_SRV] = {"ed", "ed-tls", "rsa", "rsa-tls"};
+static const char *const srv_pem[N_SRV] = {"ed25519.pem", "ed25519-b.pem", "rsa2048.pem",
+					   "rsa2048-pkcs1.pem"};
+
+/* Everything one test group set up; owned by this file. */
+typedef struct {
+	vgt_daemon d;
+	const char *openssl, *provdir, *nginx, *curl;
+	char env_sock[512];    /* VGD_SOCKET=... */
+	char env_conf[512];    /* OPENSSL_CONF=... */
+	int port[N_SRV];       /* s_server ports, or nginx ports (RSA, Ed25519) */
+	pid_t pid[N_SRV];
+	int out_seq;
+} world;
+
+static world W;
+
+static const char *path(char *buf, size_t cap, const char *name)
+{
+	snprintf(buf, cap, "%s/%s", W.d.dir, name);
+	return buf;
+}
+
+static const char *crt(char *buf, size_t cap, int i)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "%s.crt", srv_key[i]);
+	return path(buf, cap, name);
+}
+
+/* A fresh output file name for the next process. */
+static const char *next_out(char *buf, size_t cap)
+{
+	char name[32];
+	snprintf(name, sizeof(name), "out.%d", ++W.out_seq);
+	return path(buf, cap, name);
+}
+
+static void dump(const char *file)
+{
+	char *s = vgt_slurp(file);
+	fprintf(stderr, "---- %s ----\n%s\n----\n", file, s ? s : "(none)");
+	free(s);
+}
+
+static uint64_t stat_value(const char *name)
+{
+	vg_client *c = vg_client_new(W.d.sock);
+	vgc_stat *s = NULL;
+	int n = vg_client_stats(c, &s);
+	uint64_t v = UINT64_MAX;
+	for (int i = 0; i < n; i++)
+		if (strcmp(s[i].name, name) == 0)
+			v = s[i].value;
+	free(s);
+	vg_client_free(c);
+	assert_true(v != UINT64_MAX);
+	return v;
+}
+
+/* Run a program to completion (at most ms); returns its status, -1 when
+ * it had to be killed. out receives its output. */
+static int run(char *const argv[], char *const env[], const char *in, const char *out, int ms)
+{
+	pid_t pid = vgt_spawn(argv, env, in, out);
+	assert_true(pid > 0);
+	return vgt_wait(pid, ms);
+}
+
+static int make_certs(void)
+{
+	for (int i = 0; i < N_SRV; i++) {
+		char key[400], cert[400], out[400];
+		char *argv[] = {(char *)W.openssl, "req", "-x509", "-new", "-key",
+				(char *)path(key, sizeof(key), srv_pem[i]), "-subj", "/CN=localhost",
+				"-addext", "subjectAltName=DNS:localhost", "-days", "2", "-out",
+				(char *)crt(cert, sizeof(cert), i), NULL};
+		if (run(argv, NULL, NULL, next_out(out, sizeof(out)), 20000) != 0) {
+			dump(out);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int common_setup(void)
+{
+	vgt_proc_init();
+	memset(&W, 0, sizeof(W));
+	W.openssl = getenv("VG_OPENSSL");
+	W.provdir = getenv("VG_PROVIDER_DIR");
+	W.nginx = getenv("VG_NGINX");
+	W.curl = getenv("VG_CURL");
+	if (!W.openssl || !W.provdir)
+		return -1;
+	if (vgt_setup(&W.d, NULL, keys_conf) < 0 || vgt_start(&W.d, 0, NULL) < 0)
+		return -1;
+	vgt_track(W.d.pid);
+	snprintf(W.env_sock, sizeof(W.env_sock), "VGD_SOCKET=%s", W.d.sock);
+	return make_certs();
+}
+
+static int common_teardown(void **state)
+{
+	vgt_kill_all();
+	vgt_cleanup(&W.d);
+	return 0;
+}
+
+/* ---- openssl s_server ---- */
+
+static int start_s_server(int i)
+{
+	char uri[80], cert[400], out[400];
+	snprintf(uri, sizeof(uri), "vgd:%s", srv_key[i]);
+	W.port[i] = vgt_free_port();
+	char accept[32];
+	snprintf(accept, sizeof(accept), "127.0.0.1:%d", W.port[i]);
+	char *argv[] = {(char *)W.openssl, "s_server", "-provider-path", (char *)W.provdir,
+			"-provider", "default", "-provider", "vgd", "-accept", accept, "-key", uri,
+			"-cert", (char *)crt(cert, sizeof(cert), i), "-www", NULL};
+	char *env[] = {W.env_sock, "OPENSSL_CONF", NULL};
+	W.pid[i] = vgt_spawn(argv, env, NULL, next_out(out, sizeof(out)));
+	if (W.pid[i] <= 0 || vgt_wait_file(out, "ACCEPT", 15000) < 0) {
+		dump(out);
+		return -1;
+	}
+	return 0;
+}
+
+static int s_server_setup(void **state)
+{
+	int ok = common_setup() == 0;
+	for (int i = 0; ok && i < N_SRV; i++)
+		ok = start_s_server(i) == 0;
+	if (!ok)
+		common_teardown(state); /* cmocka skips the teardown then */
+	return ok ? 0 : -1;
+}
+
+/* One s_client handshake with server i; extra arguments follow (NULL
+ * terminated). Returns the exit status (-1: hung and killed) and leaves
+ * the output in out. */
+static int s_client(int i, char *out, size_t cap, ...)
+{
+	char connect[32], cert[400];
+	snprintf(connect, sizeof(connect), "127.0.0.1:%d", W.port[i]);
+	char *argv[32] = {(char *)W.openssl, "s_client", "-connect", connect, "-servername",
+			  "localhost", "-brief", "-CAfile", (char *)crt(cert, sizeof(cert), i),
+			  "-verify_return_error"};
+	int n = 10;
+	va_list ap;
+	va_start(ap, cap);
+	char *a;
+	while ((a = va_arg(ap, char *)) && n < 31)
+		argv[n++] = a;
+	va_end(ap);
+	argv[n] = NULL;
+	char *env[] = {"OPENSSL_CONF", NULL};
+	return run(argv, env, NULL, next_out(out, cap), 15000);
+}
+
+static void expect_ok(int rc, const char *out, const char *proto, const char *sigtype)
+{
+	char *s = vgt_slurp(out);
+	char want[64];
+	snprintf(want, sizeof(want), "Signature type: %s\n", sigtype);
+	int ok = rc == 0 && s && strstr(s, "Verification: OK") && strstr(s, proto) &&
+		 (!sigtype[0] || strstr(s, want));
+	free(s);
+	if (!ok) {
+		fprintf(stderr, "s_client rc=%d, expected %s %s\n", rc, proto, sigtype);
+		dump(out);
+		vgt_dump_log(&W.d);
+	}
+	assert_true(ok);
+}
+
+static void test_ed25519_tls13(void **state)
+{
+	char out[400];
+	for (int i = SRV_ED; i <= SRV_ED_TLS; i++) {
+		uint64_t before = stat_value("sign.count");
+		int rc = s_client(i, out, sizeof(out), "-tls1_3", "-sigalgs", "ed25519", NULL);
+		expect_ok(rc, out, "Protocol version: TLSv1.3", "ed25519");
+		assert_int_equal(stat_value("sign.count"), before + 1);
+	}
+}
+
+static void test_rsa_pss_tls13(void **state)
+{
+	char out[400];
+	uint64_t before = stat_value("sign.count");
+	int rc = s_client(SRV_RSA, out, sizeof(out), "-tls1_3", "-sigalgs", "rsa_pss_rsae_sha256",
+			  NULL);
+	expect_ok(rc, out, "Protocol version: TLSv1.3", "RSA-PSS");
+	/* allow = tls13: the suite's hash must match the scheme's (vgd's TLS
+	 * 1.3 mode), so offer TLS_AES_128_GCM_SHA256 with rsa_pss_rsae_sha256. */
+	rc = s_client(SRV_RSA_TLS, out, sizeof(out), "-tls1_3", "-ciphersuites",
+		      "TLS_AES_128_GCM_SHA256", "-sigalgs", "rsa_pss_rsae_sha256", NULL);
+	expect_ok(rc, out, "Protocol version: TLSv1.3", "RSA-PSS");
+	assert_int_equal(stat_value("sign.count"), before + 2);
+}
+
+static void test_rsa_tls12(void **state)
+{
+	char out[400];
+	uint64_t before = stat_value("sign.count");
+	uint64_t dec = stat_value("rsa-private.count");
+	int rc = s_client(SRV_RSA, out, sizeof(out), "-tls1_2", "-cipher",
+			  "ECDHE-RSA-AES128-GCM-SHA256", NULL);
+	expect_ok(rc, out, "Protocol version: TLSv1.2", "RSA-PSS");
+	rc = s_client(SRV_RSA, out, sizeof(out), "-tls1_2", "-cipher",
+		      "ECDHE-RSA-AES128-GCM-SHA256", "-sigalgs", "rsa_pkcs1_sha384", NULL);
+	expect_ok(rc, out, "Protocol version: TLSv1.2", "RSA");
+	assert_int_equal(stat_value("sign.count"), before + 2);
+	/* RSA key exchange: the premaster is decrypted with rsa-private. */
+	rc = s_client(SRV_RSA, out, sizeof(out), "-tls1_2", "-cipher", "AES128-GCM-SHA256", NULL);
+	expect_ok(rc, out, "Ciphersuite: AES128-GCM-SHA256", "");
+	assert_int_equal(stat_value("rsa-private.count"), dec + 1);
+	assert_int_equal(stat_value("sign.count"), before + 2);
+}
+
+static void test_policy_refuses_tls12(void **state)
+{
+	/* A TLS 1.2 ServerKeyExchange is arbitrary content: an `allow =
+	 * tls13` key must refuse it, and the handshake fails cleanly. */
+	char out[400];
+	uint64_t errs = stat_value("sign.errors");
+	int rc = s_client(SRV_RSA_TLS, out, sizeof(out), "-tls1_2", "-cipher",
+			  "ECDHE-RSA-AES128-GCM-SHA256", NULL);
+	assert_true(rc > 0);
+	assert_int_equal(stat_value("sign.errors"), errs + 1);
+	assert_true(vgt_alive(W.pid[SRV_RSA_TLS]));
+}
+
+/* RSA decryption outside TLS (openssl pkeyutl): PKCS#1 v1.5 and no
+ * padding; a block with the wrong padding type must be refused. */
+static void test_rsa_decrypt(void **state)
+{
+	char cert[400], cmd[3000], out[400];
+	const char *dir = W.d.dir;
+	crt(cert, sizeof(cert), SRV_RSA);
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s'; O='%s'; V=\"$O pkeyutl -provider-path %s -provider default "
+		 "-provider vgd -decrypt -inkey vgd:rsa\"\n"
+		 "$O x509 -in '%s' -pubkey -noout > pub.pem\n"
+		 "printf 'secret message' > m\n"
+		 "$O pkeyutl -encrypt -pubin -inkey pub.pem -in m -out m.enc\n"
+		 "$V -in m.enc -out m.dec; cmp m m.dec\n"
+		 "{ printf '\\000\\001'; head -c 254 /dev/zero | tr '\\000' '\\377'; } > blk\n"
+		 "$O pkeyutl -encrypt -pubin -inkey pub.pem -pkeyopt rsa_padding_mode:none "
+		 "-in blk -out blk.enc\n"
+		 "$V -pkeyopt rsa_padding_mode:none -in blk.enc -out blk.dec; cmp blk blk.dec\n"
+		 "if $V -in blk.enc -out bad.dec; then echo 'bad padding accepted'; exit 1; fi\n"
+		 "echo all-good\n",
+		 dir, W.openssl, W.provdir, cert);
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	char *env[] = {W.env_sock, "OPENSSL_CONF", NULL};
+	uint64_t before = stat_value("rsa-private.count");
+	int rc = run(argv, env, NULL, next_out(out, sizeof(out)), 30000);
+	char *s = vgt_slurp(out);
+	int ok = rc == 0 && s && strstr(s, "all-good");
+	free(s);
+	if (!ok)
+		dump(out);
+	assert_true(ok);
+	assert_int_equal(stat_value("rsa-private.count"), before + 3);
+}
+
+static void test_s_server_vgd_down(void **state)
+{
+	char out[400];
+	assert_int_equal(vgt_stop(&W.d), 0);
+	for (int i = SRV_ED; i <= SRV_RSA; i += 2) {
+		int rc = s_client(i, out, sizeof(out), "-tls1_3", NULL);
+		if (rc <= 0)
+			dump(out);
+		assert_true(rc > 0); /* failed, and did not hang (-1) */
+		assert_true(vgt_alive(W.pid[i]));
+	}
+	assert_int_equal(vgt_start(&W.d, 0, NULL), 0); /* same socket */
+	vgt_track(W.d.pid);
+	uint64_t before = stat_value("sign.count");
+	int rc = s_client(SRV_ED, out, sizeof(out), "-tls1_3", "-sigalgs", "ed25519", NULL);
+	expect_ok(rc, out, "Protocol version: TLSv1.3", "ed25519");
+	rc = s_client(SRV_RSA, out, sizeof(out), "-tls1_2", "-cipher",
+		      "ECDHE-RSA-AES128-GCM-SHA256", NULL);
+	expect_ok(rc, out, "Protocol version: TLSv1.2", "RSA-PSS");
+	assert_int_equal(stat_value("sign.count"), before + 2);
+}
+
+/* ---- nginx ---- */
+
+/* The README's shell one-liner, so the documented format is tested. */
+static int write_keyref(const char *uri, const char *file)
+{
+	char cmd[1200], out[400];
+	snprintf(cmd, sizeof(cmd),
+		 "{ echo '-----BEGIN VGD KEY REFERENCE-----'; printf '%%s' '%s' | base64 -w 64; "
+		 "echo '-----END VGD KEY REFERENCE-----'; } > '%s'",
+		 uri, file);
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	return run(argv, NULL, NULL, next_out(out, sizeof(out)), 10000) == 0 ? 0 : -1;
+}
+
+static int nginx_setup_inner(void)
+{
+	if (common_setup() < 0 || !W.nginx)
+		return -1;
+	char f[400], g[400], sockuri[512], cert_rsa[400], cert_ed[400], ref_rsa[400], ref_ed[400];
+	snprintf(sockuri, sizeof(sockuri), "vgd:ed-tls?socket=%s", W.d.sock);
+	if (write_keyref("vgd:rsa", path(ref_rsa, sizeof(ref_rsa), "rsa.vgdref")) < 0 ||
+	    write_keyref(sockuri, path(ref_ed, sizeof(ref_ed), "ed.vgdref")) < 0)
+		return -1;
+	/* openssl.cnf: default + vgd, socket from the provider's section. */
+	FILE *o = fopen(path(f, sizeof(f), "openssl.cnf"), "w");
+	if (!o)
+		return -1;
+	fprintf(o,
+		"openssl_conf = openssl_init\n\n[openssl_init]\nproviders = provider_sect\n\n"
+		"[provider_sect]\ndefault = default_sect\nvgd = vgd_sect\n\n"
+		"[default_sect]\nactivate = 1\n\n"
+		"[vgd_sect]\nmodule = %s/vgd.so\nsocket = %s\nactivate = 1\n",
+		W.provdir, W.d.sock);
+	fclose(o);
+	snprintf(W.env_conf, sizeof(W.env_conf), "OPENSSL_CONF=%s", f);
+	o = fopen(path(f, sizeof(f), "index.html"), "w");
+	if (!o)
+		return -1;
+	fputs("hello from nginx with a vgd key\n", o);
+	fclose(o);
+	W.port[0] = vgt_free_port();
+	W.port[1] = vgt_free_port();
+	o = fopen(path(f, sizeof(f), "nginx.conf"), "w");
+	if (!o)
+		return -1;
+	/* user root: the workers must reach the test's private socket. */
+	fprintf(o,
+		"user root;\nworker_processes 1;\npid %s/nginx.pid;\n"
+		"error_log %s/nginx-error.log info;\nenv OPENSSL_CONF;\n"
+		"events { worker_connections 64; }\n"
+		"http {\n access_log off;\n client_body_temp_path %s/nginx-body;\n"
+		" proxy_temp_path %s/nginx-proxy;\n fastcgi_temp_path %s/nginx-fcgi;\n"
+		" uwsgi_temp_path %s/nginx-uwsgi;\n scgi_temp_path %s/nginx-scgi;\n"
+		" ssl_protocols TLSv1.2 TLSv1.3;\n root %s;\n"
+		" server { listen 127.0.0.1:%d ssl; ssl_certificate %s;"
+		" ssl_certificate_key %s; }\n"
+		" server { listen 127.0.0.1:%d ssl; ssl_certificate %s;"
+		" ssl_certificate_key %s; }\n}\n",
+		W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.port[0],
+		crt(cert_rsa, sizeof(cert_rsa), SRV_RSA), ref_rsa, W.port[1],
+		crt(cert_ed, sizeof(cert_ed), SRV_ED_TLS), ref_ed);
+	fclose(o);
+	char *argv[] = {(char *)W.nginx, "-p", W.d.dir, "-c", f, "-g", "daemon off;", NULL};
+	char *env[] = {W.env_conf, "VGD_SOCKET", NULL};
+	W.pid[0] = vgt_spawn(argv, env, NULL, next_out(g, sizeof(g)));
+	if (W.pid[0] <= 0 || vgt_wait_port(W.port[0], 15000) < 0 ||
+	    vgt_wait_port(W.port[1], 15000) < 0) {
+		dump(g);
+		dump(path(f, sizeof(f), "nginx-error.log"));
+		return -1;
+	}
+	return 0;
+}
+
+static int nginx_setup(void **state)
+{
+	if (nginx_setup_inner() == 0)
+		return 0;
+	common_teardown(state); /* cmocka skips the teardown then */
+	return -1;
+}
+
+/* Fetch / over TLS (version "1.2" or "1.3") from nginx server s (0: RSA,
+ * 1: Ed25519). Returns the exit status; *body_ok tells whether the page
+ * came back. */
+static int fetch(int s, const char *version, int *body_ok)
+{
+	char url[80], resolve[80], cert[400], out[400], body[400];
+	snprintf(url, sizeof(url), "https://localhost:%d/", W.port[s]);
+	snprintf(resolve, sizeof(resolve), "localhost:%d:127.0.0.1", W.port[s]);
+	crt(cert, sizeof(cert), s == 0 ? SRV_RSA : SRV_ED_TLS);
+	next_out(body, sizeof(body));
+	unlink(body);
+	int rc;
+	if (W.curl) {
+		char *argv[20] = {(char *)W.curl, "-sS", "--max-time", "10", "--cacert", cert,
+				  "--resolve", resolve, "-o", body};
+		int n = 10;
+		if (strcmp(version, "1.2") == 0) {
+			argv[n++] = "--tlsv1.2";
+			argv[n++] = "--tls-max";
+			argv[n++] = "1.2";
+		} else {
+			argv[n++] = "--tlsv1.3";
+		}
+		argv[n++] = url;
+		argv[n] = NULL;
+		rc = run(argv, NULL, NULL, next_out(out, sizeof(out)), 15000);
+	} else {
+		char req[400], connect[32];
+		snprintf(connect, sizeof(connect), "127.0.0.1:%d", W.port[s]);
+		FILE *o = fopen(path(req, sizeof(req), "request"), "w");
+		assert_non_null(o);
+		fputs("GET / HTTP/1.0\r\nHost: localhost\r\n\r\n", o);
+		fclose(o);
+		char *argv[] = {(char *)W.openssl, "s_client", "-connect", connect, "-servername",
+				"localhost", "-quiet", "-ign_eof", "-CAfile", cert,
+				"-verify_return_error",
+				strcmp(version, "1.2") == 0 ? "-tls1_2" : "-tls1_3", NULL};
+		char *env[] = {"OPENSSL_CONF", NULL};
+		rc = run(argv, env, req, body, 15000);
+	}
+	char *s_body = vgt_slurp(body);
+	*body_ok = s_body && strstr(s_body, "hello from nginx with a vgd key") != NULL;
+	free(s_body);
+	if (rc != 0 || !*body_ok) {
+		dump(out);
+		dump(body);
+	}
+	return rc;
+}
+
+static void test_nginx_tls13_tls12(void **state)
+{
+	uint64_t before = stat_value("sign.count");
+	int ok;
+	assert_int_equal(fetch(0, "1.3", &ok), 0);
+	assert_true(ok);
+	assert_int_equal(fetch(0, "1.2", &ok), 0);
+	assert_true(ok);
+	/* Ed25519 key allowing only TLS 1.3, named with ?socket= */
+	assert_int_equal(fetch(1, "1.3", &ok), 0);
+	assert_true(ok);
+	assert_int_equal(stat_value("sign.count"), before + 3);
+}
+
+static void test_nginx_vgd_down(void **state)
+{
+	int ok;
+	assert_int_equal(vgt_stop(&W.d), 0);
+	int rc = fetch(0, "1.3", &ok);
+	assert_true(rc > 0); /* failed, not hung */
+	assert_false(ok);
+	assert_true(vgt_alive(W.pid[0]));
+	assert_int_equal(vgt_start(&W.d, 0, NULL), 0);
+	vgt_track(W.d.pid);
+	assert_int_equal(fetch(0, "1.3", &ok), 0);
+	assert_true(ok);
+	assert_int_equal(fetch(0, "1.2", &ok), 0);
+	assert_true(ok);
+	assert_true(vgt_alive(W.pid[0]));
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest s_server_tests[] = {
+		cmocka_unit_test(test_ed25519_tls13),
+		cmocka_unit_test(test_rsa_pss_tls13),
+		cmocka_unit_test(test_rsa_tls12),
+		cmocka_unit_test(test_policy_refuses_tls12),
+		cmocka_unit_test(test_rsa_decrypt),
+		cmocka_unit_test(test_s_server_vgd_down),
+	};
+	const struct CMUnitTest nginx_tests[] = {
+		cmocka_unit_test(test_nginx_tls13_tls12),
+		cmocka_unit_test(test_nginx_vgd_down),
+	};
+	if (argc == 2 && strcmp(argv[1], "s_server") == 0)
+		return cmocka_run_group_tests_name("s_server", s_server_tests, s_server_setup,
+						   common_teardown);
+	if (argc == 2 && strcmp(argv[1], "nginx") == 0)
+		return cmocka_run_group_tests_name("nginx", nginx_tests, nginx_setup,
+						   common_teardown);
+	fprintf(stderr, "usage: test_tls s_server|nginx\n");
+	return 2;
+}
