@@ -4,6 +4,7 @@
  * is public. */
 #include <string.h>
 
+#include "c25519_impl.h"
 #include "cpu_internal.h"
 #include "ct.h"
 #include "fe.h"
@@ -81,6 +82,10 @@ int vg_x25519(uint8_t out[VG_X25519_LEN], const uint8_t scalar[VG_X25519_LEN],
 	uint8_t e[32];
 	vg_fe x1, x2, z2, zi;
 
+	const struct vg_c25519_impl *impl = vg_c25519_impl();
+	if (impl) /* the same computation in assembly; status as below */
+		return impl->x25519(out, scalar, peer) * VG_E_ZERO;
+
 	clamp(e, scalar);
 	vg_fe_frombytes(&x1, peer); /* masks bit 255; u >= p is used mod p */
 	ladder(&x2, &z2, e, &x1);
@@ -116,6 +121,12 @@ void vg_x25519_base(uint8_t out[VG_X25519_LEN], const uint8_t scalar[VG_X25519_L
 	vg_ge_p3 P;
 	vg_fe num, den;
 
+	const struct vg_c25519_impl *impl = vg_c25519_impl();
+	if (impl) {
+		impl->x25519_base(out, scalar);
+		return;
+	}
+
 	clamp(e, scalar);
 	vg_ge_scalarmult_base(&P, e);
 	vg_fe_add(&num, &P.Z, &P.Y);
@@ -130,4 +141,4 @@ void vg_x25519_base(uint8_t out[VG_X25519_LEN], const uint8_t scalar[VG_X25519_L
 	vg_wipe(&den, sizeof(den));
 }
 
-const char *vg_x25519_variant(void) { return "c"; }
+/* The dispatch (and vg_x25519_variant) is in c25519_dispatch.c. */

@@ -7,11 +7,13 @@
  * a should_fail test), proving the harness still sees leaks. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "c25519/fe.h"
 #include "c25519/ge.h"
 #include "c25519/sc.h"
+#include "cpu_internal.h"
 #include "ctgrind.h"
 #include "ec_testutil.h"
 #include "vg/ed25519.h"
@@ -166,6 +168,28 @@ static int selfcheck(void)
 	return 0; /* the exit status comes from valgrind's --error-exitcode */
 }
 
+/* --tier=c|base|adx: run the whole check on that implementation. Valgrind
+ * hides ADX in cpuid but executes mulx/adcx/adox, so the adx tier is
+ * forced through the test-only override; c is selected by VG_KERNELS=c. */
+static int force_tier(const char *tier)
+{
+	if (strcmp(tier, "c") == 0) {
+		setenv("VG_KERNELS", "c", 1);
+		vg_cpu_force_for_tests(vg_cpu_features());
+	} else if (strcmp(tier, "base") == 0) {
+		vg_cpu_force_for_tests(VG_TIER_BASE);
+	} else if (strcmp(tier, "adx") == 0) {
+		vg_cpu_force_for_tests(VG_TIER_ADX);
+	}
+	const char *got = vg_ed25519_variant();
+	if (strcmp(got, tier) != 0 || strcmp(vg_x25519_variant(), tier) != 0) {
+		fprintf(stderr, "ct-ec: FAILED: asked for tier %s, running %s\n", tier, got);
+		return 1;
+	}
+	printf("ct-ec: tier %s\n", got);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t rng = 0xc7c7c7c7;
@@ -176,6 +200,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && strcmp(argv[1], "--selfcheck") == 0)
 		return selfcheck();
+	if (argc > 1 && strncmp(argv[1], "--tier=", 7) == 0 && force_tier(argv[1] + 7) != 0)
+		return 1;
 
 	for (int i = 0; i < 2; i++) {
 		ct_ed25519(&rng);

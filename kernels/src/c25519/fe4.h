@@ -1,0 +1,52 @@
+/* fe4.h: GF(2^255 - 19) with four 64-bit limbs, the representation of the
+ * x86-64 assembly tiers (kernels/x86_64/c25519/). An element is any value
+ * below 2^256 taken mod p (partially reduced); only vg_fe4_tobytes gives
+ * the unique representative. Secret: every element; all functions are
+ * constant time.
+ *
+ * The assembly prototypes are declared once here, by tier, through
+ * VG_FE4_TIER_DECL, and the C glue compiled per tier (c25519_tier.inc)
+ * calls them through the same names, so C and asm cannot drift. */
+#ifndef VG_FE4_H
+#define VG_FE4_H
+
+#include <stdint.h>
+
+#include "fe.h"
+
+typedef struct {
+	uint64_t v[4];
+} vg_fe4;
+
+/* The per-tier assembly (fe4_tier.asm). sqrn: h = f^(2^n), n >= 1. The
+ * ladder runs RFC 7748's loop over bits 254..0 of the clamped scalar e
+ * and writes xz[0] = x2, xz[1] = z2 (projective u of [e]x1). */
+#define VG_FE4_TIER_DECL(t)                                                                \
+	void vg_fe4_mul_##t(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);                  \
+	void vg_fe4_sqr_##t(vg_fe4 *h, const vg_fe4 *f);                                   \
+	void vg_fe4_sqrn_##t(vg_fe4 *h, const vg_fe4 *f, unsigned n);                      \
+	void vg_x25519_ladder_##t(vg_fe4 xz[2], const uint8_t e[32], const vg_fe4 *x1);
+VG_FE4_TIER_DECL(base)
+VG_FE4_TIER_DECL(adx)
+
+/* Tier-independent assembly (fe4_base.asm): h = f + g, f - g, 121665 f. */
+void vg_fe4_add(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);
+void vg_fe4_sub(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);
+void vg_fe4_mul_a24(vg_fe4 *h, const vg_fe4 *f);
+
+/* C helpers (fe4.c). frombytes ignores bit 255; tobytes reduces fully. */
+void vg_fe4_frombytes(vg_fe4 *h, const uint8_t s[32]);
+void vg_fe4_tobytes(uint8_t s[32], const vg_fe4 *h);
+void vg_fe4_from_fe(vg_fe4 *h, const vg_fe *f);
+void vg_fe4_to_fe(vg_fe *h, const vg_fe4 *f);
+/* if ctl (0 or 1): f = g */
+void vg_fe4_cmov(vg_fe4 *f, const vg_fe4 *g, uint64_t ctl);
+
+/* The comb table of ge_table.h in this representation (ge4_table.c),
+ * converted once on first use: [row][j] = {y+x, y-x, 2d x y}. Public. */
+typedef struct {
+	vg_fe4 ypx, ymx, xy2d;
+} vg_ge4_niels;
+const vg_ge4_niels (*vg_ge4_base_comb(void))[8];
+
+#endif

@@ -1,0 +1,33 @@
+; fe4_base.asm: GF(2^255-19) and the X25519 ladder, base tier (x86-64
+; mul/adc only), plus the tier-independent add/sub/mul-by-a24 functions.
+; Secret: every field element and scalar bit.
+%include "x86_64/common/config.asm"
+%include "x86_64/c25519/fe4_macros.asm"
+%define TIER base
+%macro FE_MUL 3
+    FE_MUL_BASE %1, %2, %3
+%endmacro
+%macro FE_SQR 2
+    FE_SQR_BASE %1, %2
+%endmacro
+%include "x86_64/c25519/fe4_tier.asm"
+
+; Tier-independent helpers (no mulx), used by every tier's C glue.
+; FE_ADD/FE_SUB read all of g before they clobber rdx, so g may be in rdx.
+; void vg_fe4_add(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
+FUNC vg_fe4_add
+    FE_ADD rdi, rsi, rdx
+    ret
+ENDFUNC vg_fe4_add
+
+; void vg_fe4_sub(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
+FUNC vg_fe4_sub
+    FE_SUB rdi, rsi, rdx
+    ret
+ENDFUNC vg_fe4_sub
+
+; void vg_fe4_mul_a24(uint64_t h[4], const uint64_t f[4]);   h = 121665 f
+FUNC vg_fe4_mul_a24
+    FE_MUL_A24 rdi, rsi
+    ret
+ENDFUNC vg_fe4_mul_a24

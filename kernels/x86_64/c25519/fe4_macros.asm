@@ -1,0 +1,363 @@
+; fe4_macros.asm: GF(2^255-19) arithmetic on 4 x 64-bit limbs as nasm
+; macros, for the base (mul/adc) and adx (mulx/adcx/adox) tiers. An
+; element is v0 + v1 2^64 + v2 2^128 + v3 2^192, any value below 2^256
+; (partially reduced: 2^256 = 38 mod p is folded back, never a full
+; reduction). Secret: every operand. The macros are straight-line code
+; with no branch and no secret-dependent address.
+;
+; Operands are effective-address texts, e.g. FE_MUL_ADX rdi, rsi, rcx or
+; FE_ADD rsp+64, rsp+96, rsp+128. Register use (clobbered):
+;   FE_MUL_ADX/FE_SQR_ADX: rax rbx rbp rdx r8-r15   (never rcx rsi rdi)
+;   FE_MUL_BASE/FE_SQR_BASE: rax rbx rdx r8-r15     (never rcx rsi rdi rbp)
+;   FE_ADD/FE_SUB/FE_MUL_A24: rax rdx r8-r11
+; The result is written only after every input has been read, so the
+; destination may alias an input.
+%ifndef VG_FE4_MACROS_ASM
+%define VG_FE4_MACROS_ASM 1
+
+; Store r8-r11 to the element at %1.
+%macro FE_STORE 1
+    mov [%1], r8
+    mov [%1 + 8], r9
+    mov [%1 + 16], r10
+    mov [%1 + 24], r11
+%endmacro
+
+; Fold the 512-bit r8..r15 to 256 bits: L + 38 H, then the carry word
+; times 38 once more; a last carry out of that (value then < 2^11 after
+; the wrap) adds 38 without further carry. Result in r8-r11.
+%macro REDUCE_ADX 0
+    mov edx, 38
+    xor ebp, ebp                ; rbp = 0, CF = OF = 0
+    mulx rbx, rax, r12
+    adcx r8, rax
+    adox r9, rbx
+    mulx rbx, rax, r13
+    adcx r9, rax
+    adox r10, rbx
+    mulx rbx, rax, r14
+    adcx r10, rax
+    adox r11, rbx
+    mulx r12, rax, r15
+    adcx r11, rax
+    adox r12, rbp
+    adcx r12, rbp               ; r12 = carry word, <= 38
+    imul r12, r12, 38
+    add r8, r12
+    adc r9, rbp
+    adc r10, rbp
+    adc r11, rbp
+    sbb rax, rax                ; -1 if a carry left 2^256
+    and eax, 38
+    add r8, rax
+%endmacro
+
+%macro REDUCE_BASE 0
+    mov eax, 38
+    mul r12
+    add r8, rax
+    adc rdx, 0
+    mov rbx, rdx
+    mov eax, 38
+    mul r13
+    add rax, rbx
+    adc rdx, 0
+    add r9, rax
+    adc rdx, 0
+    mov rbx, rdx
+    mov eax, 38
+    mul r14
+    add rax, rbx
+    adc rdx, 0
+    add r10, rax
+    adc rdx, 0
+    mov rbx, rdx
+    mov eax, 38
+    mul r15
+    add rax, rbx
+    adc rdx, 0
+    add r11, rax
+    adc rdx, 0                  ; rdx = carry word, <= 38
+    imul rdx, rdx, 38
+    xor ebx, ebx
+    add r8, rdx
+    adc r9, rbx
+    adc r10, rbx
+    adc r11, rbx
+    sbb rax, rax
+    and eax, 38
+    add r8, rax
+%endmacro
+
+; %1 = %2 * %3
+%macro FE_MUL_ADX 3
+    mov rdx, [%2]
+    mulx r9, r8, [%3]
+    mulx r10, rax, [%3 + 8]
+    add r9, rax
+    mulx r11, rax, [%3 + 16]
+    adc r10, rax
+    mulx r12, rax, [%3 + 24]
+    adc r11, rax
+    adc r12, 0
+
+    mov rdx, [%2 + 8]
+    xor ebp, ebp
+    mulx rbx, rax, [%3]
+    adcx r9, rax
+    adox r10, rbx
+    mulx rbx, rax, [%3 + 8]
+    adcx r10, rax
+    adox r11, rbx
+    mulx rbx, rax, [%3 + 16]
+    adcx r11, rax
+    adox r12, rbx
+    mulx r13, rax, [%3 + 24]
+    adcx r12, rax
+    adox r13, rbp
+    adcx r13, rbp
+
+    mov rdx, [%2 + 16]
+    xor ebp, ebp
+    mulx rbx, rax, [%3]
+    adcx r10, rax
+    adox r11, rbx
+    mulx rbx, rax, [%3 + 8]
+    adcx r11, rax
+    adox r12, rbx
+    mulx rbx, rax, [%3 + 16]
+    adcx r12, rax
+    adox r13, rbx
+    mulx r14, rax, [%3 + 24]
+    adcx r13, rax
+    adox r14, rbp
+    adcx r14, rbp
+
+    mov rdx, [%2 + 24]
+    xor ebp, ebp
+    mulx rbx, rax, [%3]
+    adcx r11, rax
+    adox r12, rbx
+    mulx rbx, rax, [%3 + 8]
+    adcx r12, rax
+    adox r13, rbx
+    mulx rbx, rax, [%3 + 16]
+    adcx r13, rax
+    adox r14, rbx
+    mulx r15, rax, [%3 + 24]
+    adcx r14, rax
+    adox r15, rbp
+    adcx r15, rbp
+
+    REDUCE_ADX
+    FE_STORE %1
+%endmacro
+
+; %1 = %2^2: the six cross products once, doubled, plus the four squares.
+%macro FE_SQR_ADX 2
+    mov rdx, [%2]
+    mulx r10, r9, [%2 + 8]      ; a0 a1 at 1
+    mulx r11, rax, [%2 + 16]    ; a0 a2 at 2
+    add r10, rax
+    mulx r12, rax, [%2 + 24]    ; a0 a3 at 3
+    adc r11, rax
+    mov rdx, [%2 + 8]
+    mulx r13, rax, [%2 + 24]    ; a1 a3 at 4
+    adc r12, rax
+    mov rdx, [%2 + 16]
+    mulx r14, rax, [%2 + 24]    ; a2 a3 at 5
+    adc r13, rax
+    adc r14, 0
+    mov rdx, [%2 + 8]
+    mulx rbx, rax, [%2 + 16]    ; a1 a2 at 3
+    add r11, rax
+    adc r12, rbx
+    adc r13, 0
+    adc r14, 0                  ; the cross sum is < 2^448: no carry out
+
+    xor ebp, ebp                ; doubling on the CF chain, squares on OF
+    mov rdx, [%2]
+    mulx rbx, r8, rdx           ; a0^2 at 0
+    adcx r9, r9
+    adox r9, rbx
+    mov rdx, [%2 + 8]
+    mulx rbx, rax, rdx          ; a1^2 at 2
+    adcx r10, r10
+    adox r10, rax
+    adcx r11, r11
+    adox r11, rbx
+    mov rdx, [%2 + 16]
+    mulx rbx, rax, rdx          ; a2^2 at 4
+    adcx r12, r12
+    adox r12, rax
+    adcx r13, r13
+    adox r13, rbx
+    mov rdx, [%2 + 24]
+    mulx r15, rax, rdx          ; a3^2 at 6
+    adcx r14, r14
+    adox r14, rax
+    adcx r15, rbp
+    adox r15, rbp
+
+    REDUCE_ADX
+    FE_STORE %1
+%endmacro
+
+; One row of the base schoolbook: r(lo..lo+3) += a * b, top limb written.
+; %1 a-operand address, %2 b base, %3-%7 the five accumulator registers.
+%macro MULROW_BASE 7
+    mov rax, [%1]
+    mul qword [%2]
+    add %3, rax
+    adc rdx, 0
+    mov rbx, rdx
+    mov rax, [%1]
+    mul qword [%2 + 8]
+    add rax, rbx
+    adc rdx, 0
+    add %4, rax
+    adc rdx, 0
+    mov rbx, rdx
+    mov rax, [%1]
+    mul qword [%2 + 16]
+    add rax, rbx
+    adc rdx, 0
+    add %5, rax
+    adc rdx, 0
+    mov rbx, rdx
+    mov rax, [%1]
+    mul qword [%2 + 24]
+    add rax, rbx
+    adc rdx, 0
+    add %6, rax
+    adc rdx, 0
+    mov %7, rdx
+%endmacro
+
+%macro FE_MUL_BASE 3
+    mov rax, [%2]
+    mul qword [%3]
+    mov r8, rax
+    mov r9, rdx
+    mov rax, [%2]
+    mul qword [%3 + 8]
+    add r9, rax
+    adc rdx, 0
+    mov r10, rdx
+    mov rax, [%2]
+    mul qword [%3 + 16]
+    add r10, rax
+    adc rdx, 0
+    mov r11, rdx
+    mov rax, [%2]
+    mul qword [%3 + 24]
+    add r11, rax
+    adc rdx, 0
+    mov r12, rdx
+    MULROW_BASE %2 + 8, %3, r9, r10, r11, r12, r13
+    MULROW_BASE %2 + 16, %3, r10, r11, r12, r13, r14
+    MULROW_BASE %2 + 24, %3, r11, r12, r13, r14, r15
+    REDUCE_BASE
+    FE_STORE %1
+%endmacro
+
+%macro FE_SQR_BASE 2
+    FE_MUL_BASE %1, %2, %2
+%endmacro
+
+; %1 = %2 + %3
+%macro FE_ADD 3
+    mov r8, [%2]
+    add r8, [%3]
+    mov r9, [%2 + 8]
+    adc r9, [%3 + 8]
+    mov r10, [%2 + 16]
+    adc r10, [%3 + 16]
+    mov r11, [%2 + 24]
+    adc r11, [%3 + 24]
+    sbb rax, rax                ; a carry is 2^256 = 38
+    and eax, 38
+    xor edx, edx
+    add r8, rax
+    adc r9, rdx
+    adc r10, rdx
+    adc r11, rdx
+    sbb rax, rax                ; again at most once: r8 is then tiny
+    and eax, 38
+    add r8, rax
+    FE_STORE %1
+%endmacro
+
+; %1 = %2 - %3
+%macro FE_SUB 3
+    mov r8, [%2]
+    sub r8, [%3]
+    mov r9, [%2 + 8]
+    sbb r9, [%3 + 8]
+    mov r10, [%2 + 16]
+    sbb r10, [%3 + 16]
+    mov r11, [%2 + 24]
+    sbb r11, [%3 + 24]
+    sbb rax, rax                ; a borrow added 2^256 = 38: take it back
+    and eax, 38
+    xor edx, edx
+    sub r8, rax
+    sbb r9, rdx
+    sbb r10, rdx
+    sbb r11, rdx
+    sbb rax, rax                ; again at most once: r8 is then near 2^64
+    and eax, 38
+    sub r8, rax
+    FE_STORE %1
+%endmacro
+
+; %1 = %2 * 121665 ((A - 2)/4 of curve25519), with mul (every tier).
+%macro FE_MUL_A24 2
+    mov eax, 121665
+    mul qword [%2]
+    mov r8, rax
+    mov r9, rdx
+    mov eax, 121665
+    mul qword [%2 + 16]
+    mov r10, rax
+    mov r11, rdx
+    mov eax, 121665
+    mul qword [%2 + 8]
+    add r9, rax
+    adc r10, rdx
+    adc r11, 0
+    mov eax, 121665
+    mul qword [%2 + 24]
+    add r11, rax
+    adc rdx, 0                  ; rdx = carry word < 2^17
+    imul rdx, rdx, 38
+    add r8, rdx
+    mov edx, 0
+    adc r9, rdx
+    adc r10, rdx
+    adc r11, rdx
+    sbb rax, rax
+    and eax, 38
+    add r8, rax
+    FE_STORE %1
+%endmacro
+
+; Swap the elements at %1 and %2 when %3 (a register) is all ones; keep
+; them when it is zero. Clobbers r8-r11.
+%macro FE_CSWAP 3
+%assign i 0
+%rep 4
+    mov r8, [%1 + i]
+    mov r9, [%2 + i]
+    mov r10, r8
+    xor r10, r9
+    and r10, %3
+    xor r8, r10
+    xor r9, r10
+    mov [%1 + i], r8
+    mov [%2 + i], r9
+%assign i i + 8
+%endrep
+%endmacro
+
+%endif

@@ -1,0 +1,176 @@
+; fe4_tier.asm: the per-tier GF(2^255-19) functions and the X25519 ladder,
+; assembled once per tier: the including file defines TIER (base or adx)
+; and FE_MUL/FE_SQR. Secret: every field element and the scalar bits; no
+; branch or address depends on them (the only branches are on n and on
+; the public bit position t).
+;
+; C prototypes (kernels/src/c25519/fe4.h):
+;   void vg_fe4_mul_TIER(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
+;   void vg_fe4_sqr_TIER(uint64_t h[4], const uint64_t f[4]);
+;   void vg_fe4_sqrn_TIER(uint64_t h[4], const uint64_t f[4], unsigned n);  n >= 1
+;   void vg_x25519_ladder_TIER(uint64_t xz[8], const uint8_t e[32], const uint64_t x1[4]);
+
+%macro PUSH_CALLEE 0
+    push rbx
+    push rbp
+    push r12
+    push r13
+    push r14
+    push r15
+%endmacro
+%macro POP_CALLEE 0
+    pop r15
+    pop r14
+    pop r13
+    pop r12
+    pop rbp
+    pop rbx
+%endmacro
+
+FUNC vg_fe4_mul_ %+ TIER
+    PUSH_CALLEE
+    mov rcx, rdx                ; the macros take rdx for themselves
+    FE_MUL rdi, rsi, rcx
+    POP_CALLEE
+    ret
+ENDFUNC vg_fe4_mul_ %+ TIER
+
+FUNC vg_fe4_sqr_ %+ TIER
+    PUSH_CALLEE
+    FE_SQR rdi, rsi
+    POP_CALLEE
+    ret
+ENDFUNC vg_fe4_sqr_ %+ TIER
+
+FUNC vg_fe4_sqrn_ %+ TIER
+    PUSH_CALLEE
+    mov ecx, edx                ; n: public loop count
+    FE_SQR rdi, rsi
+    dec ecx
+    jz .done                    ; ct: public loop count n
+.loop:
+    FE_SQR rdi, rdi
+    dec ecx
+    jnz .loop                   ; ct: public loop count n
+.done:
+    POP_CALLEE
+    ret
+ENDFUNC vg_fe4_sqrn_ %+ TIER
+
+; The X25519 ladder (RFC 7748 section 5) for bits 254..0 of the clamped
+; scalar e, from (x2, z2) = (1, 0), (x3, z3) = (x1, 1). Writes x2 || z2.
+; Stack frame (32-byte elements, all secret except the saved pointers):
+%define L_X1   0
+%define L_X2   32
+%define L_Z2   64
+%define L_X3   96
+%define L_Z3   128
+%define L_A    160
+%define L_AA   192
+%define L_B    224
+%define L_BB   256
+%define L_E    288
+%define L_C    320
+%define L_D    352
+%define L_DA   384
+%define L_CB   416
+%define L_OUT  448              ; saved xz pointer (public)
+%define L_EPTR 456              ; saved e pointer (public)
+%define L_T    464              ; bit position t (public)
+%define L_SWAP 472              ; previous bit (secret)
+%define L_SIZE 480
+
+FUNC vg_x25519_ladder_ %+ TIER
+    PUSH_CALLEE
+    sub rsp, L_SIZE + 8         ; + 8: 16-aligned frame (not needed, kept tidy)
+    mov [rsp + L_OUT], rdi
+    mov [rsp + L_EPTR], rsi
+    mov rax, [rdx]              ; x3 = x1, copied into the frame
+    mov [rsp + L_X1], rax
+    mov [rsp + L_X3], rax
+    mov rax, [rdx + 8]
+    mov [rsp + L_X1 + 8], rax
+    mov [rsp + L_X3 + 8], rax
+    mov rax, [rdx + 16]
+    mov [rsp + L_X1 + 16], rax
+    mov [rsp + L_X3 + 16], rax
+    mov rax, [rdx + 24]
+    mov [rsp + L_X1 + 24], rax
+    mov [rsp + L_X3 + 24], rax
+    xor eax, eax
+    mov qword [rsp + L_X2], 1   ; x2 = 1, z2 = 0, z3 = 1
+    mov [rsp + L_X2 + 8], rax
+    mov [rsp + L_X2 + 16], rax
+    mov [rsp + L_X2 + 24], rax
+    mov [rsp + L_Z2], rax
+    mov [rsp + L_Z2 + 8], rax
+    mov [rsp + L_Z2 + 16], rax
+    mov [rsp + L_Z2 + 24], rax
+    mov qword [rsp + L_Z3], 1
+    mov [rsp + L_Z3 + 8], rax
+    mov [rsp + L_Z3 + 16], rax
+    mov [rsp + L_Z3 + 24], rax
+    mov [rsp + L_SWAP], rax
+    mov qword [rsp + L_T], 254
+
+.step:
+    ; k_t = bit t of e; swap ^= k_t; masked swap; swap = k_t
+    mov rcx, [rsp + L_T]
+    mov rsi, [rsp + L_EPTR]
+    mov rax, rcx
+    shr rax, 3                  ; byte index t / 8: public
+    movzx eax, byte [rsi + rax]
+    and ecx, 7
+    shr eax, cl
+    and eax, 1
+    mov rbx, [rsp + L_SWAP]
+    mov [rsp + L_SWAP], rax
+    xor rbx, rax
+    neg rbx                     ; all ones to swap
+    FE_CSWAP rsp + L_X2, rsp + L_X3, rbx
+    FE_CSWAP rsp + L_Z2, rsp + L_Z3, rbx
+
+    FE_ADD rsp + L_A, rsp + L_X2, rsp + L_Z2    ; A = x2 + z2
+    FE_SQR rsp + L_AA, rsp + L_A                ; AA = A^2
+    FE_SUB rsp + L_B, rsp + L_X2, rsp + L_Z2    ; B = x2 - z2
+    FE_SQR rsp + L_BB, rsp + L_B                ; BB = B^2
+    FE_SUB rsp + L_E, rsp + L_AA, rsp + L_BB    ; E = AA - BB
+    FE_ADD rsp + L_C, rsp + L_X3, rsp + L_Z3    ; C = x3 + z3
+    FE_SUB rsp + L_D, rsp + L_X3, rsp + L_Z3    ; D = x3 - z3
+    FE_MUL rsp + L_DA, rsp + L_D, rsp + L_A     ; DA = D * A
+    FE_MUL rsp + L_CB, rsp + L_C, rsp + L_B     ; CB = C * B
+    FE_ADD rsp + L_X3, rsp + L_DA, rsp + L_CB
+    FE_SQR rsp + L_X3, rsp + L_X3               ; x3 = (DA + CB)^2
+    FE_SUB rsp + L_Z3, rsp + L_DA, rsp + L_CB
+    FE_SQR rsp + L_Z3, rsp + L_Z3
+    FE_MUL rsp + L_Z3, rsp + L_Z3, rsp + L_X1   ; z3 = x1 * (DA - CB)^2
+    FE_MUL rsp + L_X2, rsp + L_AA, rsp + L_BB   ; x2 = AA * BB
+    FE_MUL_A24 rsp + L_Z2, rsp + L_E
+    FE_ADD rsp + L_Z2, rsp + L_Z2, rsp + L_AA
+    FE_MUL rsp + L_Z2, rsp + L_Z2, rsp + L_E    ; z2 = E * (AA + a24 * E)
+
+    dec qword [rsp + L_T]
+    jns .step                   ; ct: public loop counter t
+
+    mov rbx, [rsp + L_SWAP]
+    neg rbx
+    FE_CSWAP rsp + L_X2, rsp + L_X3, rbx
+    FE_CSWAP rsp + L_Z2, rsp + L_Z3, rbx
+    mov rdi, [rsp + L_OUT]
+%assign i 0
+%rep 4
+    mov rax, [rsp + L_X2 + i]
+    mov [rdi + i], rax
+    mov rax, [rsp + L_Z2 + i]
+    mov [rdi + 32 + i], rax
+%assign i i + 8
+%endrep
+    ; wipe the secret frame (vectors would be faster; this runs once)
+    xor eax, eax
+    mov ecx, L_SIZE / 8
+    mov rdi, rsp
+    rep stosq
+    add rsp, L_SIZE + 8
+    POP_CALLEE
+    ret
+ENDFUNC vg_x25519_ladder_ %+ TIER
