@@ -1,14 +1,39 @@
 /* vgclient.h: libvgclient, the client library of vgd (the vgd signing and
- * key-exchange daemon). Talks protocol v1 (see protocol/PROTOCOL.md) over
- * the daemon's Unix socket.
+ * key-exchange daemon). Talks protocol v1 (protocol/PROTOCOL.md) over the
+ * daemon's Unix socket, synchronously or from the caller's event loop.
  *
- * Thread-safety: a vg_client is not thread-safe; use one per thread (or
- * lock around it). Different clients are independent.
- * Fork-safety: a client notices it is in a forked child (pid check) and
- * opens its own connection instead of sharing the parent's.
- * Errors: functions return 0 (or a positive count) on success and a
- * negative VGC_E_* code on failure; vg_client_errmsg() gives the text
- * including the daemon's reason. */
+ * ERRORS. Functions return 0 (or a count >= 0) on success and a negative
+ * VGC_E_* code on failure. vg_client_strerror() names a code;
+ * vg_client_errmsg() gives the last synchronous error of a client with the
+ * daemon's reason. Codes -101..-110 are the daemon's status codes
+ * (-100 - status); an unknown daemon status maps the same way.
+ *
+ * THREADS. A vg_client is not thread-safe and has no locks: use one client
+ * per thread (or serialise every call on a client with your own lock, and
+ * run its callbacks under that lock). Different clients share nothing and
+ * may be used from different threads at the same time. vg_client_strerror
+ * is thread-safe.
+ *
+ * FORK. Every call checks the process id. In a forked child the parent's
+ * connection is never used: the child closes its copy of the descriptor
+ * (which does not disturb the parent), forgets every request the parent
+ * had pending (their callbacks never run in the child; the parent still
+ * gets them) and opens its own connection on its next request.
+ *
+ * CONNECTIONS. vg_client_new() does not connect; the first request does.
+ * A connection the daemon closed (restart, idle timeout) is replaced on
+ * the next request, and every request that was sent but not answered when
+ * the connection broke is sent once more on a new connection (every vgd
+ * operation is deterministic and idempotent, so a retry cannot double an
+ * effect); a request that breaks a second connection completes with
+ * VGC_E_CLOSED.
+ *
+ * SYNCHRONOUS AND ASYNCHRONOUS CALLS on one client may be mixed: a
+ * synchronous call submits its request into the same queue and drives the
+ * same machinery (vg_client_process) until its own reply arrives, so
+ * callbacks of earlier asynchronous requests may run inside a synchronous
+ * call. Synchronous calls are refused (VGC_E_BUSY) from inside a
+ * callback. */
 #ifndef VGCLIENT_H
 #define VGCLIENT_H
 
@@ -27,17 +52,19 @@ extern "C" {
 
 #define VGC_DEFAULT_SOCKET "/run/vgd/vgd.sock"
 
-/* Error codes. Codes -101..-110 are the daemon's statuses. */
+/* Error codes. */
 enum vgc_error {
 	VGC_OK = 0,
-	VGC_E_CONNECT = -1,  /* cannot connect to the daemon's socket */
-	VGC_E_IO = -2,       /* read/write failed */
-	VGC_E_TIMEOUT = -3,  /* no reply within the timeout */
-	VGC_E_PROTOCOL = -4, /* the daemon's reply did not parse */
-	VGC_E_CLOSED = -5,   /* the daemon closed the connection */
-	VGC_E_NOMEM = -6,
-	VGC_E_INVALID = -7,  /* bad argument (key name, lengths, algorithm) */
-	VGC_E_BUFFER = -8,   /* output buffer too small */
+	VGC_E_CONNECT = -1,   /* cannot connect to the daemon's socket */
+	VGC_E_IO = -2,        /* read/write/poll failed */
+	VGC_E_TIMEOUT = -3,   /* no reply within the timeout */
+	VGC_E_PROTOCOL = -4,  /* the daemon's reply did not parse or match */
+	VGC_E_CLOSED = -5,    /* the connection broke twice before the reply */
+	VGC_E_NOMEM = -6,     /* out of memory, or 65535 requests pending */
+	VGC_E_INVALID = -7,   /* bad argument (key name, lengths, algorithm) */
+	VGC_E_BUFFER = -8,    /* output buffer too small */
+	VGC_E_CANCELLED = -9, /* vg_client_cancel_all() or vg_client_free() */
+	VGC_E_BUSY = -10,     /* not allowed from inside a completion callback */
 	VGC_E_MALFORMED = -101,
 	VGC_E_BAD_VERSION = -102,
 	VGC_E_UNKNOWN_OP = -103,
@@ -45,7 +72,7 @@ enum vgc_error {
 	VGC_E_NOT_ALLOWED = -105,
 	VGC_E_BAD_INPUT = -106,
 	VGC_E_TOO_LARGE = -107,
-	VGC_E_OVERLOADED = -108, /* retry later */
+	VGC_E_OVERLOADED = -108, /* daemon queues full: retry later */
 	VGC_E_INTERNAL = -109,
 	VGC_E_UNAVAILABLE = -110, /* daemon shutting down */
 };
@@ -75,7 +102,7 @@ enum vgc_ops {
 typedef struct vg_client vg_client;
 
 typedef struct {
-	char name[65];
+	char name[65];         /* NUL-terminated */
 	int type;              /* enum vgc_key_type */
 	uint32_t ops;          /* enum vgc_ops bits */
 	uint8_t pub[512];      /* Ed25519/X25519: 32 bytes; RSA: modulus n */
@@ -85,62 +112,190 @@ typedef struct {
 } vgc_key_info;
 
 typedef struct {
-	char name[64];
+	char name[64]; /* NUL-terminated */
 	uint64_t value;
 } vgc_stat;
 
 typedef struct {
 	int versions[8];
 	size_t n_versions;
-	uint32_t caps;
+	uint32_t caps;         /* protocol CAPS bits */
 	uint32_t max_frame;
 	uint32_t max_inflight;
-	char server[64];
+	char server[64];       /* NUL-terminated, e.g. "vgd 0.1.0" */
 } vgc_hello;
 
-/* Create a client for the daemon at path (NULL: $VGD_SOCKET, else
- * VGC_DEFAULT_SOCKET). Does not connect yet: the first call does, and
- * every call reconnects once if the daemon restarted. NULL on ENOMEM. */
+/* ------------------------------------------------------------------ */
+/* Life cycle                                                          */
+/* ------------------------------------------------------------------ */
+
+/* Create a client for the daemon at path (NULL or "": $VGD_SOCKET, else
+ * VGC_DEFAULT_SOCKET). Does not connect. Returns NULL if out of memory or
+ * the path does not fit a Unix socket address. The path is copied. */
 VGC_API vg_client *vg_client_new(const char *path);
-/* Close and free. NULL is fine. */
+
+/* Complete every pending asynchronous request with VGC_E_CANCELLED (each
+ * callback runs exactly once, here, in no particular order; a callback must not
+ * use the client any more: submits are refused with VGC_E_BUSY), close the
+ * connection and free the client. NULL is fine. Must not be called from
+ * inside a callback. In a forked child it frees without running the
+ * parent's callbacks. */
 VGC_API void vg_client_free(vg_client *c);
-/* Connect now (optional). 0 or VGC_E_CONNECT. */
-VGC_API int vg_client_connect(vg_client *c);
-/* Per-call timeout in milliseconds (default 5000; <= 0: wait forever). */
+
+/* Per-request timeout in milliseconds, for synchronous calls and for
+ * asynchronous requests submitted afterwards (default 5000; <= 0: wait
+ * forever). The time counts from the submit (or the start of a
+ * synchronous call), so it includes connecting and local queueing. */
 VGC_API void vg_client_set_timeout(vg_client *c, int ms);
+
+/* Connect now (optional: requests connect on demand). Blocks up to the
+ * timeout. 0 if connected, or VGC_E_CONNECT / VGC_E_TIMEOUT. */
+VGC_API int vg_client_connect(vg_client *c);
+
+/* Start connecting without blocking. Returns 0 if connected, 1 if the
+ * connection is in progress (vg_client_process() finishes it: watch
+ * vg_client_fd() for vg_client_events(), and honour vg_client_timeout()),
+ * or VGC_E_CONNECT. */
+VGC_API int vg_client_connect_start(vg_client *c);
+
+/* ------------------------------------------------------------------ */
+/* Synchronous calls. Each blocks until its reply, an error or the      */
+/* timeout. Errors also set vg_client_errmsg(). A timed-out request's   */
+/* late reply is discarded.                                             */
+/* ------------------------------------------------------------------ */
 
 /* Round trip. */
 VGC_API int vg_client_ping(vg_client *c);
+/* Versions, capabilities and limits. Also lowers the client's in-flight
+ * limit to the daemon's max_inflight if that is smaller than 128. */
 VGC_API int vg_client_hello(vg_client *c, vgc_hello *out);
 
-/* Sign data with key using alg (not VGC_ALG_TLS13: see below). For
- * ed25519, data is the message; for RSA algorithms, the digest (32, 48 or
- * 64 bytes to match the hash). The signature is written to sig (cap
- * bytes; 64 for Ed25519, the modulus length for RSA) and its length to
- * *sig_len. */
+/* Sign data with key using alg (any vgc_alg but VGC_ALG_TLS13: see
+ * vg_client_sign_tls13). For ed25519, data is the message (0..65000
+ * bytes); for RSA algorithms, the digest (32, 48 or 64 bytes to match the
+ * hash). The signature is written to sig (cap bytes: 64 for Ed25519, the
+ * modulus length for RSA) and its length to *sig_len (may be NULL).
+ * VGC_E_BUFFER if cap is too small. */
 VGC_API int vg_client_sign(vg_client *c, const char *key, int alg, const void *data, size_t len,
 			   uint8_t *sig, size_t cap, size_t *sig_len);
 /* TLS 1.3 CertificateVerify: the daemon builds the signed content from
- * the transcript hash (32, 48 or 64 bytes) and role (enum vgc_tls_role). */
+ * the transcript hash (32, 48 or 64 bytes) and role (enum vgc_tls_role);
+ * Ed25519 keys sign with Ed25519, RSA keys with RSA-PSS and the hash that
+ * matches hash_len. */
 VGC_API int vg_client_sign_tls13(vg_client *c, const char *key, int role, const void *hash,
 				 size_t hash_len, uint8_t *sig, size_t cap, size_t *sig_len);
-/* X25519 with a held key: shared = X25519(key, peer). */
+/* X25519 with a held key: shared = X25519(key, peer). A low-order peer
+ * gives VGC_E_BAD_INPUT. The library wipes its copy of the secret. */
 VGC_API int vg_client_x25519(vg_client *c, const char *key, const uint8_t peer[32],
 			     uint8_t shared[32]);
-/* Raw RSA private operation; in is exactly the modulus length. */
+/* Raw RSA private operation m^d mod n; in is exactly the modulus length
+ * and below n. The result (modulus length) goes to out (cap bytes). The
+ * library wipes its copy of the result. */
 VGC_API int vg_client_rsa_private(vg_client *c, const char *key, const void *in, size_t len,
 				  uint8_t *out, size_t cap, size_t *out_len);
 
-/* Keys the caller may use. *keys is malloc'ed (free with free()); returns
- * the count (>= 0) or an error. */
+/* The keys the caller may use. *keys is malloc'ed (release with free());
+ * NULL on error. Returns the count (>= 0) or an error. */
 VGC_API int vg_client_list_keys(vg_client *c, vgc_key_info **keys);
+/* One key's public part. */
 VGC_API int vg_client_public_key(vg_client *c, const char *key, vgc_key_info *out);
-/* Daemon statistics; *stats malloc'ed; returns the count or an error. */
+/* Daemon statistics; *stats malloc'ed (free()); returns the count. */
 VGC_API int vg_client_stats(vg_client *c, vgc_stat **stats);
 
-/* Static text for a code. */
+/* ------------------------------------------------------------------ */
+/* Asynchronous calls                                                  */
+/* ------------------------------------------------------------------ */
+
+/* Completion callback. status: 0 or a VGC_E_* code. result/result_len:
+ * the daemon's output (signature, shared secret, rsa-private result; for
+ * ping nothing) when status is 0, else NULL/0; the bytes are valid only
+ * during the callback (they are wiped afterwards: copy what you keep).
+ * reason: NUL-terminated text, "" on success, else the daemon's reason or
+ * the error's name; valid only during the callback. arg: the submit's.
+ *
+ * Exactly one call per successful submit (one that returned 0); never for
+ * a failed submit, and never from inside the submit itself. Callbacks run
+ * from vg_client_process(), vg_client_cancel_all(), vg_client_free() or a
+ * synchronous call on the same client. A callback may submit new requests
+ * (they go out on the next process) and may call vg_client_cancel_all()
+ * or read vg_client_pending(); it must not call vg_client_process(),
+ * vg_client_free() or synchronous calls (they return VGC_E_BUSY; free is
+ * ignored). */
+typedef void (*vg_client_cb)(int status, const uint8_t *result, size_t result_len,
+			     const char *reason, void *arg);
+
+/* Submit a request and return at once. Inputs are copied (encoded) before
+ * return. Returns 0 (the callback will run exactly once), or VGC_E_INVALID
+ * (bad argument: the same checks as the synchronous call),
+ * VGC_E_CONNECT (no connection and the daemon's socket refuses one),
+ * VGC_E_NOMEM, VGC_E_BUSY (from a callback run by vg_client_free). Up to
+ * the daemon's in-flight limit (128) requests are written to the socket;
+ * more wait in a local queue and go out as replies come back. Replies may
+ * complete in any order. */
+VGC_API int vg_client_submit_ping(vg_client *c, vg_client_cb cb, void *arg);
+VGC_API int vg_client_submit_sign(vg_client *c, const char *key, int alg, const void *data,
+				  size_t len, vg_client_cb cb, void *arg);
+VGC_API int vg_client_submit_sign_tls13(vg_client *c, const char *key, int role,
+					const void *hash, size_t hash_len, vg_client_cb cb,
+					void *arg);
+VGC_API int vg_client_submit_x25519(vg_client *c, const char *key, const uint8_t peer[32],
+				    vg_client_cb cb, void *arg);
+VGC_API int vg_client_submit_rsa_private(vg_client *c, const char *key, const void *in,
+					 size_t len, vg_client_cb cb, void *arg);
+
+/* The socket to watch in an event loop (epoll, poll, libevent, nginx), or
+ * -1 when there is no connection (nothing to watch). The descriptor
+ * changes when the library reconnects, and is closed by the library when
+ * the connection ends: call vg_client_fd() again after every
+ * vg_client_process() and submit, and re-register when it differs from
+ * the one you watch (when process() replaces a connection it opens the
+ * new one before closing the old, so the number differs; when a
+ * connection just ends, process() leaves -1). A forked child gets its own
+ * descriptor: watch it from the child's own event loop. */
+VGC_API int vg_client_fd(vg_client *c);
+
+/* The poll(2) events (POLLIN, POLLOUT) to wait for on vg_client_fd():
+ * POLLIN while connected; POLLOUT as well while requests are waiting to
+ * be written or a connect is in progress. 0: do not watch the fd (use
+ * vg_client_timeout()). Meant for level-triggered loops; edge-triggered
+ * epoll works too: process() reads until EAGAIN, or if it stops early it
+ * leaves vg_client_timeout() at 0. */
+VGC_API int vg_client_events(vg_client *c);
+
+/* Milliseconds until vg_client_process() must run even without fd
+ * activity (the earliest request deadline, or a connect retry); 0 if
+ * due now (also when the last process() stopped early to give the caller's
+ * loop a turn while replies kept arriving); -1 if no timer is needed. */
+VGC_API int vg_client_timeout(vg_client *c);
+
+/* Do all the work that can be done without blocking: finish a connect,
+ * write queued requests, read replies, expire requests past their
+ * deadline (VGC_E_TIMEOUT), replace a broken connection (retrying its
+ * unanswered requests once), and run the callbacks of what completed.
+ * Call it when the fd is ready for vg_client_events(), or when
+ * vg_client_timeout() expires; calling it at other times is harmless.
+ * Returns the number of callbacks run (>= 0), or VGC_E_BUSY if called from
+ * a callback. Connection failures are reported through the callbacks
+ * (VGC_E_CLOSED, VGC_E_CONNECT, VGC_E_TIMEOUT), not here. */
+VGC_API int vg_client_process(vg_client *c);
+
+/* Number of submitted requests whose callback has not run yet. */
+VGC_API size_t vg_client_pending(vg_client *c);
+
+/* Complete every pending request now with VGC_E_CANCELLED (callbacks run
+ * here, in no particular order; requests submitted from those callbacks are not
+ * cancelled). Replies that arrive later for them are discarded. The
+ * connection stays open. Returns the number of callbacks run. */
+VGC_API int vg_client_cancel_all(vg_client *c);
+
+/* ------------------------------------------------------------------ */
+/* Messages                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Static text for a code (thread-safe; "unknown error" if unknown). */
 VGC_API const char *vg_client_strerror(int err);
-/* The last error of this client: code text plus the daemon's reason. */
+/* The last synchronous error of this client: the code's text plus the
+ * daemon's reason. Valid until the next call on the client. */
 VGC_API const char *vg_client_errmsg(const vg_client *c);
 
 #ifdef __cplusplus

@@ -1,51 +1,51 @@
-/* vgctl.c: command-line client for vgd. */
+/* vgctl.c: command-line client for vgd: option parsing and the commands
+ * (ping, hello, keys, pubkey, sign, x25519, rsa-private, stats; bench is in
+ * vgctl_bench.c). Results it prints (shared secrets, RSA outputs) are
+ * what the user asked for; its buffers are wiped before exit. */
 #include <errno.h>
 #include <getopt.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "vgclient.h"
-
-/* Exit codes (also in --help). */
-enum { EX_OK = 0, EX_DAEMON = 1, EX_CONNECT = 2, EX_USAGE = 64, EX_INPUT = 65 };
+#include "vg/sha2.h"
+#include "vgctl.h"
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: vgctl [--socket PATH] COMMAND [ARGS]\n"
+		"usage: vgctl [--socket PATH] [--json] [--timeout MS] COMMAND [ARGS]\n"
 		"commands:\n"
-		"  ping                          check that vgd answers\n"
-		"  keys                          list the keys you may use\n"
-		"  sign NAME --alg ALG [--in FILE] [--out FILE] [--hex]\n"
-		"                                sign FILE (default stdin): the message for\n"
-		"                                ed25519, the digest for rsa-* algorithms\n"
-		"  stats                         daemon statistics\n"
-		"ALG: ed25519, rsa-pkcs1-sha256|384|512, rsa-pss-sha256|384|512\n"
-		"exit status: 0 ok, 1 vgd refused or failed, 2 cannot reach vgd,\n"
-		"             64 usage error, 65 bad input file\n");
+		"  ping                       check that vgd answers (prints the round trip)\n"
+		"  hello                      protocol versions, capabilities, limits\n"
+		"  keys                       list the keys you may use\n"
+		"  pubkey NAME [--pem|--raw|--hex] [--out FILE]\n"
+		"                             public key (default PEM SubjectPublicKeyInfo;\n"
+		"                             raw: 32 bytes, or the RSA modulus)\n"
+		"  sign NAME --alg ALG [--role server|client] [--hash] [--in FILE|FILE]\n"
+		"       [--out FILE] [--raw|--hex|--base64]\n"
+		"                             sign the input (default stdin): the message for\n"
+		"                             ed25519; the digest for rsa-* (or the message\n"
+		"                             with --hash); the transcript hash for tls13\n"
+		"                             (--role, default server). Output default raw.\n"
+		"  x25519 NAME PEER [--out FILE] [--raw|--hex|--base64]\n"
+		"                             shared secret with PEER: 64 hex digits, or a\n"
+		"                             file with 32 bytes or 64 hex digits (default hex)\n"
+		"  rsa-private NAME [--in FILE|FILE] [--out FILE] [--raw|--hex|--base64]\n"
+		"                             raw m^d mod n of the input (modulus length)\n"
+		"  stats                      daemon counters\n"
+		"  bench [NAME] [--op ping|sign|tls13|x25519] [--alg ALG] [--size BYTES]\n"
+		"        [--concurrency N] [--count N | --seconds S]\n"
+		"                             N requests in flight (async) on one connection;\n"
+		"                             prints throughput and latency percentiles\n"
+		"ALG: ed25519, rsa-pkcs1-sha256|384|512, rsa-pss-sha256|384|512, tls13\n"
+		"--json: machine-readable output for ping, hello, keys, stats, sign, bench\n"
+		"socket: --socket, else $VGD_SOCKET, else " VGC_DEFAULT_SOCKET "\n"
+		"exit status: 0 ok, 1 vgd refused or failed the request, 2 cannot reach\n"
+		"             vgd (connect, timeout, connection lost), 64 usage error,\n"
+		"             65 bad input (unreadable or malformed file, bad PEER)\n");
 }
-
-static int fail(vg_client *c, int err)
-{
-	fprintf(stderr, "vgctl: %s\n", vg_client_errmsg(c));
-	return err == VGC_E_CONNECT || err == VGC_E_CLOSED || err == VGC_E_TIMEOUT ? EX_CONNECT
-										    : EX_DAEMON;
-}
-
-static const struct {
-	const char *name;
-	int alg;
-} algs[] = {
-	{"ed25519", VGC_ALG_ED25519},
-	{"rsa-pkcs1-sha256", VGC_ALG_RSA_PKCS1_SHA256},
-	{"rsa-pkcs1-sha384", VGC_ALG_RSA_PKCS1_SHA384},
-	{"rsa-pkcs1-sha512", VGC_ALG_RSA_PKCS1_SHA512},
-	{"rsa-pss-sha256", VGC_ALG_RSA_PSS_SHA256},
-	{"rsa-pss-sha384", VGC_ALG_RSA_PSS_SHA384},
-	{"rsa-pss-sha512", VGC_ALG_RSA_PSS_SHA512},
-};
 
 static uint8_t *read_all(FILE *f, size_t *len)
 {
@@ -70,153 +70,457 @@ static uint8_t *read_all(FILE *f, size_t *len)
 	return b;
 }
 
-static int cmd_sign(vg_client *c, int argc, char **argv)
+static uint8_t *read_input(const char *path, size_t *len)
 {
-	static const struct option o[] = {{"alg", required_argument, NULL, 'a'},
-					  {"in", required_argument, NULL, 'i'},
-					  {"out", required_argument, NULL, 'o'},
-					  {"hex", no_argument, NULL, 'x'},
-					  {NULL, 0, NULL, 0}};
-	const char *alg_name = NULL, *in = NULL, *outp = NULL;
-	int hex = 0, ch;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", o, NULL)) != -1) {
-		if (ch == 'a')
-			alg_name = optarg;
-		else if (ch == 'i')
-			in = optarg;
-		else if (ch == 'o')
-			outp = optarg;
-		else if (ch == 'x')
-			hex = 1;
-		else
-			return EX_USAGE;
-	}
-	if (optind + 1 != argc || !alg_name) {
-		usage(stderr);
-		return EX_USAGE;
-	}
-	int alg = 0;
-	for (size_t i = 0; i < sizeof(algs) / sizeof(algs[0]); i++)
-		if (strcmp(algs[i].name, alg_name) == 0)
-			alg = algs[i].alg;
-	if (!alg) {
-		fprintf(stderr, "vgctl: unknown algorithm '%s'\n", alg_name);
-		return EX_USAGE;
-	}
-	FILE *f = in ? fopen(in, "rb") : stdin;
+	FILE *f = path && strcmp(path, "-") != 0 ? fopen(path, "rb") : stdin;
 	if (!f) {
-		fprintf(stderr, "vgctl: %s: %s\n", in, strerror(errno));
-		return EX_INPUT;
+		fprintf(stderr, "vgctl: %s: %s\n", path, strerror(errno));
+		return NULL;
 	}
-	size_t len;
-	uint8_t *data = read_all(f, &len);
-	if (in)
+	uint8_t *d = read_all(f, len);
+	if (f != stdin)
 		fclose(f);
-	if (!data) {
+	if (!d)
 		fprintf(stderr, "vgctl: cannot read the input\n");
-		return EX_INPUT;
-	}
-	uint8_t sig[512];
-	size_t sl;
-	int r = vg_client_sign(c, argv[optind], alg, data, len, sig, sizeof(sig), &sl);
-	free(data);
-	if (r < 0)
-		return fail(c, r);
-	FILE *out = outp ? fopen(outp, "wb") : stdout;
+	return d;
+}
+
+/* Write a binary result in enc to --out or stdout. */
+static int write_out(const char *path, int enc, const uint8_t *p, size_t n, const char *label)
+{
+	FILE *out = path ? fopen(path, "wb") : stdout;
 	if (!out) {
-		fprintf(stderr, "vgctl: %s: %s\n", outp, strerror(errno));
+		fprintf(stderr, "vgctl: %s: %s\n", path, strerror(errno));
 		return EX_INPUT;
 	}
-	if (hex) {
-		for (size_t i = 0; i < sl; i++)
-			fprintf(out, "%02x", sig[i]);
-		fputc('\n', out);
-	} else {
-		fwrite(sig, 1, sl, out);
-	}
-	if ((outp && fclose(out) != 0) || (!outp && fflush(out) != 0))
+	vgctl_emit(out, enc, p, n, label);
+	if ((path && fclose(out) != 0) || (!path && fflush(out) != 0)) {
+		fprintf(stderr, "vgctl: cannot write the output\n");
 		return EX_INPUT;
+	}
+	return EX_OK;
+}
+
+/* Options shared by the commands that take one key and produce bytes. */
+struct cmd_opts {
+	const char *alg, *in, *out, *role, *key, *arg2;
+	int enc, hash;
+};
+
+static int parse_cmd(int argc, char **argv, struct cmd_opts *o, int nargs, int enc)
+{
+	static const struct option lo[] = {{"alg", required_argument, NULL, 'a'},
+					   {"in", required_argument, NULL, 'i'},
+					   {"out", required_argument, NULL, 'o'},
+					   {"role", required_argument, NULL, 'r'},
+					   {"hash", no_argument, NULL, 'H'},
+					   {"hex", no_argument, NULL, 'x'},
+					   {"raw", no_argument, NULL, 'R'},
+					   {"base64", no_argument, NULL, 'b'},
+					   {"pem", no_argument, NULL, 'p'},
+					   {NULL, 0, NULL, 0}};
+	memset(o, 0, sizeof(*o));
+	o->enc = enc;
+	int ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'a': o->alg = optarg; break;
+		case 'i': o->in = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'r': o->role = optarg; break;
+		case 'H': o->hash = 1; break;
+		case 'x': o->enc = OUT_HEX; break;
+		case 'R': o->enc = OUT_RAW; break;
+		case 'b': o->enc = OUT_BASE64; break;
+		case 'p': o->enc = OUT_PEM; break;
+		default: return EX_USAGE;
+		}
+	}
+	int left = argc - optind;
+	if (left < nargs || left > nargs + 1)
+		return EX_USAGE;
+	o->key = argv[optind];
+	if (nargs == 2)
+		o->arg2 = argv[optind + 1];
+	else if (left == nargs + 1) {
+		if (o->in)
+			return EX_USAGE;
+		o->in = argv[optind + nargs];
+	}
+	return EX_OK;
+}
+
+static long long now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int cmd_ping(vg_client *c, int json)
+{
+	long long t0 = now_us();
+	int r = vg_client_ping(c);
+	if (r < 0)
+		return vgctl_fail(c, r);
+	long long us = now_us() - t0;
+	if (json)
+		printf("{\"ok\":true,\"rtt_us\":%lld}\n", us);
+	else
+		printf("ok (%lld us)\n", us);
 	return EX_OK;
 }
 
 static const char *type_name(int t)
 {
-	return t == VGC_KEY_ED25519 ? "ed25519" : t == VGC_KEY_X25519 ? "x25519" : t == VGC_KEY_RSA ? "rsa" : "?";
+	return t == VGC_KEY_ED25519 ? "ed25519" : t == VGC_KEY_X25519 ? "x25519" : t == VGC_KEY_RSA ? "rsa" : "unknown";
 }
 
-static int cmd_keys(vg_client *c)
+static const char *op_names[] = {"sign", "tls13", "x25519", "rsa-private"};
+
+static int cmd_hello(vg_client *c, int json)
+{
+	vgc_hello h;
+	int r = vg_client_hello(c, &h);
+	if (r < 0)
+		return vgctl_fail(c, r);
+	static const char *caps[] = {"pipeline", "tls13", "ed25519", "x25519", "rsa"};
+	if (json) {
+		printf("{\"server\":");
+		vgctl_json_str(stdout, h.server);
+		printf(",\"versions\":[");
+		for (size_t i = 0; i < h.n_versions; i++)
+			printf("%s%d", i ? "," : "", h.versions[i]);
+		printf("],\"caps\":[");
+		for (int i = 0, n = 0; i < 5; i++)
+			if (h.caps & 1u << i)
+				printf("%s\"%s\"", n++ ? "," : "", caps[i]);
+		printf("],\"max_frame\":%u,\"max_inflight\":%u}\n", h.max_frame, h.max_inflight);
+		return EX_OK;
+	}
+	printf("server        %s\nversions     ", h.server);
+	for (size_t i = 0; i < h.n_versions; i++)
+		printf(" %d", h.versions[i]);
+	printf("\ncapabilities ");
+	for (int i = 0; i < 5; i++)
+		if (h.caps & 1u << i)
+			printf(" %s", caps[i]);
+	printf("\nmax_frame     %u\nmax_inflight  %u\n", h.max_frame, h.max_inflight);
+	return EX_OK;
+}
+
+static int cmd_keys(vg_client *c, int json)
 {
 	vgc_key_info *k;
 	int n = vg_client_list_keys(c, &k);
 	if (n < 0)
-		return fail(c, n);
+		return vgctl_fail(c, n);
+	if (json)
+		printf("[");
 	for (int i = 0; i < n; i++) {
+		if (json) {
+			printf("%s{\"name\":", i ? "," : "");
+			vgctl_json_str(stdout, k[i].name);
+			printf(",\"type\":\"%s\",\"bits\":%zu,\"ops\":[", type_name(k[i].type),
+			       k[i].type == VGC_KEY_RSA ? k[i].pub_len * 8 : (size_t)255);
+			for (int b = 0, m = 0; b < 4; b++)
+				if (k[i].ops & 1u << b)
+					printf("%s\"%s\"", m++ ? "," : "", op_names[b]);
+			printf("],\"public\":\"");
+			vgctl_hex(stdout, k[i].pub, k[i].pub_len);
+			printf("\"}");
+			continue;
+		}
 		printf("%-24s %-8s", k[i].name, type_name(k[i].type));
 		if (k[i].type == VGC_KEY_RSA)
-			printf(" %zu-bit", k[i].pub_len * 8);
-		printf("  allows:%s%s%s%s\n", k[i].ops & VGC_OPS_SIGN ? " sign" : "",
-		       k[i].ops & VGC_OPS_SIGN_TLS13 ? " tls13" : "",
-		       k[i].ops & VGC_OPS_X25519 ? " x25519" : "",
-		       k[i].ops & VGC_OPS_RSA_PRIVATE ? " rsa-private" : "");
+			printf(" %4zu-bit", k[i].pub_len * 8);
+		else
+			printf("         ");
+		printf("  allows:");
+		for (int b = 0; b < 4; b++)
+			if (k[i].ops & 1u << b)
+				printf(" %s", op_names[b]);
+		printf("\n");
 	}
+	if (json)
+		printf("]\n");
 	free(k);
 	return EX_OK;
 }
 
-static int cmd_stats(vg_client *c)
+static int cmd_stats(vg_client *c, int json)
 {
 	vgc_stat *s;
 	int n = vg_client_stats(c, &s);
 	if (n < 0)
-		return fail(c, n);
-	for (int i = 0; i < n; i++)
-		printf("%-28s %llu\n", s[i].name, (unsigned long long)s[i].value);
+		return vgctl_fail(c, n);
+	if (json)
+		printf("{");
+	for (int i = 0; i < n; i++) {
+		if (json) {
+			printf("%s", i ? "," : "");
+			vgctl_json_str(stdout, s[i].name);
+			printf(":%llu", (unsigned long long)s[i].value);
+		} else {
+			printf("%-28s %llu\n", s[i].name, (unsigned long long)s[i].value);
+		}
+	}
+	if (json)
+		printf("}\n");
 	free(s);
 	return EX_OK;
+}
+
+static int cmd_pubkey(vg_client *c, int argc, char **argv)
+{
+	struct cmd_opts o;
+	if (parse_cmd(argc, argv, &o, 1, OUT_PEM) != EX_OK || o.in) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	vgc_key_info k;
+	int r = vg_client_public_key(c, o.key, &k);
+	if (r < 0)
+		return vgctl_fail(c, r);
+	if (o.enc != OUT_PEM)
+		return write_out(o.out, o.enc, k.pub, k.pub_len, NULL);
+	uint8_t der[1200];
+	size_t n = vgctl_spki(&k, der, sizeof(der));
+	if (!n) {
+		fprintf(stderr, "vgctl: cannot encode a %s key\n", type_name(k.type));
+		return EX_DAEMON;
+	}
+	return write_out(o.out, OUT_PEM, der, n, "PUBLIC KEY");
+}
+
+static int alg_from_name(const char *s)
+{
+	static const char *names[] = {"ed25519",        "rsa-pkcs1-sha256", "rsa-pkcs1-sha384",
+				      "rsa-pkcs1-sha512", "rsa-pss-sha256",  "rsa-pss-sha384",
+				      "rsa-pss-sha512", "tls13"};
+	for (int i = 0; i < 8; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i + 1;
+	return 0;
+}
+
+/* --hash: the digest of the message with the algorithm's hash. */
+static size_t hash_for(int alg, const uint8_t *m, size_t len, uint8_t out[64])
+{
+	switch (alg) {
+	case VGC_ALG_RSA_PKCS1_SHA256:
+	case VGC_ALG_RSA_PSS_SHA256:
+		vg_sha256(out, m, len);
+		return 32;
+	case VGC_ALG_RSA_PKCS1_SHA384:
+	case VGC_ALG_RSA_PSS_SHA384:
+		vg_sha384(out, m, len);
+		return 48;
+	case VGC_ALG_RSA_PKCS1_SHA512:
+	case VGC_ALG_RSA_PSS_SHA512:
+		vg_sha512(out, m, len);
+		return 64;
+	default:
+		return 0;
+	}
+}
+
+static int cmd_sign(vg_client *c, int json, int argc, char **argv)
+{
+	struct cmd_opts o;
+	if (parse_cmd(argc, argv, &o, 1, OUT_RAW) != EX_OK || !o.alg) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	int alg = alg_from_name(o.alg);
+	int role = !o.role || strcmp(o.role, "server") == 0 ? VGC_TLS_SERVER
+		   : strcmp(o.role, "client") == 0         ? VGC_TLS_CLIENT
+							   : 0;
+	if (!alg || !role || (o.hash && (alg == VGC_ALG_ED25519 || alg == VGC_ALG_TLS13))) {
+		fprintf(stderr, "vgctl: bad --alg, --role or --hash\n");
+		return EX_USAGE;
+	}
+	size_t len;
+	uint8_t *data = read_input(o.in, &len);
+	if (!data)
+		return EX_INPUT;
+	uint8_t dg[64];
+	const uint8_t *msg = data;
+	if (o.hash) {
+		len = hash_for(alg, data, len, dg);
+		msg = dg;
+	}
+	uint8_t sig[512];
+	size_t sl = 0;
+	int r = alg == VGC_ALG_TLS13
+			? vg_client_sign_tls13(c, o.key, role, msg, len, sig, sizeof(sig), &sl)
+			: vg_client_sign(c, o.key, alg, msg, len, sig, sizeof(sig), &sl);
+	free(data);
+	if (r == VGC_E_INVALID) {
+		fprintf(stderr, "vgctl: %s (input length %zu does not fit %s)\n",
+			vg_client_errmsg(c), len, o.alg);
+		return EX_INPUT;
+	}
+	if (r < 0)
+		return vgctl_fail(c, r);
+	if (json) {
+		FILE *out = o.out ? fopen(o.out, "w") : stdout;
+		if (!out)
+			return EX_INPUT;
+		fprintf(out, "{\"key\":");
+		vgctl_json_str(out, o.key);
+		fprintf(out, ",\"alg\":\"%s\",\"signature\":\"", o.alg);
+		vgctl_hex(out, sig, sl);
+		fprintf(out, "\"}\n");
+		return (o.out ? fclose(out) : fflush(out)) == 0 ? EX_OK : EX_INPUT;
+	}
+	return write_out(o.out, o.enc, sig, sl, NULL);
+}
+
+/* PEER: 64 hex digits, or a file with 32 raw bytes or 64 hex digits. */
+static int parse_peer(const char *s, uint8_t peer[32])
+{
+	if (vgctl_unhex(s, strlen(s), peer, 32) == 32)
+		return 0;
+	FILE *f = fopen(s, "rb");
+	if (!f)
+		return -1;
+	size_t n;
+	uint8_t *d = read_all(f, &n);
+	fclose(f);
+	if (!d)
+		return -1;
+	int r = -1;
+	if (n == 32) {
+		memcpy(peer, d, 32);
+		r = 0;
+	} else if (vgctl_unhex((const char *)d, n, peer, 32) == 32) {
+		r = 0;
+	}
+	free(d);
+	return r;
+}
+
+static int cmd_x25519(vg_client *c, int argc, char **argv)
+{
+	struct cmd_opts o;
+	if (parse_cmd(argc, argv, &o, 2, OUT_HEX) != EX_OK || o.in || o.enc == OUT_PEM) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	uint8_t peer[32], shared[32];
+	if (parse_peer(o.arg2, peer) < 0) {
+		fprintf(stderr, "vgctl: PEER must be 64 hex digits or a file of 32 bytes\n");
+		return EX_INPUT;
+	}
+	int r = vg_client_x25519(c, o.key, peer, shared);
+	if (r < 0)
+		return vgctl_fail(c, r);
+	r = write_out(o.out, o.enc, shared, 32, NULL);
+	explicit_bzero(shared, sizeof(shared));
+	return r;
+}
+
+static int cmd_rsa_private(vg_client *c, int argc, char **argv)
+{
+	struct cmd_opts o;
+	if (parse_cmd(argc, argv, &o, 1, OUT_RAW) != EX_OK || o.enc == OUT_PEM) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	size_t len;
+	uint8_t *data = read_input(o.in, &len);
+	if (!data)
+		return EX_INPUT;
+	uint8_t out[512];
+	size_t ol = 0;
+	int r = vg_client_rsa_private(c, o.key, data, len, out, sizeof(out), &ol);
+	free(data);
+	if (r == VGC_E_INVALID) {
+		fprintf(stderr, "vgctl: the input must be 256..512 bytes (the modulus length)\n");
+		return EX_INPUT;
+	}
+	if (r < 0)
+		return vgctl_fail(c, r);
+	r = write_out(o.out, o.enc, out, ol, NULL);
+	explicit_bzero(out, sizeof(out));
+	return r;
 }
 
 int main(int argc, char **argv)
 {
 	const char *sock = NULL;
-	int i = 1;
-	while (i < argc && argv[i][0] == '-') {
+	int json = 0, timeout = 0;
+	/* Global options may come before or after the command: take them out
+	 * and leave the command's own arguments in args. */
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	int n = 0;
+	if (!args)
+		return EX_USAGE;
+	for (int i = 1; i < argc; i++) {
 		if ((strcmp(argv[i], "--socket") == 0 || strcmp(argv[i], "-s") == 0) && i + 1 < argc) {
-			sock = argv[i + 1];
-			i += 2;
+			sock = argv[++i];
+		} else if (strncmp(argv[i], "--socket=", 9) == 0) {
+			sock = argv[i] + 9;
+		} else if (strcmp(argv[i], "--json") == 0) {
+			json = 1;
+		} else if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc) {
+			char *end;
+			long v = strtol(argv[++i], &end, 10);
+			if (*end || v < 0 || v > 3600000) {
+				usage(stderr);
+				free(args);
+				return EX_USAGE;
+			}
+			timeout = (int)v;
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			usage(stdout);
+			free(args);
 			return EX_OK;
 		} else {
-			usage(stderr);
-			return EX_USAGE;
+			args[n++] = argv[i];
 		}
 	}
-	if (i >= argc) {
+	if (n == 0) {
 		usage(stderr);
+		free(args);
 		return EX_USAGE;
 	}
 	vg_client *c = vg_client_new(sock);
 	if (!c) {
 		fprintf(stderr, "vgctl: bad socket path\n");
+		free(args);
 		return EX_USAGE;
 	}
-	const char *cmd = argv[i];
+	if (timeout)
+		vg_client_set_timeout(c, timeout);
+	const char *cmd = args[0];
 	int r;
-	if (strcmp(cmd, "ping") == 0) {
-		r = vg_client_ping(c);
-		r = r < 0 ? fail(c, r) : (printf("ok\n"), EX_OK);
-	} else if (strcmp(cmd, "keys") == 0) {
-		r = cmd_keys(c);
-	} else if (strcmp(cmd, "stats") == 0) {
-		r = cmd_stats(c);
-	} else if (strcmp(cmd, "sign") == 0) {
-		r = cmd_sign(c, argc - i, argv + i);
-	} else {
-		fprintf(stderr, "vgctl: unknown command '%s'\n", cmd);
+	if (strcmp(cmd, "ping") == 0 && n == 1)
+		r = cmd_ping(c, json);
+	else if (strcmp(cmd, "hello") == 0 && n == 1)
+		r = cmd_hello(c, json);
+	else if (strcmp(cmd, "keys") == 0 && n == 1)
+		r = cmd_keys(c, json);
+	else if (strcmp(cmd, "stats") == 0 && n == 1)
+		r = cmd_stats(c, json);
+	else if (strcmp(cmd, "pubkey") == 0)
+		r = cmd_pubkey(c, n, args);
+	else if (strcmp(cmd, "sign") == 0)
+		r = cmd_sign(c, json, n, args);
+	else if (strcmp(cmd, "x25519") == 0)
+		r = cmd_x25519(c, n, args);
+	else if (strcmp(cmd, "rsa-private") == 0)
+		r = cmd_rsa_private(c, n, args);
+	else if (strcmp(cmd, "bench") == 0)
+		r = vgctl_bench(c, json, n, args);
+	else {
+		fprintf(stderr, "vgctl: unknown command or extra arguments: '%s'\n", cmd);
 		usage(stderr);
 		r = EX_USAGE;
 	}
 	vg_client_free(c);
+	free(args);
 	return r;
 }

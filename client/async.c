@@ -1,0 +1,469 @@
+/* async.c: libvgclient's request table and event-loop step: queueing up
+ * to the in-flight limit, matching replies by id, timeouts, retrying the
+ * requests of a broken connection once, and running completions. Reply
+ * frames may hold X25519 shared secrets and raw RSA results: each frame is
+ * wiped from the receive buffer once its callback has returned. */
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* dispatch() result meaning "this connection is finished". */
+#define BROKE (-1000)
+
+static int32_t slot_alloc(vg_client *c)
+{
+	if (c->free_head >= 0) {
+		int32_t i = c->free_head;
+		c->free_head = c->reqs[i].next;
+		return i;
+	}
+	if (c->nreqs == c->capreqs) {
+		uint32_t cap = c->capreqs ? 2 * c->capreqs : 64;
+		if (cap > VGC_MAX_SLOTS)
+			cap = VGC_MAX_SLOTS;
+		if (cap <= c->nreqs)
+			return -1;
+		struct vgc_req *n = realloc(c->reqs, cap * sizeof(*n));
+		if (!n)
+			return -1;
+		c->reqs = n;
+		c->capreqs = cap;
+	}
+	return (int32_t)c->nreqs++;
+}
+
+static void slot_free(vg_client *c, int32_t i)
+{
+	struct vgc_req *r = &c->reqs[i];
+	free(r->frame);
+	memset(r, 0, sizeof(*r));
+	r->state = RQ_FREE;
+	r->next = c->free_head;
+	c->free_head = i;
+}
+
+void vgc_drop_all(vg_client *c)
+{
+	for (uint32_t i = 0; i < c->nreqs; i++)
+		free(c->reqs[i].frame);
+	c->nreqs = 0;
+	c->free_head = -1;
+	c->q_head = c->q_tail = -1;
+	c->inflight = c->zombies = 0;
+	c->npending = 0;
+	c->min_deadline = 0;
+}
+
+static void queue_push_back(vg_client *c, int32_t i)
+{
+	c->reqs[i].next = -1;
+	if (c->q_tail >= 0)
+		c->reqs[c->q_tail].next = i;
+	else
+		c->q_head = i;
+	c->q_tail = i;
+}
+
+static void queue_push_front(vg_client *c, int32_t i)
+{
+	c->reqs[i].next = c->q_head;
+	c->q_head = i;
+	if (c->q_tail < 0)
+		c->q_tail = i;
+}
+
+static int wbuf_append(vg_client *c, const uint8_t *p, size_t n)
+{
+	if (c->woff == c->wlen)
+		c->woff = c->wlen = 0;
+	if (c->wlen + n > c->wcap) {
+		/* Compact first: written bytes at the front are dead. */
+		memmove(c->wbuf, c->wbuf + c->woff, c->wlen - c->woff);
+		c->wlen -= c->woff;
+		c->woff = 0;
+	}
+	if (c->wlen + n > c->wcap) {
+		size_t cap = c->wcap ? c->wcap : 16384;
+		while (cap < c->wlen + n)
+			cap *= 2;
+		uint8_t *nb = realloc(c->wbuf, cap);
+		if (!nb)
+			return -1;
+		c->wbuf = nb;
+		c->wcap = cap;
+	}
+	memcpy(c->wbuf + c->wlen, p, n);
+	c->wlen += n;
+	return 0;
+}
+
+/* Move queued requests into the write buffer while the daemon's in-flight
+ * limit allows (beyond it vgd stops reading the connection, so anything
+ * more would only sit in kernel buffers), then write what the socket
+ * takes. Returns 0 or a connection error. */
+static int pump(vg_client *c)
+{
+	while (c->q_head >= 0 && c->inflight < c->max_inflight) {
+		int32_t i = c->q_head;
+		struct vgc_req *r = &c->reqs[i];
+		if (wbuf_append(c, r->frame, r->frame_len) < 0)
+			break; /* out of memory: try again on the next call */
+		c->q_head = r->next;
+		if (c->q_head < 0)
+			c->q_tail = -1;
+		r->next = -1;
+		r->state = RQ_SENT;
+		c->inflight++;
+	}
+	return vgc_conn_flush(c);
+}
+
+int vgc_submit(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb, void *arg)
+{
+	if (c->closing)
+		return VGC_E_BUSY;
+	size_t cap = 128 + rq->data_len;
+	if (cap > VG_PROTO_MAX_FRAME)
+		cap = VG_PROTO_MAX_FRAME;
+	uint8_t *frame = malloc(cap);
+	if (!frame)
+		return VGC_E_NOMEM;
+	int32_t i = slot_alloc(c);
+	if (i < 0) {
+		free(frame);
+		return VGC_E_NOMEM;
+	}
+	if (++c->gen == 0)
+		c->gen = 1; /* id 0 is the daemon's "connection refused" frame */
+	uint32_t id = (uint32_t)c->gen << 16 | (uint32_t)i;
+	vg_request r = *rq;
+	r.id = id;
+	long n = vg_request_encode(&r, frame, cap);
+	if (n < 0) {
+		free(frame);
+		c->reqs[i].frame = NULL;
+		slot_free(c, i);
+		return VGC_E_INVALID;
+	}
+	if (c->state == CS_NONE) {
+		int e = vgc_conn_start(c);
+		if (e < 0) {
+			free(frame);
+			c->reqs[i].frame = NULL;
+			slot_free(c, i);
+			return e;
+		}
+	}
+	struct vgc_req *q = &c->reqs[i];
+	memset(q, 0, sizeof(*q));
+	q->id = id;
+	q->state = RQ_QUEUED;
+	q->op = rq->op;
+	q->frame = frame;
+	q->frame_len = (size_t)n;
+	q->cb = cb;
+	q->icb = icb;
+	q->arg = arg;
+	if (c->timeout_ms > 0) {
+		q->deadline = vgc_now_ms() + c->timeout_ms;
+		if (c->min_deadline == 0 || q->deadline < c->min_deadline)
+			c->min_deadline = q->deadline;
+	}
+	queue_push_back(c, i);
+	c->npending++;
+	/* Write now when possible: the request reaches vgd without waiting
+	 * for the caller's loop. A failure is left for process() (the socket
+	 * then polls readable), which may run callbacks; submit never does. */
+	if (c->state == CS_UP && !c->broken && pump(c) < 0)
+		c->broken = 1;
+	return 0;
+}
+
+static void run_cb(vg_client *c, vg_client_cb cb, vgc_icb icb, void *arg, int st,
+		   const vg_reply *rep, const char *reason)
+{
+	c->in_cb++;
+	if (icb)
+		icb(c, arg, st, rep, reason);
+	else if (cb)
+		cb(st, st == 0 && rep ? rep->result : NULL, st == 0 && rep ? rep->result_len : 0,
+		   reason, arg);
+	c->in_cb--;
+}
+
+/* Run the callbacks of every RQ_DONE slot. Callbacks may submit (slots may
+ * move: only indices are kept) or cancel (a nested delivery): each slot's
+ * state is read again before use. */
+static int deliver_done(vg_client *c)
+{
+	int n = 0;
+	for (uint32_t i = 0; i < c->nreqs; i++) {
+		struct vgc_req *r = &c->reqs[i];
+		if (r->state != RQ_DONE)
+			continue;
+		vg_client_cb cb = r->cb;
+		vgc_icb icb = r->icb;
+		void *arg = r->arg;
+		int st = r->status;
+		if (r->tries & 0x80) {
+			/* Sent and unanswered: the id stays reserved. */
+			r->tries &= 0x7f;
+			r->state = RQ_ZOMBIE;
+			r->cb = NULL;
+			r->icb = NULL;
+			c->zombies++;
+		} else {
+			slot_free(c, (int32_t)i);
+		}
+		c->npending--;
+		run_cb(c, cb, icb, arg, st, NULL, vg_client_strerror(st));
+		n++;
+	}
+	return n;
+}
+
+/* Mark a pending slot done with st. A sent request keeps its slot (as a
+ * zombie) when the connection lives on, so a late reply is recognised. */
+static void mark_done(vg_client *c, struct vgc_req *r, int st, int keep)
+{
+	if (keep)
+		r->tries |= 0x80;
+	r->state = RQ_DONE;
+	r->status = st;
+	(void)c;
+}
+
+/* Fail every queued request with st: no connection can be made, so none
+ * can be sent (including those waiting for their retry: what stops them
+ * now is the connect). */
+static void fail_queue(vg_client *c, int st)
+{
+	for (int32_t i = c->q_head; i >= 0;) {
+		struct vgc_req *r = &c->reqs[i];
+		int32_t nx = r->next;
+		mark_done(c, r, st, 0);
+		i = nx;
+	}
+	c->q_head = c->q_tail = -1;
+}
+
+/* The connection is finished (EOF, error, protocol violation, refusal).
+ * Unanswered requests go back to the front of the queue for one retry on a
+ * new connection; the new socket is opened before the old one is closed,
+ * so the caller sees a different descriptor number. */
+static int conn_broke(vg_client *c)
+{
+	int old = c->fd;
+	c->fd = -1;
+	vgc_conn_close(c);
+	c->inflight = c->zombies = 0;
+	for (uint32_t i = 0; i < c->nreqs; i++) {
+		struct vgc_req *r = &c->reqs[i];
+		if (r->state == RQ_ZOMBIE) {
+			slot_free(c, (int32_t)i);
+		} else if (r->state == RQ_SENT) {
+			if (r->tries >= 1) {
+				mark_done(c, r, VGC_E_CLOSED, 0);
+			} else {
+				r->tries = 1;
+				r->state = RQ_QUEUED;
+				queue_push_front(c, (int32_t)i);
+			}
+		}
+	}
+	if (c->q_head >= 0 && vgc_conn_start(c) < 0)
+		fail_queue(c, VGC_E_CONNECT);
+	if (old >= 0)
+		close(old);
+	return deliver_done(c);
+}
+
+static int op_has_result(int op)
+{
+	return op == VG_OP_SIGN || op == VG_OP_X25519 || op == VG_OP_RSA_PRIVATE;
+}
+
+/* One decoded reply. Returns 1 if a callback ran, 0 if not, BROKE. */
+static int handle_reply(vg_client *c, const vg_reply *rep)
+{
+	uint32_t idx = rep->id & 0xffffu;
+	struct vgc_req *r = idx < c->nreqs ? &c->reqs[idx] : NULL;
+	if (!r || r->id != rep->id || (r->state != RQ_SENT && r->state != RQ_ZOMBIE) ||
+	    r->op != rep->op) {
+		if (rep->id == 0 && rep->status != VG_ST_OK) {
+			/* The daemon refused this connection (too many
+			 * connections, shutting down): what it holds fails
+			 * with that status instead of being retried. */
+			for (uint32_t i = 0; i < c->nreqs; i++)
+				if (c->reqs[i].state == RQ_SENT) {
+					c->reqs[i].state = RQ_DONE;
+					c->reqs[i].status = -100 - (int)rep->status;
+				}
+			c->inflight = c->zombies;
+			deliver_done(c);
+		}
+		return BROKE;
+	}
+	int closes = vg_status_closes(rep->status);
+	c->inflight--;
+	if (r->state == RQ_ZOMBIE) {
+		c->zombies--;
+		slot_free(c, (int32_t)idx);
+		return closes ? BROKE : 0;
+	}
+	vg_client_cb cb = r->cb;
+	vgc_icb icb = r->icb;
+	void *arg = r->arg;
+	slot_free(c, (int32_t)idx);
+	c->npending--;
+	int st = rep->status == VG_ST_OK ? 0 : -100 - (int)rep->status;
+	char reason[VG_PROTO_MAX_REASON + 1];
+	reason[0] = 0;
+	if (st == 0 && op_has_result(rep->op) && !rep->result) {
+		st = VGC_E_PROTOCOL;
+		snprintf(reason, sizeof(reason), "reply without a result");
+	} else if (st != 0) {
+		size_t n = rep->reason_len < VG_PROTO_MAX_REASON ? rep->reason_len : VG_PROTO_MAX_REASON;
+		if (rep->reason && n)
+			memcpy(reason, rep->reason, n);
+		reason[n] = 0;
+		if (!n)
+			snprintf(reason, sizeof(reason), "%s", vg_client_strerror(st));
+	}
+	run_cb(c, cb, icb, arg, st, rep, reason);
+	return closes ? BROKE : 1;
+}
+
+/* Run every whole frame in the receive buffer. */
+static int dispatch(vg_client *c, int *ran)
+{
+	size_t off = 0;
+	int ret = 0;
+	while (off < c->rlen) {
+		vg_frame_hdr h;
+		long fl = vg_frame_check(c->rbuf + off, c->rlen - off, &h);
+		if (fl == 0)
+			break;
+		vg_reply rep;
+		if (fl < 0 || vg_reply_decode(c->rbuf + off, (size_t)fl, &rep) != VG_ST_OK) {
+			ret = BROKE;
+			break;
+		}
+		int r = handle_reply(c, &rep);
+		explicit_bzero(c->rbuf + off, (size_t)fl);
+		off += (size_t)fl;
+		if (r == BROKE) {
+			ret = BROKE;
+			break;
+		}
+		*ran += r;
+	}
+	if (ret == BROKE)
+		return BROKE;
+	memmove(c->rbuf, c->rbuf + off, c->rlen - off);
+	c->rlen -= off;
+	return 0;
+}
+
+/* Requests past their deadline complete with VGC_E_TIMEOUT. */
+static int expire(vg_client *c)
+{
+	if (c->min_deadline == 0)
+		return 0;
+	long long now = vgc_now_ms();
+	if (now < c->min_deadline)
+		return 0;
+	long long next = 0;
+	/* Queued: unlink while keeping the order of the rest. */
+	int32_t prev = -1;
+	for (int32_t i = c->q_head; i >= 0;) {
+		struct vgc_req *r = &c->reqs[i];
+		int32_t nx = r->next;
+		if (r->deadline && r->deadline <= now) {
+			if (prev >= 0)
+				c->reqs[prev].next = nx;
+			else
+				c->q_head = nx;
+			if (c->q_tail == i)
+				c->q_tail = prev;
+			mark_done(c, r, VGC_E_TIMEOUT, 0);
+		} else {
+			prev = i;
+		}
+		i = nx;
+	}
+	for (uint32_t i = 0; i < c->nreqs; i++) {
+		struct vgc_req *r = &c->reqs[i];
+		if (r->state != RQ_SENT && r->state != RQ_QUEUED)
+			continue;
+		if (r->state == RQ_SENT && r->deadline && r->deadline <= now)
+			mark_done(c, r, VGC_E_TIMEOUT, 1);
+		else if (r->deadline && (next == 0 || r->deadline < next))
+			next = r->deadline;
+	}
+	c->min_deadline = next;
+	return deliver_done(c);
+}
+
+int vgc_process(vg_client *c)
+{
+	int ran = 0;
+	c->more = 0;
+	if (c->state == CS_NONE && c->q_head >= 0 && vgc_conn_start(c) < 0) {
+		fail_queue(c, VGC_E_CONNECT);
+		ran += deliver_done(c);
+	}
+	if (c->state == CS_CONNECTING || c->state == CS_RETRY) {
+		if (vgc_conn_step(c) < 0) {
+			fail_queue(c, VGC_E_CONNECT);
+			ran += deliver_done(c);
+		}
+	}
+	for (int round = 0; c->state == CS_UP; round++) {
+		if (c->broken || pump(c) < 0) {
+			ran += conn_broke(c);
+			continue; /* the new connection gets its queue written */
+		}
+		int r = c->rlen < VGC_RBUF_SIZE ? vgc_conn_read(c) : 0;
+		if (r < 0) {
+			ran += conn_broke(c);
+			continue;
+		}
+		if (r == 0)
+			break;
+		if (dispatch(c, &ran) == BROKE)
+			ran += conn_broke(c);
+		if (round >= 1024) {
+			/* Replies keep coming (callbacks resubmitting): give
+			 * the caller's loop a turn; vg_client_timeout() says 0
+			 * so it comes back even if edge-triggered. */
+			c->more = 1;
+			break;
+		}
+	}
+	ran += expire(c);
+	/* Every in-flight slot is a timed-out request vgd never answered: the
+	 * connection can carry nothing more. Start over on a new one. */
+	if (c->state == CS_UP && c->q_head >= 0 && c->zombies >= c->max_inflight)
+		ran += conn_broke(c);
+	return ran;
+}
+
+int vg_client_cancel_all(vg_client *c)
+{
+	if (vgc_forked_check(c))
+		return 0;
+	for (uint32_t i = 0; i < c->nreqs; i++) {
+		struct vgc_req *r = &c->reqs[i];
+		if (r->state == RQ_QUEUED)
+			mark_done(c, r, VGC_E_CANCELLED, 0);
+		else if (r->state == RQ_SENT)
+			mark_done(c, r, VGC_E_CANCELLED, 1);
+	}
+	c->q_head = c->q_tail = -1;
+	return deliver_done(c);
+}

@@ -1,0 +1,165 @@
+/* conn.c: libvgclient's socket: non-blocking connect, fork detection,
+ * writing queued frames and reading reply bytes. Holds no secrets (reply
+ * buffers are wiped by async.c after each frame is used). */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+long long vgc_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A forked child must never write to or read from the parent's stream:
+ * replies would go to whichever process reads first. The child closes its
+ * own copy of the descriptor only (close, not shutdown, so the parent's
+ * connection is untouched) and forgets the parent's requests: their
+ * callbacks belong to the parent. */
+int vgc_forked_check(vg_client *c)
+{
+	pid_t me = getpid();
+	if (c->pid == me)
+		return 0;
+	c->pid = me;
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	c->state = CS_NONE;
+	c->broken = 0;
+	c->woff = c->wlen = 0;
+	explicit_bzero(c->rbuf, c->rlen);
+	c->rlen = 0;
+	vgc_drop_all(c);
+	return 1;
+}
+
+static int try_connect(vg_client *c)
+{
+	struct sockaddr_un sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	memcpy(sa.sun_path, c->path, strlen(c->path));
+	if (connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 || errno == EISCONN) {
+		c->state = CS_UP;
+		return 0;
+	}
+	if (errno == EINPROGRESS) {
+		c->state = CS_CONNECTING;
+		return 1;
+	}
+	/* AF_UNIX answers EAGAIN (not EINPROGRESS) when the daemon's listen
+	 * backlog is full; nothing will signal completion, so try again on a
+	 * short timer. */
+	if (errno == EAGAIN || errno == EINTR) {
+		c->state = CS_RETRY;
+		c->retry_at = vgc_now_ms() + 5;
+		return 1;
+	}
+	int e = errno;
+	close(c->fd);
+	c->fd = -1;
+	c->state = CS_NONE;
+	char why[200];
+	size_t n = (size_t)snprintf(why, sizeof(why), "%s: %s", c->path, strerror(e));
+	vgc_set_err(c, VGC_E_CONNECT, why, n < sizeof(why) ? n : sizeof(why) - 1);
+	return VGC_E_CONNECT;
+}
+
+int vgc_conn_start(vg_client *c)
+{
+	if (c->state == CS_UP)
+		return 0;
+	if (c->state != CS_NONE)
+		return vgc_conn_step(c);
+	c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (c->fd < 0)
+		return vgc_set_err(c, VGC_E_CONNECT, strerror(errno), strlen(strerror(errno)));
+	c->woff = c->wlen = 0;
+	c->rlen = 0;
+	c->broken = 0;
+	return try_connect(c);
+}
+
+int vgc_conn_step(vg_client *c)
+{
+	if (c->state == CS_UP)
+		return 0;
+	if (c->state == CS_NONE)
+		return VGC_E_CONNECT;
+	if (c->state == CS_RETRY)
+		return vgc_now_ms() >= c->retry_at ? try_connect(c) : 1;
+	struct pollfd p = {c->fd, POLLOUT, 0};
+	if (poll(&p, 1, 0) <= 0)
+		return 1;
+	int err = 0;
+	socklen_t l = sizeof(err);
+	if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &l) < 0)
+		err = errno;
+	if (err == 0) {
+		c->state = CS_UP;
+		return 0;
+	}
+	close(c->fd);
+	c->fd = -1;
+	c->state = CS_NONE;
+	return vgc_set_err(c, VGC_E_CONNECT, strerror(err), strlen(strerror(err)));
+}
+
+void vgc_conn_close(vg_client *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	c->state = CS_NONE;
+	c->broken = 0;
+	c->woff = c->wlen = 0;
+	explicit_bzero(c->rbuf, c->rlen);
+	c->rlen = 0;
+}
+
+int vgc_conn_flush(vg_client *c)
+{
+	while (c->woff < c->wlen) {
+		ssize_t w = send(c->fd, c->wbuf + c->woff, c->wlen - c->woff,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (w > 0) {
+			c->woff += (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		return w < 0 && errno != EPIPE && errno != ECONNRESET ? VGC_E_IO : VGC_E_CLOSED;
+	}
+	c->woff = c->wlen = 0;
+	return 0;
+}
+
+int vgc_conn_read(vg_client *c)
+{
+	for (;;) {
+		ssize_t n = recv(c->fd, c->rbuf + c->rlen, VGC_RBUF_SIZE - c->rlen, MSG_DONTWAIT);
+		if (n > 0) {
+			c->rlen += (size_t)n;
+			return (int)n;
+		}
+		if (n == 0)
+			return VGC_E_CLOSED;
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 0;
+		return errno == ECONNRESET ? VGC_E_CLOSED : VGC_E_IO;
+	}
+}

@@ -1,0 +1,92 @@
+/* internal.h: libvgclient's private state shared by conn.c (the socket),
+ * async.c (the request table and event loop step), sync.c (blocking calls
+ * on top of it) and errors.c. Nothing in here is exported. */
+#ifndef VGCLIENT_INTERNAL_H
+#define VGCLIENT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "vg/proto.h"
+#include "vgclient.h"
+
+#define VGC_HIDDEN __attribute__((visibility("hidden")))
+
+/* Connection states. */
+enum { CS_NONE, CS_CONNECTING, CS_RETRY, CS_UP };
+/* Request slot states. QUEUED and SENT owe a callback; a ZOMBIE was sent,
+ * its callback already ran (timeout or cancel), and its id stays reserved
+ * until its late reply arrives or the connection goes. */
+enum { RQ_FREE, RQ_QUEUED, RQ_SENT, RQ_ZOMBIE, RQ_DONE };
+
+/* Internal completion: sees the whole decoded reply (rep NULL on a local
+ * error) so synchronous calls can read hello/list-keys/stats items. */
+typedef void (*vgc_icb)(vg_client *c, void *arg, int status, const vg_reply *rep,
+			const char *reason);
+
+struct vgc_req {
+	uint32_t id;     /* (generation << 16) | slot index; never 0 */
+	uint8_t state;   /* RQ_* */
+	uint8_t op;
+	uint8_t tries;   /* connections this request was sent on, minus one */
+	int32_t next;    /* queue or free list link, -1 at the end */
+	long long deadline; /* CLOCK_MONOTONIC ms, 0: none */
+	uint8_t *frame;  /* the encoded request, kept for a retry */
+	size_t frame_len;
+	vg_client_cb cb;
+	vgc_icb icb;     /* used instead of cb when set */
+	void *arg;
+	int status;      /* RQ_DONE: the status to report */
+};
+
+struct vg_client {
+	char path[108];
+	int fd;
+	int state;        /* CS_* */
+	pid_t pid;        /* process that owns fd and the pending requests */
+	long long retry_at; /* CS_RETRY: when to try connect() again */
+	int timeout_ms;
+	int in_cb;        /* > 0 while a callback runs */
+	int closing;      /* vg_client_free is running callbacks */
+	int broken;       /* a write failed outside process(): handled there */
+	int more;         /* process() stopped before EAGAIN: run it again */
+	uint32_t max_inflight;
+	uint32_t inflight; /* SENT + ZOMBIE */
+	uint32_t zombies;
+	size_t npending;   /* QUEUED + SENT: callbacks owed */
+	uint16_t gen;
+	long long min_deadline; /* lower bound of pending deadlines, 0: none */
+	struct vgc_req *reqs;
+	uint32_t nreqs, capreqs;
+	int32_t free_head;
+	int32_t q_head, q_tail;
+	uint8_t *wbuf;     /* frames not yet written: [woff, wlen) */
+	size_t woff, wlen, wcap;
+	uint8_t *rbuf;     /* bytes read, not yet a whole frame */
+	size_t rlen;
+	char errmsg[320];
+};
+
+#define VGC_RBUF_SIZE (2 * VG_PROTO_MAX_FRAME)
+#define VGC_MAX_SLOTS 65535u
+
+/* conn.c */
+VGC_HIDDEN long long vgc_now_ms(void);
+VGC_HIDDEN int vgc_forked_check(vg_client *c);
+VGC_HIDDEN int vgc_conn_start(vg_client *c);
+VGC_HIDDEN int vgc_conn_step(vg_client *c);
+VGC_HIDDEN void vgc_conn_close(vg_client *c);
+VGC_HIDDEN int vgc_conn_flush(vg_client *c);
+VGC_HIDDEN int vgc_conn_read(vg_client *c);
+
+/* async.c */
+VGC_HIDDEN int vgc_submit(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb,
+			  void *arg);
+VGC_HIDDEN int vgc_process(vg_client *c);
+VGC_HIDDEN void vgc_drop_all(vg_client *c);
+
+/* errors.c */
+VGC_HIDDEN int vgc_set_err(vg_client *c, int err, const char *reason, size_t rlen);
+
+#endif

@@ -1,0 +1,66 @@
+/* req.c: argument checks and request construction shared by the
+ * synchronous and asynchronous calls, so both refuse the same bad input
+ * locally. Inputs are referenced, not copied (encoding copies them). */
+#include <string.h>
+
+#include "req.h"
+
+int vgc_req_key(vg_request *rq, uint8_t op, const char *key)
+{
+	memset(rq, 0, sizeof(*rq));
+	rq->op = op;
+	if (op == VG_OP_PING || op == VG_OP_HELLO || op == VG_OP_LIST_KEYS || op == VG_OP_STATS)
+		return 0;
+	size_t n = key ? strlen(key) : 0;
+	if (n == 0 || n > VG_PROTO_MAX_KEY_NAME)
+		return VGC_E_INVALID;
+	memcpy(rq->key, key, n + 1);
+	return 0;
+}
+
+int vgc_req_sign(vg_request *rq, const char *key, int alg, const void *data, size_t len)
+{
+	if (vgc_req_key(rq, VG_OP_SIGN, key) < 0 || alg < VG_ALG_ED25519 || alg >= VG_ALG_TLS13 ||
+	    !vg_alg_data_len_ok(alg, len) || (len && !data))
+		return VGC_E_INVALID;
+	rq->alg = (uint8_t)alg;
+	rq->data = data;
+	rq->data_len = len;
+	rq->has_data = 1;
+	return 0;
+}
+
+int vgc_req_tls13(vg_request *rq, const char *key, int role, const void *hash, size_t len)
+{
+	if (vgc_req_key(rq, VG_OP_SIGN, key) < 0 ||
+	    (role != VGC_TLS_SERVER && role != VGC_TLS_CLIENT) || !hash ||
+	    !vg_alg_data_len_ok(VG_ALG_TLS13, len))
+		return VGC_E_INVALID;
+	rq->alg = VG_ALG_TLS13;
+	rq->tls_role = (uint8_t)role;
+	rq->data = hash;
+	rq->data_len = len;
+	rq->has_data = 1;
+	return 0;
+}
+
+int vgc_req_x25519(vg_request *rq, const char *key, const uint8_t peer[32])
+{
+	if (vgc_req_key(rq, VG_OP_X25519, key) < 0 || !peer)
+		return VGC_E_INVALID;
+	rq->data = peer;
+	rq->data_len = 32;
+	rq->has_data = 1;
+	return 0;
+}
+
+int vgc_req_rsa(vg_request *rq, const char *key, const void *in, size_t len)
+{
+	/* 256..512 bytes: RSA-2048..4096 (PROTOCOL.md 6.7). */
+	if (vgc_req_key(rq, VG_OP_RSA_PRIVATE, key) < 0 || !in || len < 256 || len > 512)
+		return VGC_E_INVALID;
+	rq->data = in;
+	rq->data_len = len;
+	rq->has_data = 1;
+	return 0;
+}

@@ -1,0 +1,57 @@
+# daemon.sh: sourced by the vgctl and install tests: start a real vgd on a
+# temporary socket with the test keys (like tests/integration/harness.c,
+# for shell). Needs VG_VGD, VG_VGCTL and VG_TEST_KEYS (set by meson).
+# After vgd_start: $T is the temp dir, $SOCK the socket, $VGD_PID the pid.
+
+vgd_start() {
+	T=$(mktemp -d /tmp/vgc-test.XXXXXX)
+	trap vgd_cleanup EXIT INT TERM
+	for f in ed25519.pem ed25519-b.pem x25519.pem rsa2048.pem; do
+		cp "$VG_TEST_KEYS/$f" "$T/$f"
+		chmod 600 "$T/$f"
+	done
+	SOCK="$T/vgd.sock"
+	cat > "$T/vgd.conf" <<CONF
+socket = $SOCK
+keyholders = 2
+log_level = debug
+[key ed]
+file = ed25519.pem
+allow = sign
+[key ed-tls]
+file = ed25519-b.pem
+allow = tls13
+[key x]
+file = x25519.pem
+allow = x25519
+[key rsa]
+file = rsa2048.pem
+allow = sign, rsa-private
+CONF
+	"$VG_VGD" -c "$T/vgd.conf" 2>"$T/vgd.log" &
+	VGD_PID=$!
+	i=0
+	until "$VG_VGCTL" --socket "$SOCK" --timeout 500 ping >/dev/null 2>&1; do
+		i=$((i + 1))
+		if [ $i -gt 200 ] || ! kill -0 "$VGD_PID" 2>/dev/null; then
+			echo "vgd did not start:" >&2
+			cat "$T/vgd.log" >&2
+			exit 1
+		fi
+		sleep 0.05
+	done
+}
+
+vgd_cleanup() {
+	if [ -n "${VGD_PID:-}" ]; then
+		kill -TERM "$VGD_PID" 2>/dev/null || true
+		wait "$VGD_PID" 2>/dev/null || true
+	fi
+	[ -n "${T:-}" ] && rm -rf "$T"
+}
+
+fail() {
+	echo "FAIL: $*" >&2
+	[ -f "$T/vgd.log" ] && tail -n 20 "$T/vgd.log" >&2
+	exit 1
+}

@@ -1,0 +1,105 @@
+#!/bin/sh
+# test_vgctl.sh: vgctl against a real vgd: every command, --json output
+# parsed by python3, exit codes, and results checked with the openssl CLI
+# (signatures verified, PEM public keys compared with openssl's own).
+set -eu
+. "$(dirname "$0")/daemon.sh"
+vgd_start
+V() { "$VG_VGCTL" --socket "$SOCK" "$@"; }
+# expect CODE CMD...: run, check the exit status
+expect() {
+	want=$1
+	shift
+	set +e
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	set -e
+	[ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$T/err")"
+}
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+
+# --help documents the exit codes
+"$VG_VGCTL" --help | grep -q "64 usage" || fail "--help lacks exit codes"
+expect 64 "$VG_VGCTL"
+expect 64 V frobnicate
+expect 64 V sign ed
+expect 2 "$VG_VGCTL" --socket "$T/absent.sock" ping
+
+V ping | grep -q '^ok' || fail "ping"
+V --json ping | json 'assert d["ok"] is True'
+V --json hello | json 'assert d["max_inflight"]==128 and 1 in d["versions"] and "vgd" in d["server"]'
+V hello | grep -q max_inflight || fail "hello"
+V keys --json | json 'n={k["name"]:k for k in d}; assert set(n)=={"ed","ed-tls","x","rsa"}, n; assert n["rsa"]["bits"]==2048; assert n["ed-tls"]["ops"]==["tls13"]; assert n["x"]["type"]=="x25519"'
+V keys | grep -q '^rsa .*2048-bit' || fail "keys"
+V --json stats | json 'assert isinstance(d, dict) and len(d) > 0'
+V stats >/dev/null
+
+# public keys: the same PEM openssl derives from the private key
+for k in ed:ed25519.pem x:x25519.pem rsa:rsa2048.pem; do
+	name=${k%%:*}
+	file=${k#*:}
+	V pubkey "$name" --out "$T/$name.pub"
+	openssl pkey -pubin -in "$T/$name.pub" -noout || fail "openssl cannot parse pubkey $name"
+	openssl pkey -in "$T/$file" -pubout -out "$T/$name.want"
+	cmp -s "$T/$name.pub" "$T/$name.want" || fail "pubkey $name differs from openssl's"
+done
+V pubkey ed --raw > "$T/ed.raw"
+[ "$(wc -c < "$T/ed.raw")" -eq 32 ] || fail "pubkey --raw"
+[ "$(V pubkey ed --hex)" = "$(od -An -tx1 -v "$T/ed.raw" | tr -d ' \n')" ] || fail "pubkey --hex"
+expect 1 V pubkey nope
+
+# sign: ed25519 from a file and from stdin, verified by openssl
+printf 'a message for vgctl\n' > "$T/msg"
+V sign ed --alg ed25519 --in "$T/msg" --out "$T/sig"
+openssl pkeyutl -verify -pubin -inkey "$T/ed.pub" -rawin -in "$T/msg" -sigfile "$T/sig" >/dev/null ||
+	fail "ed25519 signature does not verify"
+V sign ed --alg ed25519 < "$T/msg" > "$T/sig2"
+cmp -s "$T/sig" "$T/sig2" || fail "stdin and --in differ"
+[ "$(V sign ed --alg ed25519 --hex "$T/msg")" = "$(od -An -tx1 -v "$T/sig" | tr -d ' \n')" ] || fail "--hex"
+V sign ed --alg ed25519 --base64 "$T/msg" | python3 -c "import sys,base64; sys.stdout.buffer.write(base64.b64decode(sys.stdin.read()))" | cmp -s - "$T/sig" || fail "--base64"
+V --json sign ed --alg ed25519 --in "$T/msg" | json 'sys.stdout.buffer.write(bytes.fromhex(d["signature"]))' | cmp -s - "$T/sig" || fail "--json sign"
+# RSA: the digest made by --hash, verified over the message by openssl
+V sign rsa --alg rsa-pss-sha256 --hash --in "$T/msg" --out "$T/rsig"
+openssl dgst -sha256 -verify "$T/rsa.pub" -sigopt rsa_padding_mode:pss -sigopt rsa_pss_saltlen:32 \
+	-signature "$T/rsig" "$T/msg" >/dev/null || fail "rsa-pss-sha256 does not verify"
+V sign rsa --alg rsa-pkcs1-sha384 --hash --in "$T/msg" --out "$T/rsig"
+openssl dgst -sha384 -verify "$T/rsa.pub" -signature "$T/rsig" "$T/msg" >/dev/null ||
+	fail "rsa-pkcs1-sha384 does not verify"
+# a digest given directly
+openssl dgst -sha512 -binary "$T/msg" > "$T/dg"
+V sign rsa --alg rsa-pkcs1-sha512 "$T/dg" > "$T/rsig"
+openssl dgst -sha512 -verify "$T/rsa.pub" -signature "$T/rsig" "$T/msg" >/dev/null ||
+	fail "rsa-pkcs1-sha512 does not verify"
+# tls13
+openssl dgst -sha256 -binary "$T/msg" > "$T/th"
+V sign ed-tls --alg tls13 --role client "$T/th" > "$T/tsig"
+[ "$(wc -c < "$T/tsig")" -eq 64 ] || fail "tls13"
+expect 1 V sign ed-tls --alg ed25519 "$T/msg"
+expect 1 V sign nope --alg ed25519 "$T/msg"
+expect 65 V sign ed --alg ed25519 --in "$T/absent"
+expect 65 V sign rsa --alg rsa-pss-sha256 "$T/msg"
+expect 64 V sign ed --alg md5 "$T/msg"
+
+# x25519: the same secret as openssl derives from the peer's side
+openssl genpkey -algorithm X25519 -out "$T/peer.pem" 2>/dev/null
+openssl pkey -in "$T/peer.pem" -pubout -outform DER | tail -c 32 > "$T/peer.raw"
+peer=$(od -An -tx1 -v "$T/peer.raw" | tr -d ' \n')
+openssl pkeyutl -derive -inkey "$T/peer.pem" -peerkey "$T/x.pub" -out "$T/want.bin"
+want=$(od -An -tx1 -v "$T/want.bin" | tr -d ' \n')
+[ "$(V x25519 x "$peer")" = "$want" ] || fail "x25519 (hex peer)"
+[ "$(V x25519 x "$T/peer.raw")" = "$want" ] || fail "x25519 (peer file)"
+expect 65 V x25519 x 1234
+expect 1 V x25519 x 0000000000000000000000000000000000000000000000000000000000000000
+
+# rsa-private: undoes openssl's raw public operation
+python3 -c "import os,sys; sys.stdout.buffer.write(b'\0'+os.urandom(255))" > "$T/m"
+openssl pkeyutl -encrypt -pubin -inkey "$T/rsa.pub" -pkeyopt rsa_padding_mode:none -in "$T/m" -out "$T/c"
+V rsa-private rsa --in "$T/c" --out "$T/m2"
+cmp -s "$T/m" "$T/m2" || fail "rsa-private"
+expect 65 V rsa-private rsa "$T/msg"
+
+# bench
+V --json bench ed --concurrency 16 --count 300 | json 'assert d["requests"]==300 and d["errors"]==0 and d["latency_us"]["p99.9"]>0, d'
+V bench --count 200 --concurrency 4 | grep -q 'p99.9' || fail "bench ping"
+V bench x --count 50 --concurrency 8 | grep -q '^x25519 x' || fail "bench x25519"
+echo "ok"

@@ -1,0 +1,34 @@
+/* verify.h: independent checks of vgd's results with OpenSSL (libcrypto),
+ * from the test key files, for the libvgclient tests. Each returns 1 if
+ * the value is right, 0 if not. */
+#ifndef VGC_TEST_VERIFY_H
+#define VGC_TEST_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness.h"
+
+/* The key file (PEM) behind a vgt_default_keys name, or NULL. */
+const char *vt_key_file(const char *name);
+/* Load the private key of a vgt_default_keys name from d's copy. */
+void *vt_load(const vgt_daemon *d, const char *name);
+void vt_free(void *pkey);
+/* sign: alg is a vgc_alg other than tls13; data is the message (ed25519)
+ * or the digest. */
+int vt_verify(void *pkey, int alg, const uint8_t *data, size_t len, const uint8_t *sig,
+	      size_t sig_len);
+/* TLS 1.3 CertificateVerify content (RFC 8446 4.4.3) for role and hash. */
+int vt_verify_tls13(void *pkey, int role, const uint8_t *hash, size_t hash_len,
+		    const uint8_t *sig, size_t sig_len);
+/* X25519(pkey, peer) computed by OpenSSL equals shared. */
+int vt_check_x25519(void *pkey, const uint8_t peer[32], const uint8_t shared[32]);
+/* A random valid X25519 public key. */
+void vt_x25519_peer(uint8_t peer[32]);
+/* m^e mod n == in for the RSA key (out = m^d mod n from vgd). */
+int vt_check_rsa_private(void *pkey, const uint8_t *in, size_t len, const uint8_t *out,
+			 size_t out_len);
+/* Raw public key bytes (32 bytes, or the RSA modulus) equal pub. */
+int vt_check_public(void *pkey, const uint8_t *pub, size_t len);
+
+#endif
