@@ -70,7 +70,7 @@ struct conn {
 	pid_t pid;
 	unsigned inflight;
 	int dead;    /* socket closed; freed when inflight drains */
-	int closing; /* close once the output is flushed */
+	int closing; /* read no more; close once answered and flushed */
 	int paused;  /* not reading: too many requests in flight */
 	int eof;     /* client finished sending: close once answered */
 	uint64_t last_active_ms;
@@ -98,9 +98,12 @@ typedef struct {
 	jobq queue;
 	uint64_t next_job;
 	conn *conns;
+	conn *released; /* closed and answered: freed at the next tick, so no
+			 * caller up the stack is left holding a freed conn */
 	size_t nconns;
 	int draining;
 	uint64_t drain_deadline_ms;
+	vgd_limits lim; /* from the config, replaced by a reload */
 	vgd_stats stats;
 	uint8_t frame[VG_PROTO_MAX_FRAME];
 	uint8_t rec[VGD_KREP_MAX > VGD_KREQ_MAX ? VGD_KREP_MAX : VGD_KREQ_MAX];
@@ -163,6 +166,28 @@ static void conn_release(front *f, conn *c);
 static void conn_close(front *f, conn *c);
 static void pump(front *f);
 
+/* A closing connection reads nothing more; it is closed once every
+ * request it sent has been answered and the answers have left, so a
+ * malformed frame or a stall does not cost the requests before it their
+ * replies. */
+static void conn_maybe_finish(front *f, conn *c)
+{
+	if (c->dead || !c->closing || c->inflight)
+		return;
+	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+		conn_close(f, c);
+}
+
+static void conn_start_closing(conn *c)
+{
+	if (c->dead)
+		return;
+	c->closing = 1;
+	c->paused = 0;
+	c->partial_since_ms = 0;
+	bufferevent_disable(c->bev, EV_READ);
+}
+
 /* ---- replies ---- */
 static void conn_send(conn *c, const uint8_t *frame, long len)
 {
@@ -205,13 +230,13 @@ static void job_finish(front *f, job *j, int status, const uint8_t *res, size_t 
 			conn_release(f, c);
 		return;
 	}
-	if (c->eof && c->inflight == 0) {
+	if (c->eof && c->inflight == 0)
 		c->closing = 1;
-		if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
-			conn_close(f, c);
+	if (c->closing) {
+		conn_maybe_finish(f, c);
 		return;
 	}
-	if (c->paused && c->inflight < (unsigned)f->cfg->max_inflight) {
+	if (c->paused && c->inflight < (unsigned)f->lim.max_inflight) {
 		c->paused = 0;
 		bufferevent_enable(c->bev, EV_READ);
 		conn_process(f, c); /* frames may already be buffered */
@@ -473,6 +498,7 @@ static long encode_stats(front *f, uint32_t id)
 	put_stat(&w, "queue.depth", f->queue.len);
 	put_stat(&w, "queue.max", s->queue_max);
 	put_stat(&w, "requests.overloaded", s->overloaded);
+	put_stat(&w, "requests.malformed", s->malformed);
 	put_stat(&w, "requests.denied", s->denied);
 	put_stat(&w, "requests.retried", s->retries);
 	put_stat(&w, "keyholders", (uint64_t)f->nkh);
@@ -496,7 +522,7 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 				   VG_CAP_RSA);
 		vg_put_open(&w, VG_T_LIMIT);
 		vg_put_u32(&w, VG_T_LIM_MAX_FRAME, VG_PROTO_MAX_FRAME);
-		vg_put_u32(&w, VG_T_LIM_MAX_INFLIGHT, (uint32_t)f->cfg->max_inflight);
+		vg_put_u32(&w, VG_T_LIM_MAX_INFLIGHT, (uint32_t)f->lim.max_inflight);
 		vg_put_close(&w);
 		vg_put_str(&w, VG_T_SERVER, "vgd " VG_VERSION);
 		break;
@@ -566,7 +592,7 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 		answer(f, c, rq->op, rq->id, st, NULL, 0, reason, t0);
 		return;
 	}
-	if (f->queue.len >= (size_t)f->cfg->max_queue) {
+	if (f->queue.len >= (size_t)f->lim.max_queue) {
 		f->stats.overloaded++;
 		answer(f, c, rq->op, rq->id, VG_ST_OVERLOADED, NULL, 0,
 		       "request queue is full; try again", t0);
@@ -611,8 +637,9 @@ static void handle_frame(front *f, conn *c, const uint8_t *frame, size_t len)
 		vgd_stats_record(&f->stats, 0, st, 0);
 		send_error(f, c, h.opcode, h.id, st, reason);
 		if (vg_status_closes(st)) {
+			f->stats.malformed++;
 			vgd_info("closing connection of pid %d: %s", (int)c->pid, reason);
-			c->closing = 1;
+			conn_start_closing(c);
 		}
 		return;
 	}
@@ -641,7 +668,9 @@ static void conn_release(front *f, conn *c)
 		f->conns = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
-	free(c);
+	c->prev = NULL;
+	c->next = f->released;
+	f->released = c;
 }
 
 static void conn_close(front *f, conn *c)
@@ -677,7 +706,7 @@ static void conn_process(front *f, conn *c)
 			c->partial_since_ms = 0;
 			break;
 		}
-		if (c->inflight >= (unsigned)f->cfg->max_inflight) {
+		if (c->inflight >= (unsigned)f->lim.max_inflight) {
 			c->paused = 1;
 			bufferevent_disable(c->bev, EV_READ);
 			break;
@@ -692,9 +721,10 @@ static void conn_process(front *f, conn *c)
 			/* h is zero unless the magic was right: then its id is the
 			 * request's. */
 			vgd_stats_record(&f->stats, 0, (int)-r, 0);
+			f->stats.malformed++;
 			send_error(f, c, h.opcode, h.id, (int)-r, why);
 			vgd_info("closing connection of pid %d: %s", (int)c->pid, why);
-			c->closing = 1;
+			conn_start_closing(c);
 			break;
 		}
 		size_t total = avail >= VG_PROTO_HDR_LEN ? VG_PROTO_HDR_LEN + h.body_len : 0;
@@ -707,11 +737,7 @@ static void conn_process(front *f, conn *c)
 		evbuffer_drain(in, total);
 		c->partial_since_ms = 0;
 	}
-	if (c->closing && !c->dead) {
-		bufferevent_disable(c->bev, EV_READ);
-		if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
-			conn_close(f, c);
-	}
+	conn_maybe_finish(f, c);
 }
 
 static void conn_readable(struct bufferevent *bev, void *arg)
@@ -727,8 +753,7 @@ static void conn_writable(struct bufferevent *bev, void *arg)
 	conn *c = arg;
 	(void)bev;
 	c->last_active_ms = now_ms();
-	if (c->closing)
-		conn_close(c->front, c);
+	conn_maybe_finish(c->front, c);
 }
 
 static void conn_event(struct bufferevent *bev, short what, void *arg)
@@ -743,11 +768,11 @@ static void conn_event(struct bufferevent *bev, short what, void *arg)
 		 * what it sent, then close. */
 		c->eof = 1;
 		conn_process(f, c);
-		if (!c->dead && c->inflight == 0 &&
-		    evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
-			conn_close(f, c);
-		else if (!c->dead)
-			c->closing = c->inflight == 0;
+		/* c stays allocated until the next tick even if it was closed */
+		if (!c->dead && c->inflight == 0) {
+			c->closing = 1;
+			conn_maybe_finish(f, c);
+		}
 	}
 }
 
@@ -819,10 +844,36 @@ static void begin_drain(front *f)
 	if (f->draining)
 		return;
 	f->draining = 1;
-	f->drain_deadline_ms = now_ms() + (uint64_t)f->cfg->drain_timeout_ms;
+	f->drain_deadline_ms = now_ms() + (uint64_t)f->lim.drain_timeout_ms;
 	if (f->listener)
 		evconnlistener_disable(f->listener);
 	vgd_info("draining: %zu connection(s), %zu queued", f->nconns, f->queue.len);
+}
+
+/* Limits from a reload. Connections paused under the old max_inflight
+ * resume if the new one lets them. */
+static void set_limits(front *f, const vgd_limits *l)
+{
+	if (l->max_inflight < 1 || l->max_inflight > (int32_t)VG_PROTO_MAX_INFLIGHT ||
+	    l->max_queue < 1 || l->idle_timeout_ms < 1 || l->frame_timeout_ms < 1 ||
+	    l->drain_timeout_ms < 0) {
+		vgd_err("ignoring invalid limits from the supervisor");
+		return;
+	}
+	f->lim = *l;
+	vgd_log_setup("front", l->log_level);
+	for (conn *c = f->conns, *nx; c; c = nx) {
+		nx = c->next;
+		if (!c->dead && c->paused && !c->closing &&
+		    c->inflight < (unsigned)f->lim.max_inflight) {
+			c->paused = 0;
+			bufferevent_enable(c->bev, EV_READ);
+			conn_process(f, c);
+		}
+	}
+	vgd_info("limits: max_inflight %d, max_queue %d, idle %d ms, frame %d ms, drain %d ms",
+		 l->max_inflight, l->max_queue, l->idle_timeout_ms, l->frame_timeout_ms,
+		 l->drain_timeout_ms);
 }
 
 static void ctl_readable(evutil_socket_t fd, short what, void *arg)
@@ -885,6 +936,9 @@ static void ctl_readable(evutil_socket_t fd, short what, void *arg)
 		case VGD_CTL_DRAIN:
 			begin_drain(f);
 			break;
+		case VGD_CTL_LIMITS:
+			set_limits(f, &m.limits);
+			break;
 		}
 		if (passed >= 0)
 			close(passed);
@@ -899,21 +953,62 @@ static size_t jobs_in_flight(front *f)
 	return n;
 }
 
+/* Drain deadline: whatever is still queued or with a keyholder gets its
+ * one reply now (the keyholders' late answers go nowhere: we exit). */
+static void fail_all(front *f)
+{
+	while (f->queue.head) {
+		job *j = f->queue.head;
+		q_remove(&f->queue, j);
+		job_finish(f, j, VG_ST_UNAVAILABLE, NULL, 0, "daemon stopped before this request ran");
+	}
+	for (int i = 0; i < f->nslots; i++) {
+		khslot *k = &f->kh[i];
+		kh_close(f, k);
+		while (k->out.head) {
+			job *j = k->out.head;
+			q_remove(&k->out, j);
+			job_finish(f, j, VG_ST_UNAVAILABLE, NULL, 0,
+				   "daemon stopped before this request finished");
+		}
+	}
+}
+
+/* Before exiting: one non-blocking attempt to hand every pending reply to
+ * the kernel. */
+static void flush_all(front *f)
+{
+	for (conn *c = f->conns; c; c = c->next)
+		if (!c->dead) {
+			struct evbuffer *out = bufferevent_get_output(c->bev);
+			while (evbuffer_get_length(out) > 0 &&
+			       evbuffer_write(out, bufferevent_getfd(c->bev)) > 0)
+				;
+		}
+}
+
 static void tick(evutil_socket_t fd, short what, void *arg)
 {
 	front *f = arg;
 	(void)fd;
 	(void)what;
 	uint64_t now = now_ms();
+	while (f->released) {
+		conn *c = f->released;
+		f->released = c->next;
+		free(c);
+	}
 	for (conn *c = f->conns, *nx; c; c = nx) {
 		nx = c->next;
 		if (c->dead)
 			continue;
-		if (c->partial_since_ms && now - c->partial_since_ms > (uint64_t)f->cfg->frame_timeout_ms) {
+		if (c->partial_since_ms &&
+		    now - c->partial_since_ms > (uint64_t)f->lim.frame_timeout_ms) {
 			vgd_info("closing connection of pid %d: partial frame timed out", (int)c->pid);
-			conn_close(f, c);
-		} else if (c->inflight == 0 && !c->partial_since_ms &&
-			   now - c->last_active_ms > (uint64_t)f->cfg->idle_timeout_ms) {
+			conn_start_closing(c);
+			conn_maybe_finish(f, c);
+		} else if (c->inflight == 0 && !c->partial_since_ms && !c->closing &&
+			   now - c->last_active_ms > (uint64_t)f->lim.idle_timeout_ms) {
 			vgd_debug("closing idle connection of pid %d", (int)c->pid);
 			conn_close(f, c);
 		}
@@ -930,9 +1025,13 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 			if (!c->dead && evbuffer_get_length(bufferevent_get_output(c->bev)))
 				out_pending = 1;
 		if ((jobs_in_flight(f) == 0 && !out_pending) || now > f->drain_deadline_ms) {
-			if (jobs_in_flight(f))
-				vgd_warn("drain deadline passed with %zu request(s) unanswered",
+			if (jobs_in_flight(f)) {
+				vgd_warn("drain deadline passed with %zu request(s) unanswered; "
+					 "answering them UNAVAILABLE",
 					 jobs_in_flight(f));
+				fail_all(f);
+			}
+			flush_all(f);
 			event_base_loopexit(f->base, NULL);
 		}
 	}
@@ -944,6 +1043,14 @@ int vgd_front_main(const vgd_front_args *a)
 	if (!f)
 		return 1;
 	f->cfg = a->cfg;
+	f->lim = (vgd_limits){
+		.max_inflight = a->cfg->max_inflight,
+		.max_queue = a->cfg->max_queue,
+		.idle_timeout_ms = a->cfg->idle_timeout_ms,
+		.frame_timeout_ms = a->cfg->frame_timeout_ms,
+		.drain_timeout_ms = a->cfg->drain_timeout_ms,
+		.log_level = a->cfg->log_level,
+	};
 	f->ctl_fd = a->ctl_fd;
 	f->generation = a->generation;
 	f->nkeys = a->keys->n;

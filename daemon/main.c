@@ -44,9 +44,13 @@ static int check_config(vgd_config *cfg)
 	}
 	static const char *types[] = {"?", "ed25519", "x25519", "rsa"};
 	printf("%s: OK: socket %s, %zu key(s)\n", cfg->path, cfg->socket_path, ks.n);
-	for (size_t i = 0; i < ks.n; i++)
-		printf("  %-24s %s%s\n", ks.info[i].name, types[ks.info[i].type < 4 ? ks.info[i].type : 0],
-		       ks.info[i].type == VG_KEY_RSA ? "" : "");
+	for (size_t i = 0; i < ks.n; i++) {
+		const vgd_keyinfo *k = &ks.info[i];
+		printf("  %-24s %s", k->name, types[k->type < 4 ? k->type : 0]);
+		if (k->type == VG_KEY_RSA)
+			printf("-%zu", k->pub_len * 8);
+		printf("\n");
+	}
 	vgd_keystore_free(&ks);
 	return 0;
 }

@@ -44,7 +44,19 @@ enum vgd_ctl_type {
 	VGD_CTL_COUNTERS,      /* supervisor counters for stats */
 	VGD_CTL_DRAIN,         /* stop accepting, finish in-flight, exit */
 	VGD_CTL_READY,         /* front -> supervisor: accepting */
+	VGD_CTL_LIMITS,        /* reloaded limits (vgd_limits) */
 };
+
+/* The limits a reload may change without a restart. (max_connections is
+ * not here: the front's RLIMIT_NOFILE is fixed when it starts.) */
+typedef struct {
+	int32_t max_inflight;
+	int32_t max_queue;
+	int32_t idle_timeout_ms;
+	int32_t frame_timeout_ms;
+	int32_t drain_timeout_ms;
+	int32_t log_level;
+} vgd_limits;
 
 typedef struct {
 	uint32_t type;
@@ -54,6 +66,7 @@ typedef struct {
 	uint64_t restarts;   /* COUNTERS */
 	uint64_t violations; /* COUNTERS */
 	vgd_keyinfo info;    /* KEYINFO */
+	vgd_limits limits;   /* LIMITS */
 } vgd_ctl;
 
 #endif

@@ -20,6 +20,7 @@ typedef struct {
 	uint64_t queue_depth, queue_max, overloaded;
 	uint64_t retries, keyholder_restarts, sandbox_violations;
 	uint64_t denied;
+	uint64_t malformed; /* frames refused with a closing status */
 } vgd_stats;
 
 void vgd_stats_record(vgd_stats *s, uint8_t op, int status, uint64_t usec);

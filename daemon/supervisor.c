@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -60,6 +62,12 @@ typedef struct {
 	int respawn_slots[MAX_KH];
 	int stopping;
 	vgd_sandbox_opts sb;
+	int cfg_owned;         /* cfg was allocated by a reload (free it on the next) */
+	unsigned front_nofile; /* RLIMIT_NOFILE the front gets */
+	/* Recent violation reports, so the exit of the child that died of
+	 * one can name the system call. */
+	vgd_violation recent[16];
+	unsigned nrecent;
 } sup;
 
 /* ---- helpers ---- */
@@ -144,6 +152,20 @@ static void send_keys(sup *s)
 	send_ctl(s, &m, -1);
 }
 
+static void send_limits(sup *s)
+{
+	vgd_ctl m;
+	memset(&m, 0, sizeof(m));
+	m.type = VGD_CTL_LIMITS;
+	m.limits.max_inflight = s->cfg->max_inflight;
+	m.limits.max_queue = s->cfg->max_queue;
+	m.limits.idle_timeout_ms = s->cfg->idle_timeout_ms;
+	m.limits.frame_timeout_ms = s->cfg->frame_timeout_ms;
+	m.limits.drain_timeout_ms = s->cfg->drain_timeout_ms;
+	m.limits.log_level = s->cfg->log_level;
+	send_ctl(s, &m, -1);
+}
+
 static long long mono_ms(void)
 {
 	struct timespec ts;
@@ -170,6 +192,8 @@ static int spawn_keyholder(sup *s, int slot)
 	}
 	if (pid == 0) {
 		child_signals();
+		/* A name operators (ps, top) and tests can tell apart. */
+		(void)prctl(PR_SET_NAME, "vgd-keyholder", 0, 0, 0);
 		int keep[] = {sv[1], s->report_wr};
 		close_fds_except(keep, 2);
 		vgd_log_setup("keyholder", s->cfg->log_level);
@@ -220,6 +244,7 @@ static int spawn_front(sup *s)
 	}
 	if (pid == 0) {
 		child_signals();
+		(void)prctl(PR_SET_NAME, "vgd-front", 0, 0, 0);
 		int keep[MAX_KH + 3];
 		int nk = 0;
 		keep[nk++] = sv[1];
@@ -233,7 +258,7 @@ static int spawn_front(sup *s)
 		vgd_keystore_drop_secrets(&s->ks);
 		vgd_log_setup("front", s->cfg->log_level);
 		vgd_sandbox_opts o = s->sb;
-		o.nofile = (unsigned)s->cfg->max_connections + 2u * MAX_KH + 64u;
+		o.nofile = s->front_nofile;
 		if (vgd_sandbox_enter(VGD_ROLE_FRONT, &o) < 0)
 			_exit(1);
 		vgd_front_args a = {
@@ -282,15 +307,44 @@ static void ctl_readable(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+/* Which child a pid is: "front", "keyholder" (with its slot) or "child"
+ * (already reaped or unknown). */
+static const char *role_of(const sup *s, pid_t pid, int *slot)
+{
+	*slot = -1;
+	if (pid > 0 && pid == s->front_pid)
+		return "front";
+	for (int i = 0; i < MAX_KH_PROCS; i++)
+		if (pid > 0 && s->kh[i].pid == pid) {
+			*slot = s->kh[i].slot;
+			return "keyholder";
+		}
+	return "child";
+}
+
 /* Drain {pid, syscall} reports written by children's SIGSYS handlers. */
 static void read_reports(sup *s)
 {
 	vgd_violation v;
 	while (read(s->report_rd, &v, sizeof(v)) == (ssize_t)sizeof(v)) {
 		s->violations++;
-		vgd_err("sandbox violation: pid %d called %s (system call %d); it was killed", v.pid,
-			vgd_syscall_name(v.nr), v.nr);
+		s->recent[s->nrecent++ % (sizeof(s->recent) / sizeof(s->recent[0]))] = v;
+		int slot;
+		const char *who = role_of(s, (pid_t)v.pid, &slot);
+		vgd_err("sandbox violation: %s (pid %d, slot %d) called %s (system call %d); it was "
+			"killed",
+			who, v.pid, slot, vgd_syscall_name(v.nr), v.nr);
 	}
+}
+
+/* The system call a child reported before it died, or -1. */
+static int reported_call(const sup *s, pid_t pid)
+{
+	size_t n = sizeof(s->recent) / sizeof(s->recent[0]);
+	for (size_t i = 0; i < n && i < s->nrecent; i++)
+		if (s->recent[i].pid == (int)pid)
+			return s->recent[i].nr;
+	return -1;
 }
 
 static void report_readable(evutil_socket_t fd, short what, void *arg)
@@ -309,10 +363,15 @@ static int children_alive(sup *s)
 	return n;
 }
 
-static void describe_exit(const char *who, pid_t pid, int st)
+static void describe_exit(const sup *s, const char *who, pid_t pid, int st)
 {
+	int nr = reported_call(s, pid);
 	if (WIFEXITED(st) && WEXITSTATUS(st) == VGD_EXIT_SECCOMP)
-		vgd_err("%s (pid %d) died of a sandbox violation", who, (int)pid);
+		vgd_err("%s (pid %d) died of a sandbox violation: system call %s (%d); restarting it",
+			who, (int)pid, nr >= 0 ? vgd_syscall_name(nr) : "unknown", nr);
+	else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS)
+		vgd_err("%s (pid %d) killed by the sandbox (SIGSYS) before it could report the call",
+			who, (int)pid);
 	else if (WIFSIGNALED(st))
 		vgd_err("%s (pid %d) killed by signal %d", who, (int)pid, WTERMSIG(st));
 	else if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
@@ -390,7 +449,7 @@ static void on_sigchld(evutil_socket_t sig, short what, void *arg)
 				vgd_info("front (pid %d) finished draining", (int)pid);
 				continue;
 			}
-			describe_exit("front", pid, st);
+			describe_exit(s, "front", pid, st);
 			/* Its keyholders see their channels close and exit; they are
 			 * restarted and attached to the new front one by one. */
 			s->respawn_front = 1;
@@ -407,7 +466,7 @@ static void on_sigchld(evutil_socket_t sig, short what, void *arg)
 			if (!current || (clean && s->front_pid == 0))
 				break; /* retired, or its front is gone for good */
 			if (!clean)
-				describe_exit("keyholder", pid, st);
+				describe_exit(s, "keyholder", pid, st);
 			s->respawn_slots[k->slot] = 1;
 			restart_later(s);
 			break;
@@ -445,22 +504,32 @@ static void on_sighup(evutil_socket_t sig, short what, void *arg)
 		free(nc);
 		goto done;
 	}
-	if (strcmp(nc->socket_path, s->cfg->socket_path) || nc->keyholders != s->cfg->keyholders ||
-	    strcmp(nc->user, s->cfg->user) || nc->max_connections != s->cfg->max_connections)
-		vgd_warn("reload: socket, user, keyholders and connection limits change only on restart");
-	/* Keep settings that need a restart; take keys and policies. */
+	if (strcmp(nc->socket_path, s->cfg->socket_path) || nc->socket_mode != s->cfg->socket_mode ||
+	    strcmp(nc->socket_group, s->cfg->socket_group) || nc->keyholders != s->cfg->keyholders ||
+	    strcmp(nc->user, s->cfg->user) || strcmp(nc->group, s->cfg->group) ||
+	    nc->max_connections != s->cfg->max_connections)
+		vgd_warn("reload: socket, user, group, keyholders and max_connections change only on "
+			 "restart; keeping the running values");
+	/* Keep settings that need a restart; take keys, policies and the
+	 * other limits. */
 	snprintf(nc->socket_path, sizeof(nc->socket_path), "%s", s->cfg->socket_path);
+	nc->socket_mode = s->cfg->socket_mode;
+	snprintf(nc->socket_group, sizeof(nc->socket_group), "%s", s->cfg->socket_group);
+	snprintf(nc->user, sizeof(nc->user), "%s", s->cfg->user);
+	snprintf(nc->group, sizeof(nc->group), "%s", s->cfg->group);
 	nc->keyholders = s->cfg->keyholders;
 	nc->max_connections = s->cfg->max_connections;
-	nc->max_inflight = s->cfg->max_inflight;
-	nc->max_queue = s->cfg->max_queue;
-	nc->idle_timeout_ms = s->cfg->idle_timeout_ms;
-	nc->frame_timeout_ms = s->cfg->frame_timeout_ms;
-	nc->drain_timeout_ms = s->cfg->drain_timeout_ms;
 	vgd_keystore_free(&s->ks);
 	s->ks = nks;
-	s->cfg = nc; /* the old one stays allocated: the front was forked with it */
+	/* Children have their own copies (fork); only ours is replaced. The
+	 * first config belongs to main. */
+	if (s->cfg_owned)
+		free(s->cfg);
+	s->cfg = nc;
+	s->cfg_owned = 1;
+	vgd_log_setup("supervisor", nc->log_level);
 	s->gen++;
+	send_limits(s);
 	/* New keyholders first (the front retires the old ones once they
 	 * finish), then the new key descriptions. */
 	for (int slot = 0; slot < s->nslots; slot++)
@@ -513,6 +582,39 @@ static void on_sigterm(evutil_socket_t sig, short what, void *arg)
 	evtimer_add(s->kill_timer, &tv);
 	if (children_alive(s) == 0)
 		event_base_loopexit(s->base, NULL);
+}
+
+/* The front needs a descriptor per connection plus its keyholder channels
+ * (current and retiring after a reload), the listener, the control
+ * channel, the event loop and stdio. Its hard limit is set to exactly
+ * that, so the supervisor must be able to grant it: raise our own limit
+ * if we may, else serve fewer connections and say so. */
+static int front_fd_budget(sup *s)
+{
+	rlim_t reserve = 3u * (rlim_t)s->nslots + 32u;
+	rlim_t need = (rlim_t)s->cfg->max_connections + reserve;
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return -1;
+	if (rl.rlim_max < need) {
+		struct rlimit want = {need, need};
+		if (setrlimit(RLIMIT_NOFILE, &want) == 0)
+			rl = want;
+	}
+	if (rl.rlim_max < need) {
+		if (rl.rlim_max <= reserve + 1) {
+			vgd_err("RLIMIT_NOFILE hard limit %llu is too small to serve any connection",
+				(unsigned long long)rl.rlim_max);
+			return -1;
+		}
+		vgd_warn("RLIMIT_NOFILE hard limit %llu: max_connections lowered from %d to %llu",
+			 (unsigned long long)rl.rlim_max, s->cfg->max_connections,
+			 (unsigned long long)(rl.rlim_max - reserve));
+		s->cfg->max_connections = (int)(rl.rlim_max - reserve);
+		need = rl.rlim_max;
+	}
+	s->front_nofile = (unsigned)need;
+	return 0;
 }
 
 /* ---- the listening socket ---- */
@@ -675,6 +777,8 @@ int vgd_supervisor_main(vgd_config *cfg)
 	s->nslots = cfg->keyholders > 0 ? cfg->keyholders : (int)(ncpu > 0 ? ncpu : 1);
 	if (s->nslots > MAX_KH)
 		s->nslots = MAX_KH;
+	if (front_fd_budget(s) < 0)
+		return 1;
 	for (int i = 0; i < s->nslots; i++)
 		if (spawn_keyholder(s, i) < 0)
 			return 1;

@@ -1,0 +1,65 @@
+/* dtest.h: helpers for the daemon integration tests on top of the shared
+ * harness (tests/integration/harness.h): raw protocol sockets (for
+ * pipelining and malformed frames), finding children by role, signature
+ * checks with OpenSSL, stats lookups. Nothing here is secret. */
+#ifndef VG_DTEST_H
+#define VG_DTEST_H
+
+#include <openssl/evp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "harness.h"
+#include "vg/proto.h"
+#include "vgclient.h"
+
+/* Connect a blocking Unix stream socket; -1 on failure. */
+int dt_connect(const char *path);
+/* Write all n bytes; 0 or -1. */
+int dt_send_all(int fd, const void *buf, size_t n);
+/* Read exactly one frame (header + body) into buf within timeout_ms.
+ * Returns its length, 0 on EOF before any byte, -1 on error/timeout/bad
+ * frame. */
+long dt_read_frame(int fd, uint8_t *buf, size_t cap, int timeout_ms);
+/* 1 if the peer closes (EOF or reset) within timeout_ms with nothing more
+ * to read, 0 if it stays open, -1 if data arrived instead. */
+int dt_wait_closed(int fd, int timeout_ms);
+/* Read one reply and decode it into rep (pointing into buf); 0 or -1. */
+int dt_read_reply(int fd, uint8_t *buf, size_t cap, int timeout_ms, vg_reply *rep);
+
+/* Encode requests. Return the frame length (> 0) or a negative status. */
+long dt_req_sign(uint8_t *buf, size_t cap, uint32_t id, const char *key, int alg,
+		 const void *data, size_t len);
+long dt_req_simple(uint8_t *buf, size_t cap, uint8_t op, uint32_t id);
+
+/* Raise RLIMIT_NOFILE's soft limit to the hard limit; returns the soft limit. */
+long dt_raise_nofile(void);
+/* Pids of the daemon's children whose /proc/PID/comm is comm
+ * ("vgd-keyholder", "vgd-front"); returns the count. */
+int dt_children_named(const vgt_daemon *d, const char *comm, pid_t *pids, int cap);
+
+/* The test key file (copied into the daemon's directory), for OpenSSL. */
+EVP_PKEY *dt_load_key(const vgt_daemon *d, const char *file);
+/* 1 if sig is a valid Ed25519 signature of msg under k. */
+int dt_ed25519_ok(EVP_PKEY *k, const uint8_t *msg, size_t len, const uint8_t *sig, size_t sl);
+/* 1 if sig is a valid RSA PKCS#1 v1.5 SHA-256 signature of digest dg. */
+int dt_rsa_pkcs1_sha256_ok(EVP_PKEY *k, const uint8_t *dg, const uint8_t *sig, size_t sl);
+
+/* The value of one stat (by name) from a fresh stats call; -1 if missing. */
+long long dt_stat(const char *sock, const char *name);
+
+/* The same over an open raw connection (the stats request uses id 0x57a7). */
+long long dt_stat_on(int fd, const char *name);
+
+/* Poll until cond(d) is true or timeout_ms passes; returns 1/0. */
+int dt_wait_log(const vgt_daemon *d, const char *needle, int min_count, int timeout_ms);
+
+/* Run vgd with argv (NULL-terminated, argv[0] ignored), capturing stdout
+ * and stderr together into out; returns the exit status or -1. */
+int dt_run_vgd(const char *const argv[], char *out, size_t cap);
+
+/* Milliseconds on a monotonic clock. */
+long long dt_now_ms(void);
+
+#endif

@@ -1,0 +1,280 @@
+/* test_checkconfig.c: `vgd --check-config` on good and bad configs (exit
+ * status; the message names the file and the reason) and on key files vgd
+ * must refuse: group-readable, garbage, encrypted PEM (PKCS#8 and legacy),
+ * an RSA key failing validation (p*q != n), 1024-bit RSA. Also keys from
+ * $CREDENTIALS_DIRECTORY and `vgd --version`. */
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "dtest.h"
+
+static vgt_daemon D;
+static char OUT[16384];
+
+static int setup(void **state)
+{
+	(void)state;
+	return vgt_setup(&D, NULL, vgt_default_keys);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	vgt_cleanup(&D);
+	return 0;
+}
+
+static int check(void)
+{
+	const char *argv[] = {"vgd", "--check-config", D.conf, NULL};
+	return dt_run_vgd(argv, OUT, sizeof(OUT));
+}
+
+static void expect(int want_status, const char *needle1, const char *needle2)
+{
+	int st = check();
+	if (st != want_status || (needle1 && !strstr(OUT, needle1)) ||
+	    (needle2 && !strstr(OUT, needle2)))
+		fail_msg("status %d (want %d), output:\n%s\nwant '%s' and '%s'", st, want_status, OUT,
+			 needle1 ? needle1 : "", needle2 ? needle2 : "");
+}
+
+static void write_file(const char *name, const void *data, size_t len, mode_t mode)
+{
+	char p[512];
+	vgt_key(&D, name, p, sizeof(p));
+	FILE *f = fopen(p, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+	assert_int_equal(chmod(p, mode), 0);
+}
+
+static void one_key_config(const char *file, const char *allow)
+{
+	char k[512];
+	snprintf(k, sizeof(k), "[key k]\nfile = %s\nallow = %s\n", file, allow);
+	assert_int_equal(vgt_write_config(&D, NULL, k), 0);
+}
+
+static void test_good_and_bad_config(void **state)
+{
+	(void)state;
+	assert_int_equal(vgt_write_config(&D, NULL, vgt_default_keys), 0);
+	expect(0, "OK", "rsa4096");
+	assert_non_null(strstr(OUT, "9 key(s)"));
+	assert_non_null(strstr(OUT, "rsa-4096"));
+	assert_int_equal(vgt_write_config(&D, "max_queue = lots\n", vgt_default_keys), 0);
+	expect(1, D.conf, "bad value for 'max_queue'");
+	assert_non_null(strstr(OUT, "line 4")); /* socket, keyholders, log_level, then this */
+	assert_int_equal(vgt_write_config(&D, "[server]\n", vgt_default_keys), 0);
+	expect(1, D.conf, "unknown section");
+	assert_int_equal(vgt_write_config(&D, NULL, "[key a]\nallow = sign\n"), 0);
+	expect(1, D.conf, "key 'a' has no file or credential");
+	assert_int_equal(vgt_write_config(&D, NULL, "[key a]\nfile = ed25519.pem\nallow = teleport\n"), 0);
+	expect(1, D.conf, "bad value for 'allow'");
+	assert_int_equal(vgt_write_config(&D, NULL, "[key a]\nfile = missing.pem\nallow = sign\n"), 0);
+	expect(1, "missing.pem", "No such file");
+	/* A key type that can do nothing the policy allows. */
+	one_key_config("x25519.pem", "sign");
+	expect(1, "key 'k'", "permits nothing");
+	const char *argv[] = {"vgd", "--check-config", "/nonexistent/vgd.conf", NULL};
+	assert_int_equal(dt_run_vgd(argv, OUT, sizeof(OUT)), 1);
+	assert_non_null(strstr(OUT, "/nonexistent/vgd.conf"));
+}
+
+static void test_refused_key_files(void **state)
+{
+	(void)state;
+	char p[512];
+	/* Group-readable. */
+	one_key_config("ed25519.pem", "sign");
+	expect(0, "OK", NULL);
+	vgt_key(&D, "ed25519.pem", p, sizeof(p));
+	assert_int_equal(chmod(p, 0640), 0);
+	expect(1, "ed25519.pem", "gives access to other users");
+	assert_int_equal(chmod(p, 0604), 0);
+	expect(1, "ed25519.pem", "mode 604");
+	assert_int_equal(chmod(p, 0400), 0);
+	expect(0, "OK", NULL);
+
+	/* Garbage, DER-looking garbage, and a PEM that is not a key. */
+	static const char junk[] = "this is not a key at all\n\x01\x02\x03";
+	write_file("junk.pem", junk, sizeof(junk), 0600);
+	one_key_config("junk.pem", "sign");
+	expect(1, "junk.pem", "malformed");
+	static const uint8_t der_junk[] = {0x30, 0x82, 0x01, 0x00, 0x02, 0x01, 0x00};
+	write_file("junk.der", der_junk, sizeof(der_junk), 0600);
+	one_key_config("junk.der", "sign");
+	expect(1, "junk.der", "malformed");
+	static const char cert[] = "-----BEGIN CERTIFICATE-----\nMAA=\n-----END CERTIFICATE-----\n";
+	write_file("cert.pem", cert, sizeof(cert) - 1, 0600);
+	one_key_config("cert.pem", "sign");
+	expect(1, "cert.pem", "not a private key");
+
+	/* Encrypted PKCS#8, written by OpenSSL. */
+	EVP_PKEY *ed = dt_load_key(&D, "ed25519-b.pem");
+	assert_non_null(ed);
+	vgt_key(&D, "enc.pem", p, sizeof(p));
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	assert_int_equal(PEM_write_PrivateKey(f, ed, EVP_aes_128_cbc(),
+					      (const unsigned char *)"secret", 6, NULL, NULL),
+			 1);
+	fclose(f);
+	chmod(p, 0600);
+	one_key_config("enc.pem", "sign");
+	expect(1, "enc.pem", "encrypted");
+	EVP_PKEY_free(ed);
+	/* Legacy encrypted PEM (Proc-Type/DEK-Info headers). */
+	static const char legacy[] =
+		"-----BEGIN RSA PRIVATE KEY-----\n"
+		"Proc-Type: 4,ENCRYPTED\n"
+		"DEK-Info: AES-128-CBC,00112233445566778899AABBCCDDEEFF\n\n"
+		"MIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\n"
+		"-----END RSA PRIVATE KEY-----\n";
+	write_file("legacy.pem", legacy, sizeof(legacy) - 1, 0600);
+	one_key_config("legacy.pem", "sign");
+	expect(1, "legacy.pem", "encrypted");
+}
+
+/* ---- a PKCS#1 RSAPrivateKey built here, so its values can be wrong ---- */
+static size_t der_len(uint8_t *p, size_t n)
+{
+	if (n < 0x80) {
+		p[0] = (uint8_t)n;
+		return 1;
+	}
+	if (n < 0x100) {
+		p[0] = 0x81;
+		p[1] = (uint8_t)n;
+		return 2;
+	}
+	p[0] = 0x82;
+	p[1] = (uint8_t)(n >> 8);
+	p[2] = (uint8_t)n;
+	return 3;
+}
+
+static size_t der_int(uint8_t *p, const BIGNUM *bn)
+{
+	uint8_t v[1024];
+	int n = BN_bn2bin(bn, v + 1);
+	size_t len = (size_t)n, off = 1;
+	if (n == 0 || (v[1] & 0x80)) {
+		v[0] = 0;
+		off = 0;
+		len++;
+	}
+	p[0] = 0x02;
+	size_t h = 1 + der_len(p + 1, len);
+	memcpy(p + h, v + off, len);
+	return h + len;
+}
+
+/* RSAPrivateKey of k, with n replaced by n_override if given. */
+static size_t pkcs1_der(EVP_PKEY *k, const BIGNUM *n_override, uint8_t *out)
+{
+	static const char *names[] = {OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
+				      OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
+				      OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
+				      OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
+	uint8_t body[4096];
+	size_t bl = 0;
+	BIGNUM *zero = BN_new();
+	bl += der_int(body, zero);
+	BN_free(zero);
+	for (size_t i = 0; i < 8; i++) {
+		BIGNUM *bn = NULL;
+		assert_int_equal(EVP_PKEY_get_bn_param(k, names[i], &bn), 1);
+		bl += der_int(body + bl, i == 0 && n_override ? n_override : bn);
+		BN_free(bn);
+	}
+	out[0] = 0x30;
+	size_t h = 1 + der_len(out + 1, bl);
+	memcpy(out + h, body, bl);
+	return h + bl;
+}
+
+static void test_rsa_validation(void **state)
+{
+	(void)state;
+	EVP_PKEY *k = dt_load_key(&D, "rsa2048.pem");
+	assert_non_null(k);
+	uint8_t der[4096];
+	/* Unchanged: our encoder is right, vgd takes it. */
+	size_t len = pkcs1_der(k, NULL, der);
+	write_file("good.der", der, len, 0600);
+	one_key_config("good.der", "sign");
+	expect(0, "OK", "rsa-2048");
+	/* n + 2: still odd and 2048 bits, but p*q != n. */
+	BIGNUM *n = NULL;
+	assert_int_equal(EVP_PKEY_get_bn_param(k, OSSL_PKEY_PARAM_RSA_N, &n), 1);
+	assert_int_equal(BN_add_word(n, 2), 1);
+	len = pkcs1_der(k, n, der);
+	write_file("bad-n.der", der, len, 0600);
+	one_key_config("bad-n.der", "sign");
+	expect(1, "bad-n.der", "RSA key rejected");
+	BN_free(n);
+	EVP_PKEY_free(k);
+
+	/* 1024-bit RSA, as openssl genrsa would write it. */
+	EVP_PKEY *small = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)1024);
+	assert_non_null(small);
+	char p[512];
+	vgt_key(&D, "rsa1024.pem", p, sizeof(p));
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	assert_int_equal(PEM_write_PrivateKey(f, small, NULL, NULL, 0, NULL, NULL), 1);
+	fclose(f);
+	chmod(p, 0600);
+	one_key_config("rsa1024.pem", "sign");
+	expect(1, "rsa1024.pem", "RSA key rejected");
+	EVP_PKEY_free(small);
+}
+
+static void test_credentials(void **state)
+{
+	(void)state;
+	assert_int_equal(vgt_write_config(&D, NULL, "[key c]\ncredential = x25519.pem\nallow = x25519\n"), 0);
+	unsetenv("CREDENTIALS_DIRECTORY");
+	expect(1, "CREDENTIALS_DIRECTORY", "x25519.pem");
+	setenv("CREDENTIALS_DIRECTORY", D.dir, 1);
+	expect(0, "OK", "x25519");
+	unsetenv("CREDENTIALS_DIRECTORY");
+	assert_int_equal(vgt_write_config(&D, NULL, "[key c]\ncredential = ../x.pem\nallow = x25519\n"), 0);
+	expect(1, D.conf, "bad value for 'credential'");
+}
+
+static void test_version(void **state)
+{
+	(void)state;
+	const char *argv[] = {"vgd", "--version", NULL};
+	assert_int_equal(dt_run_vgd(argv, OUT, sizeof(OUT)), 0);
+	printf("# %s", OUT);
+	assert_non_null(strstr(OUT, "vgd "));
+	assert_non_null(strstr(OUT, "kernels: "));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_and_bad_config),
+		cmocka_unit_test(test_refused_key_files),
+		cmocka_unit_test(test_rsa_validation),
+		cmocka_unit_test(test_credentials),
+		cmocka_unit_test(test_version),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

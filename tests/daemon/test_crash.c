@@ -1,0 +1,230 @@
+/* test_crash.c: keyholders killed with SIGKILL again and again while
+ * clients keep signing: every request gets exactly one reply and every
+ * signature verifies. Then a deliberate sandbox violation (vgd-testhooks):
+ * the keyholder dies, the log names the system call, it is restarted, the
+ * client gets one INTERNAL error, service continues, stats count it. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "dtest.h"
+
+#define KILLS 12
+
+static vgt_daemon D;
+static EVP_PKEY *ED;
+static volatile int stop_clients;
+
+typedef struct {
+	int index;
+	long done, failed;
+	char why[256];
+} client_res;
+
+/* Synchronous client: sign, verify, repeat until told to stop. */
+static void *sync_client(void *arg)
+{
+	client_res *r = arg;
+	vg_client *c = vg_client_new(D.sock);
+	vg_client_set_timeout(c, 20000);
+	for (long i = 0; !stop_clients; i++) {
+		uint8_t m[64], sig[64];
+		size_t sl = 0;
+		int ml = snprintf((char *)m, sizeof(m), "client %d request %ld", r->index, i);
+		int e = vg_client_sign(c, "ed", VGC_ALG_ED25519, m, (size_t)ml, sig, sizeof(sig), &sl);
+		if (e != 0 || !dt_ed25519_ok(ED, m, (size_t)ml, sig, sl)) {
+			r->failed++;
+			snprintf(r->why, sizeof(r->why), "request %ld: %s", i,
+				 e ? vg_client_errmsg(c) : "signature does not verify");
+		}
+		r->done++;
+	}
+	vg_client_free(c);
+	return NULL;
+}
+
+/* Raw pipelining client: batches of 32 requests, then a ping; exactly one
+ * reply per id, and the ping's comes only after all of them... or among
+ * them (out of order is fine), but nothing extra ever arrives. */
+static void *pipe_client(void *arg)
+{
+	client_res *r = arg;
+	int fd = dt_connect(D.sock);
+	if (fd < 0) {
+		r->failed++;
+		snprintf(r->why, sizeof(r->why), "connect failed");
+		return NULL;
+	}
+	uint32_t id = 1;
+	while (!stop_clients && !r->failed) {
+		enum { B = 32 };
+		static _Thread_local uint8_t out[B * 128 + 64];
+		size_t ol = 0;
+		uint32_t first = id;
+		for (int i = 0; i < B; i++, id++) {
+			uint8_t m[32];
+			int ml = snprintf((char *)m, sizeof(m), "pipe %u", id);
+			ol += (size_t)dt_req_sign(out + ol, sizeof(out) - ol, id, "ed", VG_ALG_ED25519,
+						  m, (size_t)ml);
+		}
+		ol += (size_t)dt_req_simple(out + ol, sizeof(out) - ol, VG_OP_PING, 0);
+		if (dt_send_all(fd, out, ol) < 0) {
+			r->failed++;
+			snprintf(r->why, sizeof(r->why), "send failed");
+			break;
+		}
+		int seen[B] = {0}, ping = 0;
+		for (int k = 0; k < B + 1; k++) {
+			uint8_t buf[512];
+			vg_reply rep;
+			if (dt_read_reply(fd, buf, sizeof(buf), 20000, &rep) < 0) {
+				r->failed++;
+				snprintf(r->why, sizeof(r->why), "reply %d of batch %u missing", k, first);
+				break;
+			}
+			if (rep.op == VG_OP_PING) {
+				ping++;
+				continue;
+			}
+			uint32_t i = rep.id - first;
+			uint8_t m[32];
+			int ml = snprintf((char *)m, sizeof(m), "pipe %u", rep.id);
+			if (i >= B || seen[i]++ || rep.status != VG_ST_OK ||
+			    !dt_ed25519_ok(ED, m, (size_t)ml, rep.result, rep.result_len)) {
+				r->failed++;
+				snprintf(r->why, sizeof(r->why), "bad reply id %u status %d", rep.id,
+					 rep.status);
+				break;
+			}
+			r->done++;
+		}
+		if (!r->failed && ping != 1) {
+			r->failed++;
+			snprintf(r->why, sizeof(r->why), "%d ping replies", ping);
+		}
+	}
+	close(fd);
+	return NULL;
+}
+
+static void test_keyholders_killed(void **state)
+{
+	(void)state;
+	vgt_daemon *d = &D;
+	assert_int_equal(vgt_setup(d, NULL, vgt_default_keys), 0);
+	assert_int_equal(vgt_start(d, 0, NULL), 0);
+	ED = dt_load_key(d, "ed25519.pem");
+	assert_non_null(ED);
+	enum { NC = 4 };
+	pthread_t th[NC];
+	client_res res[NC];
+	memset(res, 0, sizeof(res));
+	stop_clients = 0;
+	for (int i = 0; i < NC; i++) {
+		res[i].index = i;
+		assert_int_equal(pthread_create(&th[i], NULL, i == NC - 1 ? pipe_client : sync_client,
+						&res[i]),
+				 0);
+	}
+	int killed = 0;
+	for (int k = 0; k < KILLS; k++) {
+		usleep(200000);
+		pid_t kh[8];
+		int n = dt_children_named(d, "vgd-keyholder", kh, 8);
+		if (n > 0 && kill(kh[k % n], SIGKILL) == 0)
+			killed++;
+	}
+	usleep(300000);
+	stop_clients = 1;
+	long total = 0;
+	for (int i = 0; i < NC; i++) {
+		pthread_join(th[i], NULL);
+		if (res[i].failed)
+			fail_msg("client %d: %ld of %ld failed: %s", i, res[i].failed, res[i].done,
+				 res[i].why);
+		assert_true(res[i].done > 0);
+		total += res[i].done;
+	}
+	printf("# %d keyholders killed; %ld requests, all answered once and verified\n", killed,
+	       total);
+	assert_int_equal(killed, KILLS);
+	assert_true(dt_wait_log(d, "killed by signal 9", KILLS, 5000));
+	/* All restarted, and counted. */
+	long long restarts = -1;
+	for (int i = 0; i < 100 && restarts < KILLS; i++, usleep(50000))
+		restarts = dt_stat(d->sock, "keyholder.restarts");
+	assert_true(restarts >= KILLS);
+	pid_t kh[8];
+	for (int i = 0; i < 100 && dt_children_named(d, "vgd-keyholder", kh, 8) != 2; i++)
+		usleep(50000);
+	assert_int_equal(dt_children_named(d, "vgd-keyholder", kh, 8), 2);
+	assert_int_equal(dt_children_named(d, "vgd-front", kh, 8), 1);
+	assert_int_equal(vgt_log_count(d, "sandbox violation"), 0);
+	EVP_PKEY_free(ED);
+	int st = vgt_stop(d);
+	if (st != 0)
+		vgt_dump_log(d);
+	assert_int_equal(st, 0);
+	vgt_cleanup(d);
+}
+
+static void test_sandbox_violation(void **state)
+{
+	(void)state;
+	vgt_daemon *d = &D;
+	assert_int_equal(vgt_setup(d, NULL, vgt_default_keys), 0);
+	assert_int_equal(vgt_start(d, 1, NULL), 0);
+	vg_client *c = vg_client_new(d->sock);
+	vg_client_set_timeout(c, 20000);
+	uint8_t sig[64];
+	size_t sl;
+	const char *bad = "vgd-test-violate-sandbox";
+	/* Every keyholder the request reaches breaks its sandbox; after three
+	 * the front gives up: one INTERNAL reply. */
+	assert_int_equal(vg_client_sign(c, "ed", VGC_ALG_ED25519, bad, strlen(bad), sig, sizeof(sig),
+					&sl),
+			 VGC_E_INTERNAL);
+	assert_true(dt_wait_log(d, "called mkdir", 3, 5000));
+	assert_true(dt_wait_log(d, "died of a sandbox violation: system call mkdir", 3, 5000));
+	assert_true(vgt_log_count(d, "sandbox violation: keyholder (pid") >= 3);
+	assert_int_equal(vgt_log_count(d, "sandbox violation: front"), 0);
+	/* Restarted; service continues on the same connection. */
+	pid_t kh[8];
+	for (int i = 0; i < 100 && dt_children_named(d, "vgd-keyholder", kh, 8) != 2; i++)
+		usleep(50000);
+	assert_int_equal(dt_children_named(d, "vgd-keyholder", kh, 8), 2);
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(vg_client_sign(c, "ed", VGC_ALG_ED25519, "fine", 4, sig, sizeof(sig),
+						&sl),
+				 0);
+	long long v = -1;
+	for (int i = 0; i < 100 && v < 3; i++, usleep(50000))
+		v = dt_stat(d->sock, "sandbox.violations");
+	assert_int_equal(v, 3);
+	assert_true(dt_stat(d->sock, "keyholder.restarts") >= 3);
+	assert_int_equal(vgt_log_count(d, "called mkdir"), 3);
+	assert_int_equal(vgt_log_count(d, "sandbox violation: keyholder (pid"), 3); /* nothing else */
+	vg_client_free(c);
+	int st = vgt_stop(d);
+	if (st != 0)
+		vgt_dump_log(d);
+	assert_int_equal(st, 0);
+	vgt_cleanup(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_keyholders_killed),
+		cmocka_unit_test(test_sandbox_violation),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
