@@ -5,6 +5,7 @@
 #include "rsa/mont.h"
 
 #include "ct.h"
+#include "rsa/mont_asm.h"
 #include "vg/wipe.h"
 
 typedef unsigned __int128 u128;
@@ -76,7 +77,8 @@ void vg_mont_init(vg_mont *ctx, const uint64_t *m, const uint64_t *rr, uint64_t 
 	ctx->rr = rr;
 	ctx->m0inv = m0inv;
 	ctx->n = n;
-	ctx->mul = vg_mont_mul_c;
+	ctx->mul = vg_mont_pick(n);
+	ctx->sqr = vg_mont_pick_sqr(n);
 }
 
 void vg_mont_add(const vg_mont *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b)
@@ -157,8 +159,9 @@ void vg_mont_exp_ct(const vg_mont *ctx, uint64_t *rM, const uint64_t *aM, const 
 
 	/* table[i] = a^i in Montgomery form; table[0] = R mod m. */
 	vg_mont_mul(ctx, table[0], ctx->rr, one);
-	for (size_t j = 0; j < n; j++)
-		table[1][j] = aM[j];
+	/* table[1] = aM reduced below m (times R R^-1), as the squarings
+	 * of the accumulator need. */
+	vg_mont_mul(ctx, table[1], aM, table[0]);
 	for (size_t i = 2; i < TABLE_SIZE; i++)
 		vg_mont_mul(ctx, table[i], table[i - 1], aM);
 
@@ -172,7 +175,7 @@ void vg_mont_exp_ct(const vg_mont *ctx, uint64_t *rM, const uint64_t *aM, const 
 		table_select(acc, table, window_at(e, VG_MONT_WINDOW * (windows - 1)), n);
 		for (size_t w = windows - 1; w-- > 0;) {
 			for (int s = 0; s < VG_MONT_WINDOW; s++)
-				vg_mont_mul(ctx, acc, acc, acc);
+				vg_mont_sqr(ctx, acc, acc); /* acc < m: a product */
 			table_select(sel, table, window_at(e, VG_MONT_WINDOW * w), n);
 			vg_mont_mul(ctx, acc, acc, sel);
 		}
@@ -182,6 +185,25 @@ void vg_mont_exp_ct(const vg_mont *ctx, uint64_t *rM, const uint64_t *aM, const 
 	vg_wipe(table, sizeof(table));
 	vg_wipe(acc, sizeof(acc));
 	vg_wipe(sel, sizeof(sel));
+}
+
+void vg_mont_exp_pub_plain(const vg_mont *ctx, uint64_t *r, const uint64_t *aM, const uint64_t *a,
+			   uint64_t e)
+{
+	size_t n = ctx->n;
+	int top = 63 - __builtin_clzll(e | 1); /* >= 1: e >= 3 */
+
+	for (size_t j = 0; j < n; j++)
+		r[j] = aM[j];
+	/* r = a^(e >> i) R after the step for bit i, down to i = 1 */
+	for (int i = top; i-- > 1;) {
+		vg_mont_sqr(ctx, r, r);
+		if ((e >> i) & 1) /* e is public */
+			vg_mont_mul(ctx, r, r, aM);
+	}
+	/* bit 0 is set: a^(e-1) R a R^-1 = a^e */
+	vg_mont_sqr(ctx, r, r);
+	vg_mont_mul(ctx, r, r, a);
 }
 
 void vg_mont_exp_pub(const vg_mont *ctx, uint64_t *rM, const uint64_t *aM, uint64_t e)

@@ -31,6 +31,7 @@ typedef struct {
 	uint64_t m0inv;     /* -m^-1 mod 2^64 */
 	size_t n;
 	vg_mont_mul_fn *mul;
+	vg_mont_mul_fn *sqr; /* called with b == a; needs a < m */
 } vg_mont;
 
 /* -m0^-1 mod 2^64 for odd m0, by Newton's iteration (no branch). */
@@ -47,6 +48,12 @@ static inline void vg_mont_mul(const vg_mont *ctx, uint64_t *r, const uint64_t *
 			       const uint64_t *b)
 {
 	ctx->mul(r, a, b, ctx->m, ctx->m0inv, ctx->n);
+}
+
+/* r = a^2 R^-1 mod m for a < m (fully reduced). r may alias a. */
+static inline void vg_mont_sqr(const vg_mont *ctx, uint64_t *r, const uint64_t *a)
+{
+	ctx->sqr(r, a, a, ctx->m, ctx->m0inv, ctx->n);
 }
 
 /* rM = a * R mod m: a[0..an) of any length brought into the Montgomery
@@ -74,5 +81,13 @@ void vg_mont_exp_ct(const vg_mont *ctx, uint64_t *rM, const uint64_t *aM, const 
 /* rM = aM^e for a PUBLIC exponent e >= 1 (left-to-right square and multiply
  * branching on e's bits). The operands' values still do not affect time. */
 void vg_mont_exp_pub(const vg_mont *ctx, uint64_t *rM, const uint64_t *aM, uint64_t e);
+
+/* r = a^e mod m, plain and fully reduced, for a PUBLIC odd e >= 3, given
+ * a < m and aM = a R mod m. As vg_mont_exp_pub, except that the last
+ * multiplication (e is odd) takes the plain a, which also removes the
+ * factor R: one multiplication fewer than exp_pub followed by from. r may
+ * alias neither a nor aM. */
+void vg_mont_exp_pub_plain(const vg_mont *ctx, uint64_t *r, const uint64_t *aM, const uint64_t *a,
+			   uint64_t e);
 
 #endif

@@ -63,6 +63,7 @@ static int load_public(struct vg_rsa_public_key *pub, const uint8_t *n, size_t n
 	pub->e = ev;
 	pub->n0inv = vg_mont_m0inv(pub->n[0]);
 	vg_mont_rr(pub->rr, pub->n, pub->limbs);
+	vg_rsa52_pub_init(&pub->r52, pub->n, pub->rr, pub->limbs);
 	return 0;
 }
 
@@ -207,6 +208,7 @@ int vg_rsa_key_init(vg_rsa_key *key, const vg_rsa_key_parts *parts)
 	/* Montgomery constants of p and q. */
 	vg_mont_rr(key->p.rr, key->p.prime, lp);
 	vg_mont_rr(key->q.rr, key->q.prime, lq);
+	vg_rsa52_init(&key->r52, key->p.prime, lp, key->q.prime, lq);
 
 	/* qinv < p and qinv q == 1 mod p: (q R mod p) qinv R^-1 = q qinv. */
 	ok &= vg_bn_from_bytes(key->qinv, VG_BN_MAX_LIMBS, parts->qinv, parts->qinv_len);

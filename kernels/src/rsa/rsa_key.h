@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "rsa/bn.h"
+#include "rsa/rsa52.h"
 #include "vg/rsa.h"
 
 /* Limb arrays are little-endian, zero above their used length. */
@@ -21,6 +22,7 @@ struct vg_rsa_public_key {
 	uint64_t n0inv;                /* -n^-1 mod 2^64 */
 	uint64_t n[VG_BN_MAX_LIMBS];   /* the modulus */
 	uint64_t rr[VG_BN_MAX_LIMBS];  /* R^2 mod n, R = 2^(64 limbs) */
+	struct vg_rsa52_pub r52;       /* radix-2^52 constants (ifma tier) */
 };
 
 /* One CRT half: a prime factor and what exponentiation modulo it needs. */
@@ -40,6 +42,7 @@ struct vg_rsa_key {
 	struct vg_rsa_public_key pub;
 	struct vg_rsa_crt p, q;
 	uint64_t qinv[VG_BN_MAX_LIMBS]; /* secret: q^-1 mod p, p.limbs limbs */
+	struct vg_rsa52 r52;            /* radix-2^52 constants (ifma tier) */
 };
 
 #endif

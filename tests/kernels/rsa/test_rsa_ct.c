@@ -7,6 +7,10 @@
  * (the return code: one bit, "the fault check passed"; the output: a
  * signature, public by design).
  *
+ * --tier c|base|adx forces the multiply tier first (vg_cpu_force_for_tests
+ * can add ADX, which valgrind's cpuid hides; valgrind cannot run the ifma
+ * tier at all, which tests/checkasm/rsa checks statically and by timing).
+ *
  * With --control it branches on a secret on purpose and checks that
  * valgrind counted it: the marking is live. Not under valgrind, the
  * test has nothing to check and reports itself skipped (VG_CT_SKIP). The
@@ -22,6 +26,9 @@
 #include <cmocka.h>
 
 #include "ctgrind.h"
+#include "cpu_internal.h"
+#include "rsa/mont_asm.h"
+#include "rsa/rsa52.h"
 #include "rsa/rsa_key.h"
 #include "rsa_testutil.h"
 #include "vecfile.h"
@@ -44,6 +51,9 @@ static void mark_key_secret(struct vg_rsa_key *key)
 	mark_crt(&key->p);
 	mark_crt(&key->q);
 	SECRET(key->qinv);
+	SECRET(key->r52.k0);
+	SECRET(key->r52.m);
+	SECRET(key->r52.rr);
 }
 
 /* The first e = 3 key of the 2048-bit sig_gen file: factors of about 1365
@@ -117,6 +127,24 @@ static void test_ct_2048(void **state)
 	trsa_key_free(key);
 }
 
+static void test_ct_3072(void **state)
+{
+	vg_rsa_key *key = trsa_key_from_file("rsa_pkcs1_3072_test.txt");
+
+	(void)state;
+	check_key(key);
+	trsa_key_free(key);
+}
+
+static void test_ct_4096(void **state)
+{
+	vg_rsa_key *key = trsa_key_from_file("rsa_pkcs1_4096_test.txt");
+
+	(void)state;
+	check_key(key);
+	trsa_key_free(key);
+}
+
 static void test_ct_unbalanced(void **state)
 {
 	vg_rsa_key *key = unbalanced_key();
@@ -124,6 +152,40 @@ static void test_ct_unbalanced(void **state)
 	(void)state;
 	assert_true(key->p.limbs != key->q.limbs);
 	check_key(key);
+	trsa_key_free(key);
+}
+
+/* The ifma tier's exponentiation logic (radix conversions, windows, the
+ * masked scan of both halves) with the portable radix-2^52 multiply in
+ * place of the asm, which valgrind cannot run: the asm itself is checked
+ * statically and by timing (ctasm-rsa, ct-rsa-ifma-dudect). */
+static void amm52x2_c20(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+			const uint64_t *k0)
+{
+	vg_amm52_c(r, a, b, m, k0[0], 20);
+	vg_amm52_c(r + VG_RSA52_STRIDE(20), a + VG_RSA52_STRIDE(20), b + VG_RSA52_STRIDE(20),
+		   m + VG_RSA52_STRIDE(20), k0[1], 20);
+}
+
+static void test_ct_rsa52(void **state)
+{
+	vg_rsa_key *key = trsa_key_from_file("rsa_pkcs1_2048_test.txt");
+	uint64_t cp[VG_BN_MAX_LIMBS] = {0}, cq[VG_BN_MAX_LIMBS] = {0};
+	uint64_t rp[VG_BN_MAX_LIMBS], rq[VG_BN_MAX_LIMBS];
+	uint64_t seed = 7;
+	const struct vg_rsa52_impl impl = {amm52x2_c20, NULL};
+
+	(void)state;
+	assert_int_equal(key->r52.digits, 20);
+	trsa_rand_bytes(&seed, (uint8_t *)cp, 15 * 8);
+	trsa_rand_bytes(&seed, (uint8_t *)cq, 15 * 8);
+	mark_key_secret(key);
+	SECRET(cp);
+	SECRET(cq);
+	vg_rsa52_exp2(&key->r52, &impl, rp, rq, cp, cq, key->p.exp, key->q.exp,
+		      key->p.bits, key->p.prime, key->q.prime, key->p.limbs);
+	PUBLIC(rp);
+	PUBLIC(rq);
 	trsa_key_free(key);
 }
 
@@ -153,6 +215,16 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ct_2048),
 		cmocka_unit_test(test_ct_unbalanced),
+		cmocka_unit_test(test_ct_rsa52),
+	};
+	/* Per tier: every CRT half size of the asm (16, 24, 32 limbs) and the
+	 * public moduli (32, 48, 64 limbs). */
+	const struct CMUnitTest tests_all[] = {
+		cmocka_unit_test(test_ct_2048),
+		cmocka_unit_test(test_ct_3072),
+		cmocka_unit_test(test_ct_4096),
+		cmocka_unit_test(test_ct_unbalanced),
+		cmocka_unit_test(test_ct_rsa52),
 	};
 
 	if (!VG_CT_ACTIVE()) {
@@ -161,5 +233,24 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && strcmp(argv[1], "--control") == 0)
 		return run_control();
+	if (argc > 2 && strcmp(argv[1], "--tier") == 0) {
+		const char *t = argv[2];
+		if (strcmp(t, "c") == 0) {
+			vg_mont_force_c_for_tests(1);
+		} else if (strcmp(t, "base") == 0) {
+			vg_cpu_force_for_tests(VG_TIER_BASE);
+		} else if (strcmp(t, "adx") == 0) {
+			vg_cpu_force_for_tests(VG_TIER_ADX);
+		} else {
+			fprintf(stderr, "unknown tier %s\n", t);
+			return 1;
+		}
+		/* The tier under test must be the one that runs. */
+		if (strcmp(vg_rsa_variant(), t) != 0) {
+			fprintf(stderr, "tier %s requested, %s in use\n", t, vg_rsa_variant());
+			return 1;
+		}
+		return cmocka_run_group_tests_name("rsa-ct", tests_all, NULL, NULL) != 0;
+	}
 	return cmocka_run_group_tests_name("rsa-ct", tests, NULL, NULL) != 0;
 }

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "cpu_internal.h"
+#include "rsa/mont_asm.h"
 #include "rsa_testutil.h"
 #include "vecfile.h"
 #include "vg/rsa.h"
@@ -314,9 +316,19 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_file)};
 	char *end;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s MODE FILE EXPECTED_SKIPS\n", argv[0]);
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: %s MODE FILE EXPECTED_SKIPS [TIER]\n", argv[0]);
 		return 2;
+	}
+	/* TIER: the RSA variant that must be in use (the run's VG_CPU_FEATURES
+	 * selects it); "c" forces the portable reference. */
+	if (argc == 5) {
+		if (strcmp(argv[4], "c") == 0)
+			vg_mont_force_c_for_tests(1);
+		if (strcmp(vg_rsa_variant(), argv[4]) != 0) {
+			fprintf(stderr, "tier %s expected, %s in use\n", argv[4], vg_rsa_variant());
+			return 1;
+		}
 	}
 	mode = argv[1];
 	file = argv[2];

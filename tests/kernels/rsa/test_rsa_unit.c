@@ -14,6 +14,7 @@
 
 #include "rsa/bn.h"
 #include "rsa/mont.h"
+#include "rsa/mont_asm.h"
 #include "rsa/rsa_key.h"
 #include "rsa_testkeys.h"
 #include "rsa_testutil.h"
@@ -1254,7 +1255,7 @@ static void test_fault(void **state)
 	free(bad);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest bn_tests[] = {
 		cmocka_unit_test(test_bn_bytes),       cmocka_unit_test(test_bn_add_sub),
@@ -1273,6 +1274,10 @@ int main(void)
 		cmocka_unit_test(test_pkcs1_known_answers),
 		cmocka_unit_test(test_fault),
 	};
+	/* --c: run everything on the portable C multiply (the reference path
+	 * of the private operation); by default the best tier available. */
+	if (argc > 1 && strcmp(argv[1], "--c") == 0)
+		vg_mont_force_c_for_tests(1);
 	int fails = cmocka_run_group_tests_name("rsa-bn-mont", bn_tests, NULL, NULL);
 	fails += cmocka_run_group_tests_name("rsa-keys", rsa_tests, setup_keys, teardown_keys);
 	return fails != 0;

@@ -1,0 +1,98 @@
+/* rsa52.h: the ifma tier of the RSA private operation: both CRT
+ * exponentiations at once in radix 2^52 with "almost Montgomery"
+ * multiplication (amm52_ifma.asm), the two halves side by side in one call.
+ * Secret: the primes, their exponents and constants, every operand and
+ * intermediate. Public: digit counts, bit lengths. */
+#ifndef VG_RSA_RSA52_H
+#define VG_RSA_RSA52_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Digits of the largest half supported (a 2048-bit prime: 40 x 52 = 2080
+ * bits, leaving 4 m < 2^(52 L)) and the qword stride of one half inside a
+ * pair (digits rounded up to 8, a whole number of zmm registers). */
+#define VG_RSA52_MAX_DIGITS 40
+/* Digits of the largest public modulus (4096 bits: 80 x 52 = 4160). */
+#define VG_RSA52_PUB_MAX_DIGITS 80
+#define VG_RSA52_STRIDE(L) ((((L) + 7) / 8) * 8)
+
+/* r = a b 2^(-52 L) mod m "almost", for each of two halves at qword offset
+ * h * VG_RSA52_STRIDE(L): digits < 2^52, a, b < 2 m_h, result < 2 m_h
+ * normalised; k0[h] = -m_h^-1 mod 2^52. r may alias a or b. */
+typedef void vg_amm52x2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+			   const uint64_t *k0);
+
+/* sel = table[ip] for half 0 and table[iq] for half 1 (16 entries of
+ * 2 * VG_RSA52_MAX_DIGITS qwords, halves VG_RSA52_STRIDE(L) qwords each),
+ * reading every entry whole: the indices are secret. */
+typedef void vg_rsa52_select2_fn(uint64_t *sel, const uint64_t *table, uint64_t ip, uint64_t iq);
+
+/* Defined only when the build has assembly. */
+vg_amm52x2_fn vg_amm52x2_ifma_20, vg_amm52x2_ifma_30, vg_amm52x2_ifma_40;
+/* Single multiplies for the public operation (one number, k0[0]). */
+vg_amm52x2_fn vg_amm52x1_ifma_40, vg_amm52x1_ifma_60, vg_amm52x1_ifma_80;
+vg_rsa52_select2_fn vg_rsa52_select2_ifma_24, vg_rsa52_select2_ifma_32, vg_rsa52_select2_ifma_40;
+
+/* The ifma tier's functions for one digit count. select may be NULL: the
+ * portable masked scan is used then. */
+struct vg_rsa52_impl {
+	vg_amm52x2_fn *mul;
+	vg_rsa52_select2_fn *select;
+};
+
+/* Portable reference of one half (checkasm's oracle): same contract with
+ * L digits and k0 = -m^-1 mod 2^52. r may alias a or b. */
+void vg_amm52_c(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
+		size_t L);
+
+/* The ifma tier's functions for L digits, or NULL when the CPU (after
+ * VG_CPU_FEATURES and the test switches of mont_asm.h) lacks the tier or
+ * no assembly covers L. */
+const struct vg_rsa52_impl *vg_rsa52_pick(size_t digits);
+
+/* The single multiply of the ifma tier for L digits, or NULL. */
+vg_amm52x2_fn *vg_amm52x1_pick(size_t digits);
+
+/* Per-key constants of the pair (p, q), set at key load (rsa_key.c). */
+struct vg_rsa52 {
+	size_t digits;                             /* public: L, or 0 if unusable */
+	uint64_t k0[2];                            /* secret: -p^-1, -q^-1 mod 2^52 */
+	uint64_t m[2 * VG_RSA52_MAX_DIGITS];       /* secret: p | q in radix 2^52 */
+	uint64_t rr[2 * VG_RSA52_MAX_DIGITS];      /* secret: 2^(104 L) mod p | q */
+};
+
+/* Fill c for primes p (lp limbs) and q (lq limbs): digits = 0 unless both
+ * have 16, 24 or 32 limbs alike. */
+void vg_rsa52_init(struct vg_rsa52 *c, const uint64_t *p, size_t lp, const uint64_t *q,
+		   size_t lq);
+
+/* rp = cp^ep mod p and rq = cq^eq mod q, plain and fully reduced, on lp
+ * (= lq) limbs; cp < p, cq < q; the exponents are read at the public
+ * length ebits (the larger of the two primes' bit lengths). impl supplies
+ * the multiply and the table read. Fixed 4-bit windows, masked table
+ * scan. */
+void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, uint64_t *rp, uint64_t *rq,
+		   const uint64_t *cp, const uint64_t *cq, const uint64_t *ep, const uint64_t *eq,
+		   size_t ebits, const uint64_t *p, const uint64_t *q, size_t limbs);
+
+/* Constants of a public modulus n for the single multiply. Public. */
+struct vg_rsa52_pub {
+	size_t digits; /* L, or 0 if unusable */
+	uint64_t k0[1];
+	uint64_t m[VG_RSA52_PUB_MAX_DIGITS];
+	uint64_t rr[VG_RSA52_PUB_MAX_DIGITS]; /* 2^(104 L) mod n */
+};
+
+/* Fill c for n (limbs limbs) from rr64 = 2^(128 limbs) mod n: digits = 0
+ * unless limbs is 32, 48 or 64. */
+void vg_rsa52_pub_init(struct vg_rsa52_pub *c, const uint64_t *n, const uint64_t *rr64,
+		       size_t limbs);
+
+/* r = a^e mod n (limbs limbs), plain and fully reduced, a < n, e odd >= 3
+ * and public (square and multiply branching on it), f the single
+ * multiply for c->digits. r must not alias a. */
+void vg_rsa52_exp_pub(const struct vg_rsa52_pub *c, vg_amm52x2_fn *f, uint64_t *r,
+		      const uint64_t *a, const uint64_t *n, size_t limbs, uint64_t e);
+
+#endif

@@ -1,0 +1,127 @@
+; mont_base.asm: Montgomery multiplication at the base tier (x86-64 mul/adc,
+; one carry chain), fully unrolled for 16, 24, 32, 48 and 64 limbs. Secret: every
+; operand, the modulus and m0inv. No branch and no address depends on them:
+; the only branch is the row counter (public), addresses are the argument
+; pointers plus constants.
+;
+; void vg_mont_mul_base_N(uint64_t *r, const uint64_t *a, const uint64_t *b,
+;                         const uint64_t *m, uint64_t m0inv, size_t n)
+; Same contract as vg_mont_mul_c (mont.h) with n == N (ignored).
+
+default rel
+section .note.GNU-stack noalloc noexec nowrite progbits
+section .text
+
+%define T(j) [rsp + 8 * (j)]
+
+%macro MONT_MUL_BASE 1
+%assign N %1
+global vg_mont_mul_base_%1:function hidden
+align 32
+vg_mont_mul_base_%1:
+	push rbx
+	push rbp
+	sub rsp, 8 * (N + 2)
+	mov r9, rdx                     ; b (mul writes rdx)
+	xor eax, eax
+%assign j 0
+%rep N + 2
+	mov T(j), rax
+%assign j j + 1
+%endrep
+	mov ebp, N                      ; row counter (public)
+%%row:
+	; Pass 1: t += a_i b, carry limb in rbx.
+	mov r11, [rsi]
+	lea rsi, [rsi + 8]
+	xor ebx, ebx
+%assign j 0
+%rep N
+	mov rax, [r9 + 8 * j]
+	mul r11
+	add rax, T(j)
+	adc rdx, 0
+	add rax, rbx
+	adc rdx, 0
+	mov T(j), rax
+	mov rbx, rdx
+%assign j j + 1
+%endrep
+	mov rax, T(N)
+	xor edx, edx
+	add rax, rbx
+	adc rdx, 0
+	mov T(N), rax
+	mov T(N + 1), rdx
+
+	; Pass 2: u = t_0 m0inv; t = (t + u m) / 2^64.
+	mov r11, T(0)
+	imul r11, r8
+	mov rax, [rcx]
+	mul r11
+	add rax, T(0)                   ; zero by the choice of u; the carry matters
+	adc rdx, 0
+	mov rbx, rdx
+%assign j 1
+%rep N - 1
+	mov rax, [rcx + 8 * j]
+	mul r11
+	add rax, T(j)
+	adc rdx, 0
+	add rax, rbx
+	adc rdx, 0
+	mov T(j - 1), rax
+	mov rbx, rdx
+%assign j j + 1
+%endrep
+	mov rax, T(N)
+	xor edx, edx
+	add rax, rbx
+	adc rdx, 0
+	mov T(N - 1), rax
+	add rdx, T(N + 1)
+	mov T(N), rdx
+
+	dec ebp
+	jnz %%row
+
+	; r = t - m unless that borrows past t_N (mask = t_N - borrow).
+	mov r10, T(0)
+	sub r10, [rcx]
+	mov [rdi], r10
+%assign j 1
+%rep N - 1
+	mov r10, T(j)
+	sbb r10, [rcx + 8 * j]
+	mov [rdi + 8 * j], r10
+%assign j j + 1
+%endrep
+	mov rax, T(N)
+	sbb rax, 0
+%assign j 0
+%rep N
+	mov r10, [rdi + 8 * j]
+	mov r11, T(j)
+	xor r11, r10
+	and r11, rax
+	xor r10, r11
+	mov [rdi + 8 * j], r10
+%assign j j + 1
+%endrep
+	xor eax, eax
+%assign j 0
+%rep N + 2
+	mov T(j), rax
+%assign j j + 1
+%endrep
+	add rsp, 8 * (N + 2)
+	pop rbp
+	pop rbx
+	ret
+%endmacro
+
+MONT_MUL_BASE 16
+MONT_MUL_BASE 24
+MONT_MUL_BASE 32
+MONT_MUL_BASE 48
+MONT_MUL_BASE 64

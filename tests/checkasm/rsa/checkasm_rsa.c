@@ -1,0 +1,375 @@
+/* checkasm_rsa.c: every RSA assembly Montgomery multiply against the
+ * portable C reference (vg_mont_mul_c), for every tier the CPU has and every
+ * size, on random operands and the edge operands 0, 1, m-1, the largest
+ * value below m with all lower limbs 2^64-1, and R-1 (a may be any value
+ * below R); outputs in sentinel-guarded buffers, also written in place over
+ * a or b; callee-saved registers and the stack checked by the harness's
+ * trampoline. The ifma tier's paired (and single) radix-2^52 "almost
+ * Montgomery" multiplies are checked against vg_amm52_c half by half, on operands below
+ * 2m (its contract) including m, m+1 and 2m-1. Nothing secret: test data. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checkasm.h"
+#include "rsa/mont.h"
+#include "rsa/bn.h"
+#include "rsa/mont_asm.h"
+#include "rsa/rsa52.h"
+
+#define MAXN 64
+#define NSIZES 5
+
+static const size_t sizes[NSIZES] = {16, 24, 32, 48, 64};
+
+struct tier {
+	const char *name;
+	uint32_t features;
+	const char *fname;
+	vg_mont_mul_fn *fn[NSIZES];
+};
+
+static const struct tier tiers[] = {
+	{"base", VG_TIER_BASE, "vg_mont_mul_base",
+	 {vg_mont_mul_base_16, vg_mont_mul_base_24, vg_mont_mul_base_32, vg_mont_mul_base_48,
+	  vg_mont_mul_base_64}},
+	{"adx", VG_TIER_ADX, "vg_mont_mul_adx",
+	 {vg_mont_mul_adx_16, vg_mont_mul_adx_24, vg_mont_mul_adx_32, vg_mont_mul_adx_48,
+	  vg_mont_mul_adx_64}},
+};
+
+/* A random odd modulus of n limbs. shape 0: top bit set (an RSA prime's
+ * length); 1: a random non-zero top limb; 2: top limb 1 (the smallest,
+ * leaving the most room above m); 3: all limbs 2^64-1 (the largest). */
+static void rand_modulus(uint64_t *m, size_t n, int shape)
+{
+	vg_checkasm_rand_bytes(m, n * 8);
+	if (shape == 0)
+		m[n - 1] |= (uint64_t)1 << 63;
+	else if (shape == 1)
+		m[n - 1] |= (uint64_t)1 << (vg_checkasm_rand64() % 64);
+	else if (shape == 2)
+		m[n - 1] = 1;
+	else
+		memset(m, 0xff, n * 8);
+	m[0] |= 1;
+}
+
+/* A random value below m (the top limb drawn below m's). */
+static void rand_below(uint64_t *b, const uint64_t *m, size_t n)
+{
+	vg_checkasm_rand_bytes(b, n * 8);
+	b[n - 1] = m[n - 1] > 1 ? b[n - 1] % m[n - 1] : 0;
+}
+
+/* Edge operand k (0..4) for m; returns 0 when it is not below m (R-1),
+ * which is allowed for a only. */
+static int edge(uint64_t *v, const uint64_t *m, size_t n, int k)
+{
+	memset(v, 0, n * 8);
+	switch (k) {
+	case 0: /* 0 */
+		return 1;
+	case 1: /* 1 */
+		v[0] = 1;
+		return 1;
+	case 2: /* m - 1 */
+		memcpy(v, m, n * 8);
+		v[0] -= 1;
+		return 1;
+	case 3: /* all lower limbs 2^64-1, top limb m's minus one */
+		memset(v, 0xff, n * 8);
+		v[n - 1] = m[n - 1] - 1;
+		return 1;
+	default: /* R - 1 */
+		memset(v, 0xff, n * 8);
+		return 0;
+	}
+}
+
+/* One call of fn checked three ways: into a guarded buffer, in place over
+ * a, and in place over b. */
+static int check_one(vg_mont_mul_fn *fn, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+		     size_t n, const char *what, int i)
+{
+	uint64_t m0inv = vg_mont_m0inv(m[0]);
+	uint64_t want[MAXN], x[MAXN];
+	uint8_t raw[VG_CHECKASM_OUT(MAXN * 8)];
+	uint8_t *out = vg_checkasm_guard(raw, n * 8);
+
+	vg_mont_mul_c(want, a, b, m, m0inv, n);
+	vg_checkasm_call(fn, (uint64_t *)(void *)out, a, b, m, m0inv, n);
+	if (!vg_checkasm_eq(out, want, n * 8, "n=%zu %s i=%d", n, what, i) ||
+	    !vg_checkasm_guard_ok(raw, n * 8))
+		return 0;
+	memcpy(x, a, n * 8);
+	vg_checkasm_call(fn, x, x, b, m, m0inv, n);
+	if (!vg_checkasm_eq(x, want, n * 8, "n=%zu %s i=%d (r = a)", n, what, i))
+		return 0;
+	memcpy(x, b, n * 8);
+	vg_checkasm_call(fn, x, a, x, m, m0inv, n);
+	return vg_checkasm_eq(x, want, n * 8, "n=%zu %s i=%d (r = b)", n, what, i);
+}
+
+static void check_size(vg_mont_mul_fn *fn, size_t n)
+{
+	uint64_t m[MAXN], a[MAXN], b[MAXN];
+	int iters = vg_checkasm_iters() / NSIZES;
+
+	/* Edges: each a-edge (or random a) against each b-edge (or random
+	 * b), for every modulus shape. */
+	for (int shape = 0; shape < 4; shape++) {
+		rand_modulus(m, n, shape);
+		for (int ka = 0; ka <= 5; ka++) {
+			for (int kb = 0; kb <= 4; kb++) {
+				if (ka == 5)
+					vg_checkasm_rand_bytes(a, n * 8);
+				else
+					(void)edge(a, m, n, ka);
+				if (kb == 4)
+					rand_below(b, m, n);
+				else
+					(void)edge(b, m, n, kb);
+				if (!check_one(fn, a, b, m, n, "edge", ka * 8 + kb + 64 * shape))
+					return;
+			}
+		}
+		/* squaring of the edges, r = a = b */
+		for (int k = 0; k < 4; k++) {
+			uint64_t want[MAXN];
+			(void)edge(a, m, n, k);
+			vg_mont_mul_c(want, a, a, m, vg_mont_m0inv(m[0]), n);
+			vg_checkasm_call(fn, a, a, a, m, vg_mont_m0inv(m[0]), n);
+			if (!vg_checkasm_eq(a, want, n * 8, "n=%zu square edge %d", n, k))
+				return;
+		}
+	}
+	/* Random: a new modulus every 16 operand pairs. */
+	for (int i = 0; i < iters; i++) {
+		if (i % 16 == 0)
+			rand_modulus(m, n, (int)(vg_checkasm_rand64() % 3));
+		vg_checkasm_rand_bytes(a, n * 8);
+		rand_below(b, m, n);
+		if (!check_one(fn, a, b, m, n, "random", i))
+			return;
+	}
+}
+
+/* The adx squarings: a < m (their contract), edges 0, 1, m-1, all lower
+ * limbs 2^64-1 below m, and random; into a guarded buffer and in place. */
+static void check_sqr(vg_mont_mul_fn *fn, size_t n)
+{
+	uint64_t m[MAXN], a[MAXN], want[MAXN], x[MAXN];
+	uint8_t raw[VG_CHECKASM_OUT(MAXN * 8)];
+	int iters = vg_checkasm_iters() / 3;
+
+	for (int i = 0; i < iters + 16; i++) {
+		int edges = i < 16;
+		rand_modulus(m, n, edges ? i / 4 % 3 : (int)(vg_checkasm_rand64() % 3));
+		if (edges)
+			(void)edge(a, m, n, i % 4);
+		else
+			rand_below(a, m, n);
+		uint64_t m0inv = vg_mont_m0inv(m[0]);
+		vg_mont_mul_c(want, a, a, m, m0inv, n);
+		uint8_t *out = vg_checkasm_guard(raw, n * 8);
+		vg_checkasm_call(fn, (uint64_t *)(void *)out, a, a, m, m0inv, n);
+		if (!vg_checkasm_eq(out, want, n * 8, "n=%zu i=%d", n, i) ||
+		    !vg_checkasm_guard_ok(raw, n * 8))
+			return;
+		memcpy(x, a, n * 8);
+		vg_checkasm_call(fn, x, x, x, m, m0inv, n);
+		if (!vg_checkasm_eq(x, want, n * 8, "n=%zu i=%d (in place)", n, i))
+			return;
+	}
+}
+
+/* ---- ifma: vg_amm52x2_ifma_L ---- */
+
+#define M52 (((uint64_t)1 << 52) - 1)
+#define S52 VG_RSA52_MAX_DIGITS
+
+/* d[0..L) = a[0..n) in radix 2^52. */
+static void to52(uint64_t *d, size_t L, const uint64_t *a, size_t n)
+{
+	for (size_t j = 0; j < L; j++) {
+		size_t pos = 52 * j, w = pos / 64, off = pos % 64;
+		uint64_t v = w < n ? a[w] >> off : 0;
+		if (off > 12 && w + 1 < n)
+			v |= a[w + 1] << (64 - off);
+		d[j] = v & M52;
+	}
+}
+
+/* Operand kind k (0..8) below 2m, as n + 1 limbs: 0, 1, m-1, all lower
+ * limbs 2^64-1 below m, m, m+1, 2m-1, random below m, random in [m, 2m). */
+static void operand52(uint64_t *v, const uint64_t *m, size_t n, int k)
+{
+	uint64_t x[MAXN + 1] = {0};
+
+	if (k < 4) {
+		(void)edge(x, m, n, k);
+	} else if (k < 7) {
+		memcpy(x, m, n * 8);
+		if (k == 5)
+			x[0] += 1; /* m odd: no carry */
+		if (k == 6) {
+			x[n] = vg_bn_add(x, x, m, n);
+			x[0] -= 1; /* m odd: 2m's low limb is 2 mod 4, no borrow */
+		}
+	} else {
+		rand_below(x, m, n);
+		if (k == 8)
+			x[n] = vg_bn_add(x, x, m, n);
+	}
+	memcpy(v, x, (n + 1) * 8);
+}
+
+/* fn: the paired multiply (halves = 2) or a single one (halves = 1). */
+static void check_amm52(vg_amm52x2_fn *fn, size_t L, int halves)
+{
+	size_t n = L / 5 * 4, S = VG_RSA52_STRIDE(L), W = halves * S;
+	uint64_t m64[2][MAXN], m[2 * S52], a[2 * S52], b[2 * S52], k0[2], want[2 * S52];
+	uint64_t x[2 * S52], v[MAXN + 1];
+	int H = halves;
+	uint8_t raw[VG_CHECKASM_OUT(2 * S52 * 8)];
+	int iters = vg_checkasm_iters() / 3;
+
+	for (int i = 0; i < iters + 81 * 4; i++) {
+		/* the first 324 iterations: every pair of operand kinds, under
+		 * four modulus shapes (the all-ones one is too big: 4m < R) */
+		int edges = i < 81 * 4;
+		if (i % 81 == 0 || !edges) {
+			for (int h = 0; h < H; h++) {
+				rand_modulus(m64[h], n, edges ? (i / 81) % 3 : (int)(vg_checkasm_rand64() % 3));
+				memset(m + h * S, 0, S * 8);
+				to52(m + h * S, L, m64[h], n);
+				k0[h] = vg_mont_m0inv(m64[h][0]) & M52;
+			}
+		}
+		memset(a, 0, sizeof(a));
+		memset(b, 0, sizeof(b));
+		for (int h = 0; h < H; h++) {
+			operand52(v, m64[h], n, edges ? (i % 81) / 9 : 7 + (int)(vg_checkasm_rand64() % 2));
+			to52(a + h * S, L, v, n + 1);
+			operand52(v, m64[h], n, edges ? (i % 81) % 9 : 7 + (int)(vg_checkasm_rand64() % 2));
+			to52(b + h * S, L, v, n + 1);
+		}
+		memset(want, 0, sizeof(want));
+		for (int h = 0; h < H; h++)
+			vg_amm52_c(want + h * S, a + h * S, b + h * S, m + h * S, k0[h], L);
+
+		uint8_t *out = vg_checkasm_guard(raw, W * 8);
+		vg_checkasm_call(fn, (uint64_t *)(void *)out, a, b, m, k0);
+		if (!vg_checkasm_eq(out, want, W * 8, "L=%zu i=%d", L, i) ||
+		    !vg_checkasm_guard_ok(raw, W * 8))
+			return;
+		memcpy(x, a, sizeof(x));
+		vg_checkasm_call(fn, x, x, b, m, k0);
+		if (!vg_checkasm_eq(x, want, W * 8, "L=%zu i=%d (r = a)", L, i))
+			return;
+		memcpy(x, b, sizeof(x));
+		vg_checkasm_call(fn, x, a, x, m, k0);
+		if (!vg_checkasm_eq(x, want, W * 8, "L=%zu i=%d (r = b)", L, i))
+			return;
+		/* squaring in place, as the exponentiation does */
+		for (int h = 0; h < H; h++)
+			vg_amm52_c(want + h * S, a + h * S, a + h * S, m + h * S, k0[h], L);
+		memcpy(x, a, sizeof(x));
+		vg_checkasm_call(fn, x, x, x, m, k0);
+		if (!vg_checkasm_eq(x, want, W * 8, "L=%zu i=%d (square)", L, i))
+			return;
+	}
+}
+
+/* The paired table read: every (ip, iq) pair, on random tables. */
+static void check_select(vg_rsa52_select2_fn *fn, size_t S)
+{
+	static uint64_t table[16][2 * S52];
+	uint64_t want[2 * S52];
+	uint8_t raw[VG_CHECKASM_OUT(2 * S52 * 8)];
+	int rounds = vg_checkasm_iters() / 256 + 1;
+
+	for (int r = 0; r < rounds; r++) {
+		vg_checkasm_rand_bytes(table, sizeof(table));
+		for (uint64_t ip = 0; ip < 16; ip++) {
+			for (uint64_t iq = 0; iq < 16; iq++) {
+				memcpy(want, table[ip], S * 8);
+				memcpy(want + S, table[iq] + S, S * 8);
+				uint8_t *out = vg_checkasm_guard(raw, 2 * S * 8);
+				vg_checkasm_call(fn, (uint64_t *)(void *)out, &table[0][0], ip, iq);
+				if (!vg_checkasm_eq(out, want, 2 * S * 8, "S=%zu ip=%d iq=%d", S, (int)ip,
+						    (int)iq) ||
+				    !vg_checkasm_guard_ok(raw, 2 * S * 8))
+					return;
+			}
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	vg_checkasm_init("rsa", argc, argv);
+	for (size_t t = 0; t < sizeof(tiers) / sizeof(tiers[0]); t++) {
+		if (!vg_checkasm_tier(tiers[t].name, tiers[t].features))
+			continue;
+		for (size_t s = 0; s < NSIZES; s++) {
+			char name[64];
+			snprintf(name, sizeof(name), "%s_%zu", tiers[t].fname, sizes[s]);
+			vg_checkasm_func(name);
+			check_size(tiers[t].fn[s], sizes[s]);
+			vg_checkasm_func_done();
+		}
+	}
+	if (vg_checkasm_tier("adx", VG_TIER_ADX)) {
+		static const struct {
+			const char *name;
+			vg_mont_mul_fn *fn;
+			size_t n;
+		} sq[] = {
+			{"vg_mont_sqr_adx_16", vg_mont_sqr_adx_16, 16},
+			{"vg_mont_sqr_adx_24", vg_mont_sqr_adx_24, 24},
+			{"vg_mont_sqr_adx_32", vg_mont_sqr_adx_32, 32},
+		};
+		for (size_t i = 0; i < sizeof(sq) / sizeof(sq[0]); i++) {
+			vg_checkasm_func(sq[i].name);
+			check_sqr(sq[i].fn, sq[i].n);
+			vg_checkasm_func_done();
+		}
+	}
+	if (vg_checkasm_tier("ifma", VG_TIER_IFMA)) {
+		static const struct {
+			const char *name;
+			vg_amm52x2_fn *fn;
+			size_t L;
+			int halves;
+		} f52[] = {
+			{"vg_amm52x2_ifma_20", vg_amm52x2_ifma_20, 20, 2},
+			{"vg_amm52x2_ifma_30", vg_amm52x2_ifma_30, 30, 2},
+			{"vg_amm52x2_ifma_40", vg_amm52x2_ifma_40, 40, 2},
+			{"vg_amm52x1_ifma_40", vg_amm52x1_ifma_40, 40, 1},
+			{"vg_amm52x1_ifma_60", vg_amm52x1_ifma_60, 60, 1},
+			{"vg_amm52x1_ifma_80", vg_amm52x1_ifma_80, 80, 1},
+		};
+		for (size_t i = 0; i < sizeof(f52) / sizeof(f52[0]); i++) {
+			vg_checkasm_func(f52[i].name);
+			check_amm52(f52[i].fn, f52[i].L, f52[i].halves);
+			vg_checkasm_func_done();
+		}
+		static const struct {
+			const char *name;
+			vg_rsa52_select2_fn *fn;
+			size_t S;
+		} sel[] = {
+			{"vg_rsa52_select2_ifma_24", vg_rsa52_select2_ifma_24, 24},
+			{"vg_rsa52_select2_ifma_32", vg_rsa52_select2_ifma_32, 32},
+			{"vg_rsa52_select2_ifma_40", vg_rsa52_select2_ifma_40, 40},
+		};
+		for (size_t i = 0; i < sizeof(sel) / sizeof(sel[0]); i++) {
+			vg_checkasm_func(sel[i].name);
+			check_select(sel[i].fn, sel[i].S);
+			vg_checkasm_func_done();
+		}
+	}
+	return vg_checkasm_finish();
+}

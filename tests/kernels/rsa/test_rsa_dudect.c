@@ -1,0 +1,130 @@
+/* test_rsa_dudect.c: statistical timing test (dudect style) of the ifma
+ * tier's paired CRT exponentiation, which valgrind cannot run. Two classes
+ * of inputs, interleaved in random order: a fixed secret (all-zero
+ * exponents, base 1: every window selects entry 0) and fresh random
+ * secrets (random exponents and bases). Welch's t-test on the cycle
+ * counts, on all samples and on the samples below a few pooled percentiles
+ * (cropping the interrupts and the neighbours' noise of a shared machine);
+ * |t| above THRESHOLD fails. Runs a fixed number of samples (bounded time).
+ *
+ * --control makes class 0 do visibly less work (a shorter exponent), and
+ * passes only if the test detects that: the statistics are live.
+ * Exits 77 (skipped) when the CPU lacks the ifma tier. Not secret: test
+ * keys. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <x86intrin.h>
+
+#include "cpu_internal.h"
+#include "rsa/rsa52.h"
+#include "rsa/rsa_key.h"
+#include "rsa_testutil.h"
+
+#define SAMPLES 1200 /* both classes; ~0.3 s at 2048 bits */
+#define THRESHOLD 10.0 /* dudect's "definitely not constant time" bound */
+#define NCROP 4
+
+static const double crops[NCROP] = {1.0, 0.9, 0.75, 0.5};
+
+struct welch {
+	double n[2], mean[2], m2[2];
+};
+
+static void welch_add(struct welch *w, int cls, double x)
+{
+	double d = x - w->mean[cls];
+	w->n[cls] += 1;
+	w->mean[cls] += d / w->n[cls];
+	w->m2[cls] += d * (x - w->mean[cls]);
+}
+
+static double welch_t(const struct welch *w)
+{
+	if (w->n[0] < 2 || w->n[1] < 2)
+		return 0;
+	double v0 = w->m2[0] / (w->n[0] - 1), v1 = w->m2[1] / (w->n[1] - 1);
+	return (w->mean[0] - w->mean[1]) / sqrt(v0 / w->n[0] + v1 / w->n[1] + 1e-30);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+	int control = argc > 1 && strcmp(argv[1], "--control") == 0;
+	static uint64_t cycles[SAMPLES], sorted[SAMPLES];
+	static int cls[SAMPLES];
+	uint64_t ep[2][VG_BN_MAX_LIMBS], eq[2][VG_BN_MAX_LIMBS];
+	uint64_t cp[2][VG_BN_MAX_LIMBS], cq[2][VG_BN_MAX_LIMBS];
+	uint64_t rp[VG_BN_MAX_LIMBS], rq[VG_BN_MAX_LIMBS];
+	uint64_t seed = 0x5eed;
+
+	if ((vg_cpu_features() & VG_TIER_IFMA) != VG_TIER_IFMA) {
+		fprintf(stderr, "CPU lacks the ifma tier: nothing to check\n");
+		return 77;
+	}
+	vg_rsa_key *key = trsa_key_from_file("rsa_pkcs1_2048_test.txt");
+	if (!key)
+		return 1;
+	const struct vg_rsa52_impl *f = vg_rsa52_pick(key->r52.digits);
+	size_t limbs = key->p.limbs, bits = key->p.bits;
+	if (!f) {
+		fprintf(stderr, "no ifma multiply for this key\n");
+		return 1;
+	}
+	/* class 0: fixed secret */
+	memset(ep, 0, sizeof(ep));
+	memset(eq, 0, sizeof(eq));
+	memset(cp, 0, sizeof(cp));
+	memset(cq, 0, sizeof(cq));
+	cp[0][0] = cq[0][0] = 1;
+
+	for (int i = 0; i < SAMPLES; i++) {
+		int c = (int)(trsa_rand(&seed) & 1);
+		cls[i] = c;
+		if (c == 1) {
+			/* fresh random secret, below the primes (top limb zero) */
+			trsa_rand_bytes(&seed, (uint8_t *)ep[1], limbs * 8);
+			trsa_rand_bytes(&seed, (uint8_t *)eq[1], limbs * 8);
+			trsa_rand_bytes(&seed, (uint8_t *)cp[1], (limbs - 1) * 8);
+			trsa_rand_bytes(&seed, (uint8_t *)cq[1], (limbs - 1) * 8);
+			if (bits % 64) {
+				ep[1][limbs - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
+				eq[1][limbs - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
+			}
+		}
+		size_t eb = control && c == 0 ? bits - 256 : bits;
+		uint64_t t0 = __rdtsc();
+		vg_rsa52_exp2(&key->r52, f, rp, rq, cp[c], cq[c], ep[c], eq[c], eb, key->p.prime,
+			      key->q.prime, limbs);
+		cycles[i] = __rdtsc() - t0;
+	}
+	trsa_key_free(key);
+
+	memcpy(sorted, cycles, sizeof(sorted));
+	qsort(sorted, SAMPLES, sizeof(sorted[0]), cmp_u64);
+	double worst = 0;
+	for (int k = 0; k < NCROP; k++) {
+		uint64_t limit = sorted[(size_t)(crops[k] * (SAMPLES - 1))];
+		struct welch w;
+		memset(&w, 0, sizeof(w));
+		for (int i = 0; i < SAMPLES; i++)
+			if (cycles[i] <= limit)
+				welch_add(&w, cls[i], (double)cycles[i]);
+		double t = welch_t(&w);
+		printf("crop %.2f: n = %.0f/%.0f, mean %.0f/%.0f cycles, t = %.2f\n", crops[k],
+		       w.n[0], w.n[1], w.mean[0], w.mean[1], t);
+		if (fabs(t) > worst)
+			worst = fabs(t);
+	}
+	printf("max |t| = %.2f (threshold %.1f)%s\n", worst, THRESHOLD, control ? " [control]" : "");
+	if (control)
+		return worst > THRESHOLD ? 0 : 1;
+	return worst > THRESHOLD ? 1 : 0;
+}
