@@ -1,0 +1,389 @@
+/* main.c: vgload, the daemon load benchmark. Starts its own vgd with the
+ * test keys (or uses --socket), and for each operation measures the bare
+ * kernel and OpenSSL in-process, then the daemon in latency mode (1 client,
+ * 1 request in flight) and saturation mode (-c clients x -k in flight),
+ * and prints throughput, latency percentiles, overhead and efficiency. The
+ * whole run ends within its announced time bound. Secret: nothing beyond
+ * the test keys bare.c and ossl.c load. */
+#include <getopt.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vg/cpu.h"
+#include "vg/proto.h"
+#include "vgload.h"
+
+#ifndef VGLOAD_VGD
+#define VGLOAD_VGD "vgd"
+#endif
+#ifndef VGLOAD_KEYS
+#define VGLOAD_KEYS "tests/keys"
+#endif
+
+#define NS 1000000000.0
+#define START_NS 3000000000u /* the daemon's start-up, at most */
+#define STOP_NS 1500000000u  /* its shutdown, at most */
+
+typedef struct {
+	double seconds;
+	int clients, depth, keyholders;
+	int tsv, do_latency, do_saturation;
+	const char *vgd, *sock, *keys_dir, *ops_re;
+} options;
+
+typedef struct {
+	double kernel_s, ossl_s;
+	int ran;
+	vgl_result res;
+	double gen_cpu, front_cpu, kh_cpu; /* cores busy (1.0 = one core) */
+	int have_dcpu;
+} row;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: vgload [options]\n"
+		"  -t SECONDS      time per operation, all measurements included (default 2)\n"
+		"  -c N            saturation mode: client connections (default 4)\n"
+		"  -k N            saturation mode: requests in flight per connection (default 8)\n"
+		"  --ops REGEX     operations to run (extended regex on the names below)\n"
+		"  --mode M        both | latency | saturation (default both)\n"
+		"  --keyholders N  keyholders of vgload's own vgd (default: online CPUs)\n"
+		"  --vgd PATH      the vgd binary (default: the one built with vgload)\n"
+		"  --keys DIR      the test keys (default: the source tree's tests/keys)\n"
+		"  --socket PATH   use a running vgd that serves the test keys as\n"
+		"                  ed, x, rsa2048 (sign, rsa-private), rsa3072\n"
+		"  --tsv           tab-separated output with a header line\n"
+		"operations:");
+	for (size_t i = 0; i < vgl_nops; i++)
+		fprintf(f, " %s", vgl_ops[i].name);
+	fprintf(f, "\n");
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*s == 0 || *end || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, options *o)
+{
+	static const struct option lo[] = {
+		{"ops", required_argument, NULL, 'o'},   {"mode", required_argument, NULL, 'm'},
+		{"keyholders", required_argument, NULL, 'n'},
+		{"vgd", required_argument, NULL, 'v'},   {"keys", required_argument, NULL, 'K'},
+		{"socket", required_argument, NULL, 's'}, {"tsv", no_argument, NULL, 'T'},
+		{"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	*o = (options){.seconds = 2, .clients = 4, .depth = 8, .do_latency = 1,
+		       .do_saturation = 1, .keyholders = ncpu > 0 ? (int)ncpu : 1,
+		       .vgd = VGLOAD_VGD, .keys_dir = VGLOAD_KEYS};
+	const char *env_keys = getenv("VG_TEST_KEYS");
+	if (env_keys && *env_keys)
+		o->keys_dir = env_keys;
+	int ch;
+	while ((ch = getopt_long(argc, argv, "t:c:k:h", lo, NULL)) != -1) {
+		char *end;
+		switch (ch) {
+		case 't':
+			o->seconds = strtod(optarg, &end);
+			if (*end || !(o->seconds >= 0.05 && o->seconds <= 3600)) {
+				fprintf(stderr, "vgload: -t wants seconds in [0.05, 3600]\n");
+				return -1;
+			}
+			break;
+		case 'c':
+			if (parse_int(optarg, 1, VGL_MAX_CLIENTS, &o->clients) < 0) {
+				fprintf(stderr, "vgload: -c wants 1..%d\n", VGL_MAX_CLIENTS);
+				return -1;
+			}
+			break;
+		case 'k':
+			if (parse_int(optarg, 1, (int)VGL_MAX_DEPTH, &o->depth) < 0) {
+				fprintf(stderr, "vgload: -k wants 1..%u\n", VGL_MAX_DEPTH);
+				return -1;
+			}
+			break;
+		case 'n':
+			if (parse_int(optarg, 1, 256, &o->keyholders) < 0) {
+				fprintf(stderr, "vgload: --keyholders wants 1..256\n");
+				return -1;
+			}
+			break;
+		case 'o': o->ops_re = optarg; break;
+		case 'v': o->vgd = optarg; break;
+		case 'K': o->keys_dir = optarg; break;
+		case 's': o->sock = optarg; break;
+		case 'T': o->tsv = 1; break;
+		case 'm':
+			o->do_latency = strcmp(optarg, "saturation") != 0;
+			o->do_saturation = strcmp(optarg, "latency") != 0;
+			if (strcmp(optarg, "both") && strcmp(optarg, "latency") &&
+			    strcmp(optarg, "saturation")) {
+				fprintf(stderr, "vgload: --mode wants both, latency or saturation\n");
+				return -1;
+			}
+			break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return -1;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* The machine is shared: its load average goes with every report. */
+static void loadavg(char *buf, size_t n)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double a = 0, b = 0, c = 0;
+	if (f && fscanf(f, "%lf %lf %lf", &a, &b, &c) == 3)
+		snprintf(buf, n, "%.2f %.2f %.2f", a, b, c);
+	else
+		snprintf(buf, n, "?");
+	if (f)
+		fclose(f);
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* One load phase of length len_ns from now, cut at hard_end. */
+static int run_phase(const char *sock, pid_t dpid, const vgl_op *op,
+		     const uint8_t *data, const vgl_keys *keys, int clients, int depth,
+		     uint64_t len_ns, uint64_t hard_end, row *rw)
+{
+	uint64_t t0 = vgl_now_ns();
+	uint64_t end = min_u64(t0 + len_ns, hard_end);
+	if (end <= t0)
+		return -1;
+	uint64_t len = end - t0;
+	/* The first tenth warms up (connections, pipelines, caches); the last
+	 * tenth only collects replies, so little is left unanswered at end. */
+	vgl_phase p = {.sock = sock, .op = op, .data = data, .keys = keys, .clients = clients,
+		       .depth = depth, .t_warm = t0 + len / 10, .t_submit = end - len / 10,
+		       .t_end = end};
+	vgl_dcpu d0, d1;
+	vgl_dcpu_sample(dpid, &d0);
+	uint64_t w0 = vgl_now_ns();
+	int r = vgl_load_run(&p, &rw->res);
+	double wall = (double)(vgl_now_ns() - w0) / NS;
+	vgl_dcpu_sample(dpid, &d1);
+	rw->ran = r == 0;
+	if (r == 0 && rw->res.ok == 0 && !rw->res.errors) {
+		/* Silence is a failure too: the daemon answered nothing. */
+		rw->res.errors = 1;
+		snprintf(rw->res.first_error, sizeof(rw->res.first_error),
+			 "no reply in %.2f s (%llu request(s) unanswered)", (double)len / NS,
+			 (unsigned long long)rw->res.unfinished);
+	}
+	if (wall > 0) {
+		rw->gen_cpu = rw->res.cpu_s / wall;
+		rw->have_dcpu = d0.ok && d1.ok;
+		rw->front_cpu = (d1.front_s - d0.front_s) / wall;
+		rw->kh_cpu = (d1.keyholders_s - d0.keyholders_s) / wall;
+	}
+	return r;
+}
+
+/* v with prec decimals, or "-" when v is negative (not measured). */
+static void fmt(char *buf, size_t n, double v, int prec)
+{
+	if (v < 0)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.*f", prec, v);
+}
+
+static void print_row(const options *o, const vgl_op *op, const char *mode, int clients,
+		      int depth, int kh, row *rw, const row *lat)
+{
+	vgl_result *r = &rw->res;
+	double thr = r->window_s > 0 ? (double)r->completed / r->window_s : -1;
+	double p50 = vgl_percentile_us(r, 50), p90 = vgl_percentile_us(r, 90);
+	double p99 = vgl_percentile_us(r, 99), p999 = vgl_percentile_us(r, 99.9);
+	double kern = rw->kernel_s >= 0 ? rw->kernel_s * 1e6 : -1;
+	double ossl = rw->ossl_s > 0 ? rw->ossl_s * 1e6 : -1;
+	double ovh = 0, eff = -1;
+	int have_ovh = lat == NULL && kern >= 0 && p50 >= 0; /* the latency row itself */
+	if (have_ovh)
+		ovh = p50 - kern;
+	double ceff = -1;
+	if (lat != NULL && rw->kernel_s > 0 && thr > 0 && kh > 0)
+		eff = 100.0 * thr * rw->kernel_s / kh;
+	/* On a shared machine the keyholders may not get their cores: the
+	 * share of the CPU they did get that went into the kernel itself. */
+	if (lat != NULL && rw->kernel_s > 0 && thr > 0 && rw->have_dcpu && rw->kh_cpu > 0)
+		ceff = 100.0 * thr * rw->kernel_s / rw->kh_cpu;
+	char s_thr[24], s50[24], s90[24], s99[24], s999[24], sk[24], so[24], sov[24], sef[24];
+	char sg[24], sf[24], sh[24], sce[24];
+	fmt(s_thr, sizeof(s_thr), thr, 0);
+	fmt(s50, sizeof(s50), p50, 1);
+	fmt(s90, sizeof(s90), p90, 1);
+	fmt(s99, sizeof(s99), p99, 1);
+	fmt(s999, sizeof(s999), p999, 1);
+	fmt(sk, sizeof(sk), kern, 1);
+	fmt(so, sizeof(so), ossl, 1);
+	if (!have_ovh)
+		snprintf(sov, sizeof(sov), "-");
+	else
+		snprintf(sov, sizeof(sov), "%.1f", ovh);
+	fmt(sef, sizeof(sef), eff, 1);
+	fmt(sce, sizeof(sce), ceff, 0);
+	fmt(sg, sizeof(sg), 100 * rw->gen_cpu, 0);
+	fmt(sf, sizeof(sf), rw->have_dcpu ? 100 * rw->front_cpu : -1, 0);
+	fmt(sh, sizeof(sh), rw->have_dcpu ? 100 * rw->kh_cpu : -1, 0);
+	if (o->tsv)
+		printf("%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%llu\t%llu\t%s\t%s\t%s\t%s\t%s\t%s\t"
+		       "%s\t%s\n",
+		       op->name, mode, clients, depth, kh, s_thr, s50, s90, s99, s999,
+		       (unsigned long long)r->errors, (unsigned long long)r->unfinished, sk, sov, sef,
+		       sce, so, sg, sf, sh);
+	else
+		printf("%-16s %-4s %3dx%-3d %8s %8s %8s %8s %8s %4llu %8s %7s %6s %5s %8s %4s %4s %4s\n",
+		       op->name, mode, clients, depth, s_thr, s50, s90, s99, s999,
+		       (unsigned long long)r->errors, sk, sov, sef, sce, so, sg, sf, sh);
+	if (r->first_error[0])
+		fprintf(stderr, "vgload: %s %s: %llu error(s), first: %s\n", op->name, mode,
+			(unsigned long long)r->errors, r->first_error);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	options o;
+	if (parse_args(argc, argv, &o) < 0)
+		return 2;
+	/* A closed stdout (vgload | head) must not kill us before our vgd stops. */
+	signal(SIGPIPE, SIG_IGN);
+	uint64_t t_start = vgl_now_ns();
+	regex_t re;
+	if (o.ops_re && regcomp(&re, o.ops_re, REG_EXTENDED | REG_NOSUB) != 0) {
+		fprintf(stderr, "vgload: bad --ops regex\n");
+		return 2;
+	}
+	int sel[16], nsel = 0;
+	for (size_t i = 0; i < vgl_nops && nsel < 16; i++)
+		if (!o.ops_re || regexec(&re, vgl_ops[i].name, 0, NULL, 0) == 0)
+			sel[nsel++] = (int)i;
+	if (o.ops_re)
+		regfree(&re);
+	if (nsel == 0) {
+		fprintf(stderr, "vgload: --ops matches no operation\n");
+		return 2;
+	}
+	uint64_t per_op = (uint64_t)(o.seconds * NS);
+	uint64_t bound = START_NS + (uint64_t)nsel * per_op + STOP_NS;
+
+	char why[256];
+	vgl_keys *keys = vgl_keys_load(o.keys_dir, why, sizeof(why));
+	if (!keys) {
+		fprintf(stderr, "vgload: %s\n", why);
+		return 1;
+	}
+	char owhy[256];
+	vgl_ossl *ossl = vgl_ossl_new(o.keys_dir, owhy, sizeof(owhy));
+
+	vgl_daemon d;
+	memset(&d, 0, sizeof(d));
+	const char *sock = o.sock;
+	if (!sock) {
+		if (vgl_daemon_start(&d, o.vgd, o.keys_dir, o.keyholders, t_start + START_NS, why,
+				     sizeof(why)) < 0) {
+			fprintf(stderr, "vgload: %s\n", why);
+			vgl_daemon_stop(&d, vgl_now_ns() + STOP_NS, 1);
+			vgl_keys_free(keys);
+			vgl_ossl_free(ossl);
+			return 1;
+		}
+		sock = d.sock;
+	}
+	uint64_t phases_end = vgl_now_ns() + (uint64_t)nsel * per_op;
+	if (phases_end > t_start + START_NS + (uint64_t)nsel * per_op)
+		phases_end = t_start + START_NS + (uint64_t)nsel * per_op;
+	long long kh = vgl_stat(sock, "keyholders", vgl_now_ns() + 500000000u);
+	if (kh <= 0)
+		kh = o.sock ? 0 : o.keyholders;
+
+	const char *pfx = o.tsv ? "# " : ""; /* TSV: header lines are comments */
+	printf("%svgload: vgd with %lld keyholder(s); kernels %s; OpenSSL: %s; %ld CPU(s) online\n",
+	       pfx, kh, vg_kernel_variants(), ossl ? vgl_ossl_version() : owhy,
+	       sysconf(_SC_NPROCESSORS_ONLN));
+	char la[64];
+	loadavg(la, sizeof(la));
+	printf("%slatency mode 1x1, saturation %dx%d (clients x in flight); %.2f s per op; "
+	       "run bounded by %.1f s; times in us; load average %s\n",
+	       pfx, o.clients, o.depth, o.seconds, (double)bound / NS, la);
+	if (o.tsv)
+		printf("op\tmode\tclients\tdepth\tkeyholders\treq_per_s\tp50_us\tp90_us\tp99_us\t"
+		       "p999_us\terrors\tunfinished\tkernel_us\toverhead_us\tefficiency_pct\t"
+		       "kh_cpu_efficiency_pct\topenssl_us\tloadgen_cpu_pct\tfront_cpu_pct\tkeyholders_cpu_pct\n");
+	else
+		printf("%-16s %-4s %7s %8s %8s %8s %8s %8s %4s %8s %7s %6s %5s %8s %4s %4s %4s\n",
+		       "op", "mode", "c x k", "req/s", "p50", "p90", "p99", "p99.9", "err", "kernel",
+		       "ovh", "eff%", "khe%", "openssl", "gen%", "frt%", "kh%");
+	fflush(stdout);
+
+	unsigned long long total_errors = 0;
+	int failed = 0;
+	for (int si = 0; si < nsel; si++) {
+		const vgl_op *op = &vgl_ops[sel[si]];
+		uint64_t op_start = vgl_now_ns();
+		uint64_t op_end = min_u64(op_start + per_op, phases_end);
+		if (op_end <= op_start)
+			break;
+		uint64_t len = op_end - op_start;
+		uint8_t data[VGL_DATA_MAX];
+		vgl_op_data(op, data);
+		int nmodes = o.do_latency + o.do_saturation;
+		uint64_t inproc = len / 10, load = (len - 2 * inproc) / (uint64_t)nmodes;
+		row lat, sat;
+		memset(&lat, 0, sizeof(lat));
+		memset(&sat, 0, sizeof(sat));
+		lat.kernel_s = vgl_bare_time(keys, op, data, vgl_now_ns() + inproc);
+		lat.ossl_s = ossl ? vgl_ossl_time(ossl, op, data, vgl_now_ns() + inproc) : -1;
+		if (lat.kernel_s < 0) {
+			fprintf(stderr, "vgload: %s: the kernel failed in-process\n", op->name);
+			failed = 1;
+		}
+		sat.kernel_s = lat.kernel_s;
+		sat.ossl_s = lat.ossl_s;
+		if (o.do_latency) {
+			if (run_phase(sock, d.pid, op, data, keys, 1, 1, load, op_end, &lat) < 0)
+				failed = 1;
+			print_row(&o, op, "lat", 1, 1, (int)kh, &lat, NULL);
+			total_errors += lat.res.errors;
+		}
+		if (o.do_saturation) {
+			if (run_phase(sock, d.pid, op, data, keys, o.clients, o.depth, load, op_end,
+				      &sat) < 0)
+				failed = 1;
+			print_row(&o, op, "sat", o.clients, o.depth, (int)kh, &sat, &lat);
+			total_errors += sat.res.errors;
+		}
+		vgl_result_free(&lat.res);
+		vgl_result_free(&sat.res);
+	}
+	int bad = failed || total_errors > 0;
+	if (!o.sock)
+		vgl_daemon_stop(&d, vgl_now_ns() + STOP_NS, bad);
+	if (bad && !o.sock)
+		fprintf(stderr, "vgload: daemon log kept in %s\n", d.log);
+	vgl_keys_free(keys);
+	vgl_ossl_free(ossl);
+	loadavg(la, sizeof(la));
+	printf("%stotal %.2f s (bound %.1f s); load average %s%s\n", pfx,
+	       (double)(vgl_now_ns() - t_start) / NS, (double)bound / NS, la,
+	       bad ? "; errors: see stderr" : "");
+	return bad ? 1 : 0;
+}

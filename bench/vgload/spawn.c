@@ -1,0 +1,166 @@
+/* spawn.c: vgload's own vgd: a temporary directory with copies of the test
+ * keys (mode 0600, as vgd requires), a config, the daemon started on a
+ * socket there and stopped at the end. Secret: the copied test keys (they
+ * are removed with the directory). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "vgload.h"
+
+static const char *const key_files[] = {"ed25519.pem", "x25519.pem", "rsa2048.pem",
+					"rsa3072.pem"};
+
+static const char config_keys[] = "[key ed]\nfile = ed25519.pem\nallow = sign\n\n"
+				  "[key x]\nfile = x25519.pem\nallow = x25519\n\n"
+				  "[key rsa2048]\nfile = rsa2048.pem\nallow = sign, rsa-private\n\n"
+				  "[key rsa3072]\nfile = rsa3072.pem\nallow = sign\n";
+
+static int copy_file(const char *src, const char *dst)
+{
+	int in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	char buf[8192];
+	ssize_t n;
+	int r = 0;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			r = -1;
+	if (n < 0)
+		r = -1;
+	close(in);
+	if (close(out) < 0)
+		r = -1;
+	return r;
+}
+
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+				continue;
+			char p[400];
+			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+			unlink(p);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+int vgl_daemon_start(vgl_daemon *d, const char *vgd, const char *keys_dir, int keyholders,
+		     uint64_t deadline_ns, char *why, size_t whylen)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->dir, sizeof(d->dir), "/tmp/vgload.XXXXXX");
+	if (!mkdtemp(d->dir)) {
+		snprintf(why, whylen, "mkdtemp: %s", strerror(errno));
+		d->dir[0] = 0;
+		return -1;
+	}
+	snprintf(d->sock, sizeof(d->sock), "%s/vgd.sock", d->dir);
+	snprintf(d->conf, sizeof(d->conf), "%s/vgd.conf", d->dir);
+	snprintf(d->log, sizeof(d->log), "%s/vgd.log", d->dir);
+	for (size_t i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
+		char a[512], b[512];
+		snprintf(a, sizeof(a), "%s/%s", keys_dir, key_files[i]);
+		snprintf(b, sizeof(b), "%s/%s", d->dir, key_files[i]);
+		if (copy_file(a, b) < 0) {
+			snprintf(why, whylen, "cannot copy %s", a);
+			return -1;
+		}
+	}
+	FILE *f = fopen(d->conf, "w");
+	if (!f) {
+		snprintf(why, whylen, "cannot write %s", d->conf);
+		return -1;
+	}
+	/* max_inflight at the protocol maximum so that -k is never capped. */
+	fprintf(f, "socket = %s\nkeyholders = %d\nlog_level = warning\nmax_inflight = %u\n\n%s",
+		d->sock, keyholders, VGL_MAX_DEPTH, config_keys);
+	if (fclose(f) != 0) {
+		snprintf(why, whylen, "cannot write %s", d->conf);
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(why, whylen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		/* If vgload dies (SIGKILL, a closed pipe), its vgd goes too. */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() == 1)
+			_exit(127);
+		int fd = open(d->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		int nul = open("/dev/null", O_RDWR);
+		if (fd >= 0)
+			dup2(fd, 2);
+		if (nul >= 0) {
+			dup2(nul, 0);
+			dup2(nul, 1);
+		}
+		execl(vgd, vgd, "-c", d->conf, (char *)NULL);
+		_exit(127);
+	}
+	d->pid = pid;
+	while (vgl_now_ns() < deadline_ns) {
+		if (vgl_ping(d->sock, deadline_ns) == 0)
+			return 0;
+		int st;
+		if (waitpid(pid, &st, WNOHANG) == pid) {
+			d->pid = 0;
+			snprintf(why, whylen, "%s exited at start (status %d); log: %s", vgd,
+				 WIFEXITED(st) ? WEXITSTATUS(st) : -1, d->log);
+			return -1;
+		}
+		usleep(10000);
+	}
+	snprintf(why, whylen, "%s did not answer a ping in time; log: %s", vgd, d->log);
+	return -1;
+}
+
+void vgl_daemon_stop(vgl_daemon *d, uint64_t deadline_ns, int keep_log)
+{
+	if (d->pid > 0) {
+		int st;
+		pid_t kids[64];
+		int nkids = vgl_children(d->pid, kids, 64);
+		kill(d->pid, SIGTERM);
+		while (waitpid(d->pid, &st, WNOHANG) == 0) {
+			if (vgl_now_ns() >= deadline_ns) {
+				/* Out of time: our daemon and its children go now. */
+				for (int i = 0; i < nkids; i++)
+					kill(kids[i], SIGKILL);
+				kill(d->pid, SIGKILL);
+				waitpid(d->pid, &st, 0);
+				break;
+			}
+			usleep(5000);
+		}
+		d->pid = 0;
+	}
+	if (d->dir[0] && !keep_log)
+		remove_dir(d->dir);
+	else if (d->dir[0])
+		for (size_t i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
+			char p[400];
+			snprintf(p, sizeof(p), "%s/%s", d->dir, key_files[i]);
+			unlink(p);
+		}
+}
