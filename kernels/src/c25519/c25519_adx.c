@@ -10,4 +10,5 @@ const struct vg_c25519_impl vg_c25519_impl_adx = {
 	.x25519 = x25519,
 	.x25519_base = x25519_base,
 	.base_encode = base_encode,
+	.dsm_encode = dsm_encode,
 };

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "ge.h"
+
 struct vg_c25519_impl {
 	const char *name;  /* "base", "adx" */
 	uint32_t features; /* vg/cpu.h features it needs */
@@ -16,6 +18,10 @@ struct vg_c25519_impl {
 	void (*x25519_base)(uint8_t out[32], const uint8_t scalar[32]);
 	/* The RFC 8032 encoding of [a]B, for a < 2^255. */
 	void (*base_encode)(uint8_t out[32], const uint8_t a[32]);
+	/* VARIABLE TIME, public inputs only (verification): the encoding of
+	 * [a]A + [b]B, a[31] <= 127, b[31] <= 127. */
+	void (*dsm_encode)(uint8_t out[32], const uint8_t a[32], const vg_ge_p3 *A,
+			   const uint8_t b[32]);
 };
 
 #define VG_C25519_IMPL_DECL(t) extern const struct vg_c25519_impl vg_c25519_impl_##t;

@@ -132,8 +132,13 @@ int vg_ed25519_verify(const uint8_t sig[VG_ED25519_SIG_LEN], const void *msg, si
 
 	/* [k](-A) + [S]B; both scalars are below 2^253. */
 	vg_ge_p3_neg(&A, &A);
-	vg_ge_double_scalarmult_vartime(&Rcheck, k, &A, sig + 32);
-	vg_ge_p2_tobytes(check, &Rcheck);
+	const struct vg_c25519_impl *impl = vg_c25519_impl();
+	if (impl) {
+		impl->dsm_encode(check, k, &A, sig + 32);
+	} else {
+		vg_ge_double_scalarmult_vartime(&Rcheck, k, &A, sig + 32);
+		vg_ge_p2_tobytes(check, &Rcheck);
+	}
 	return vg_ct_memeq(check, sig, 32) ? 0 : VG_E_VERIFY;
 }
 

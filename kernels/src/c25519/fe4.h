@@ -18,14 +18,36 @@ typedef struct {
 	uint64_t v[4];
 } vg_fe4;
 
-/* The per-tier assembly (fe4_tier.asm). sqrn: h = f^(2^n), n >= 1. The
+/* An Ed25519 point in extended coordinates (x = X/Z, y = Y/Z, XY = ZT)
+ * and a precomputed affine one (y + x, y - x, 2d x y). */
+typedef struct {
+	vg_fe4 X, Y, Z, T;
+} vg_ge4_p3;
+typedef struct {
+	vg_fe4 ypx, ymx, xy2d;
+} vg_ge4_niels;
+/* A projective point prepared for additions: (Y + X, Y - X, Z, 2d T). */
+typedef struct {
+	vg_fe4 ypx, ymx, z, t2d;
+} vg_ge4_cached;
+
+/* The per-tier assembly (fe4_tier.asm, ge4_tier.asm). sqrn: h = f^(2^n), n >= 1. The
  * ladder runs RFC 7748's loop over bits 254..0 of the clamped scalar e
- * and writes xz[0] = x2, xz[1] = z2 (projective u of [e]x1). */
+ * and writes xz[0] = x2, xz[1] = z2 (projective u of [e]x1). comb sets
+ * h = sum_j e_{2j+1} 16 comb[j][.] + sum_j e_{2j} comb[j][.] for digits
+ * in [-8, 8] (comb[j][k] = (k + 1) 256^j B), scanning every entry.
+ * madd/add: h += q; dbl: h = 2h; dbl_p2: h = 2h with T left stale (for a
+ * result that only feeds another doubling). */
 #define VG_FE4_TIER_DECL(t)                                                                \
 	void vg_fe4_mul_##t(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);                  \
 	void vg_fe4_sqr_##t(vg_fe4 *h, const vg_fe4 *f);                                   \
 	void vg_fe4_sqrn_##t(vg_fe4 *h, const vg_fe4 *f, unsigned n);                      \
-	void vg_x25519_ladder_##t(vg_fe4 xz[2], const uint8_t e[32], const vg_fe4 *x1);
+	void vg_x25519_ladder_##t(vg_fe4 xz[2], const uint8_t e[32], const vg_fe4 *x1);    \
+	void vg_ge4_comb_##t(vg_ge4_p3 *h, const vg_ge4_niels comb[32][8], const int8_t e[64]); \
+	void vg_ge4_madd_##t(vg_ge4_p3 *h, const vg_ge4_niels *q);                         \
+	void vg_ge4_add_##t(vg_ge4_p3 *h, const vg_ge4_cached *q);                         \
+	void vg_ge4_dbl_##t(vg_ge4_p3 *h);                                                 \
+	void vg_ge4_dbl_p2_##t(vg_ge4_p3 *h);
 VG_FE4_TIER_DECL(base)
 VG_FE4_TIER_DECL(adx)
 
@@ -39,14 +61,16 @@ void vg_fe4_frombytes(vg_fe4 *h, const uint8_t s[32]);
 void vg_fe4_tobytes(uint8_t s[32], const vg_fe4 *h);
 void vg_fe4_from_fe(vg_fe4 *h, const vg_fe *f);
 void vg_fe4_to_fe(vg_fe *h, const vg_fe4 *f);
+/* h = 1/f (0 for f = 0 mod p), constant time: Bernstein-Yang divsteps
+ * (fe4_inv.c); any tier (its one product uses vg_fe4_mul_base). */
+void vg_fe4_invert(vg_fe4 *h, const vg_fe4 *f);
 /* if ctl (0 or 1): f = g */
 void vg_fe4_cmov(vg_fe4 *f, const vg_fe4 *g, uint64_t ctl);
 
 /* The comb table of ge_table.h in this representation (ge4_table.c),
  * converted once on first use: [row][j] = {y+x, y-x, 2d x y}. Public. */
-typedef struct {
-	vg_fe4 ypx, ymx, xy2d;
-} vg_ge4_niels;
 const vg_ge4_niels (*vg_ge4_base_comb(void))[8];
+/* vg_ge_base_odd (B, 3B, ..., 127B) in this representation. Public. */
+const vg_ge4_niels *vg_ge4_base_odd(void);
 
 #endif

@@ -81,6 +81,9 @@ int vg_ge_frombytes(vg_ge_p3 *h, const uint8_t s[32]);
  * value below 2^255, reduced mod L or not). */
 void vg_ge_scalarmult_base(vg_ge_p3 *h, const uint8_t a[32]);
 
+/* Width-w NAF of s < 2^255 (ge_vartime.c; variable time: public s). */
+void vg_ge_wnaf(int8_t naf[256], const uint8_t s[32], unsigned w);
+
 /* r = [a]A + [b]B for PUBLIC a, A, b: VARIABLE TIME (ge_vartime.c).
  * a[31] <= 127 and b[31] <= 127. */
 void vg_ge_double_scalarmult_vartime(vg_ge_p2 *r, const uint8_t a[32], const vg_ge_p3 *A,

@@ -16,7 +16,7 @@
  * odd and below 2^(w-1) in absolute value, and any w consecutive digits
  * holding at most one non-zero. Requires s < 2^255 so that the at most
  * 2^(w-1) added by a negative digit cannot overflow 256 bits. */
-static void wnaf(int8_t naf[256], const uint8_t s[32], unsigned w)
+void vg_ge_wnaf(int8_t naf[256], const uint8_t s[32], unsigned w)
 {
 	uint64_t k[4] = {0, 0, 0, 0};
 	const uint64_t window = (uint64_t)1 << w;
@@ -59,8 +59,8 @@ void vg_ge_double_scalarmult_vartime(vg_ge_p2 *r, const uint8_t a[32], const vg_
 	vg_ge_completed t;
 	vg_ge_p3 u, a2;
 
-	wnaf(anaf, a, 5);
-	wnaf(bnaf, b, 8);
+	vg_ge_wnaf(anaf, a, 5);
+	vg_ge_wnaf(bnaf, b, 8);
 
 	vg_ge_p3_to_cached(&ai[0], A);
 	vg_ge_p3_dbl(&t, A);

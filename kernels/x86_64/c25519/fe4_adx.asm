@@ -10,3 +10,4 @@
     FE_SQR_ADX %1, %2
 %endmacro
 %include "x86_64/c25519/fe4_tier.asm"
+%include "x86_64/c25519/ge4_tier.asm"

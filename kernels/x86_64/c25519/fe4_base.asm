@@ -11,6 +11,7 @@
     FE_SQR_BASE %1, %2
 %endmacro
 %include "x86_64/c25519/fe4_tier.asm"
+%include "x86_64/c25519/ge4_tier.asm"
 
 ; Tier-independent helpers (no mulx), used by every tier's C glue.
 ; FE_ADD/FE_SUB read all of g before they clobber rdx, so g may be in rdx.

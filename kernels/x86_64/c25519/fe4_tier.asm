@@ -130,22 +130,24 @@ FUNC vg_x25519_ladder_ %+ TIER
     FE_CSWAP rsp + L_X2, rsp + L_X3, rbx
     FE_CSWAP rsp + L_Z2, rsp + L_Z3, rbx
 
+    ; ordered so the longest chain (D A -> (DA - CB)^2 -> x1 (DA - CB)^2)
+    ; starts first and the independent squarings fill in behind it
     FE_ADD rsp + L_A, rsp + L_X2, rsp + L_Z2    ; A = x2 + z2
-    FE_SQR rsp + L_AA, rsp + L_A                ; AA = A^2
     FE_SUB rsp + L_B, rsp + L_X2, rsp + L_Z2    ; B = x2 - z2
-    FE_SQR rsp + L_BB, rsp + L_B                ; BB = B^2
-    FE_SUB rsp + L_E, rsp + L_AA, rsp + L_BB    ; E = AA - BB
     FE_ADD rsp + L_C, rsp + L_X3, rsp + L_Z3    ; C = x3 + z3
     FE_SUB rsp + L_D, rsp + L_X3, rsp + L_Z3    ; D = x3 - z3
     FE_MUL rsp + L_DA, rsp + L_D, rsp + L_A     ; DA = D * A
     FE_MUL rsp + L_CB, rsp + L_C, rsp + L_B     ; CB = C * B
+    FE_SQR rsp + L_AA, rsp + L_A                ; AA = A^2
+    FE_SQR rsp + L_BB, rsp + L_B                ; BB = B^2
+    FE_SUB rsp + L_Z3, rsp + L_DA, rsp + L_CB
+    FE_SQR rsp + L_Z3, rsp + L_Z3               ; (DA - CB)^2
     FE_ADD rsp + L_X3, rsp + L_DA, rsp + L_CB
     FE_SQR rsp + L_X3, rsp + L_X3               ; x3 = (DA + CB)^2
-    FE_SUB rsp + L_Z3, rsp + L_DA, rsp + L_CB
-    FE_SQR rsp + L_Z3, rsp + L_Z3
+    FE_SUB rsp + L_E, rsp + L_AA, rsp + L_BB    ; E = AA - BB
     FE_MUL rsp + L_Z3, rsp + L_Z3, rsp + L_X1   ; z3 = x1 * (DA - CB)^2
-    FE_MUL rsp + L_X2, rsp + L_AA, rsp + L_BB   ; x2 = AA * BB
     FE_MUL_A24 rsp + L_Z2, rsp + L_E
+    FE_MUL rsp + L_X2, rsp + L_AA, rsp + L_BB   ; x2 = AA * BB
     FE_ADD rsp + L_Z2, rsp + L_Z2, rsp + L_AA
     FE_MUL rsp + L_Z2, rsp + L_Z2, rsp + L_E    ; z2 = E * (AA + a24 * E)
 

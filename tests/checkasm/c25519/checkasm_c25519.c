@@ -1,7 +1,9 @@
 /* checkasm_c25519.c: every c25519 assembly function, on every tier this
  * CPU has, against the portable C reference (fe.c, x25519.c, ge_base.c):
  * >= 10,000 random inputs plus edge values (0, 1, p-1, p, p+1, 2^255-1,
- * 2^256-1 and neighbours: the asm accepts any value below 2^256), with
+ * 2^256-1 and neighbours: the asm accepts any value below 2^256; the
+ * comb on random and edge digit strings, the point operations on random
+ * projective points with unreduced coordinates and the identity), with
  * sentinel-guarded outputs and the harness's register/stack checks.
  * Nothing here is secret. */
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include "c25519/fe.h"
 #include "c25519/fe4.h"
 #include "c25519/ge.h"
+#include "c25519/ge_table.h"
 #include "checkasm.h"
 #include "cpu_internal.h"
 #include "vg/ed25519.h"
@@ -202,6 +205,193 @@ static void check_ladder(const char *name,
 	vg_checkasm_func_done();
 }
 
+/* The comb on the C point formulas, for any digits in [-8, 8] (the asm
+ * must not assume the recoding's ranges): sum of [e_{2j+1}] 16 row_j and
+ * [e_{2j}] row_j, with the table of ge_table.h. Not constant time. */
+static void ref_comb(vg_ge_p3 *h, const int8_t e[64])
+{
+	vg_ge_completed r;
+	vg_ge_niels t;
+	vg_ge_p3_identity(h);
+	for (int pass = 1; pass >= 0; pass--) {
+		if (pass == 0)
+			for (int d = 0; d < 4; d++) {
+				vg_ge_p3_dbl(&r, h);
+				vg_ge_completed_to_p3(h, &r);
+			}
+		for (int j = 0; j < 32; j++) {
+			int b = e[2 * j + pass], m = b < 0 ? -b : b;
+			if (m == 0)
+				vg_ge_niels_identity(&t);
+			else
+				t = vg_ge_base_comb[j][m - 1];
+			vg_ge_niels_cneg(&t, b < 0);
+			vg_ge_add_niels(&r, h, &t);
+			vg_ge_completed_to_p3(h, &r);
+		}
+	}
+}
+
+/* X/Z, Y/Z and the invariant XY = ZT of an asm point, against ref. */
+static void check_comb(const char *name,
+		       void (*f)(vg_ge4_p3 *, const vg_ge4_niels[32][8], const int8_t[64]))
+{
+	const vg_ge4_niels (*comb)[8] = vg_ge4_base_comb();
+	vg_checkasm_func(name);
+	int n = vg_checkasm_iters() + 6;
+	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
+		int8_t e[64];
+		for (int k = 0; k < 64; k++) {
+			int v = (int)(vg_checkasm_rand64() % 17) - 8; /* uniform in [-8, 8] */
+			/* edge runs: all 0, all 8, all -8, alternating, one digit set */
+			e[k] = (int8_t)(i == 0 ? 0 : i == 1 ? 8 : i == 2 ? -8 : i == 3 ? (k & 1 ? 8 : -8)
+				      : i == 4 ? (k == 63 ? 8 : 0) : i == 5 ? (k == 0 ? -1 : 0) : v);
+		}
+		uint8_t raw[VG_CHECKASM_OUT(128)], got[32], want[32];
+		vg_ge4_p3 *h = (vg_ge4_p3 *)vg_checkasm_guard(raw, 128);
+		vg_checkasm_call(f, h, comb, e);
+		if (!vg_checkasm_guard_ok(raw, 128))
+			break;
+		vg_ge_p3 P, R;
+		vg_fe4_to_fe(&P.X, &h->X);
+		vg_fe4_to_fe(&P.Y, &h->Y);
+		vg_fe4_to_fe(&P.Z, &h->Z);
+		vg_fe4_to_fe(&P.T, &h->T);
+		vg_ge_p3_tobytes(got, &P);
+		ref_comb(&R, e);
+		vg_ge_p3_tobytes(want, &R);
+		vg_checkasm_eq(got, want, 32, "i=%d", i);
+		vg_fe xy, zt;
+		uint8_t bxy[32], bzt[32];
+		vg_fe_mul(&xy, &P.X, &P.Y);
+		vg_fe_mul(&zt, &P.Z, &P.T);
+		vg_fe_tobytes(bxy, &xy);
+		vg_fe_tobytes(bzt, &zt);
+		vg_checkasm_eq(bxy, bzt, 32, "XY = ZT, i=%d", i);
+	}
+	vg_checkasm_func_done();
+}
+
+/* A random point of the prime-order subgroup, [a]B, in random projective
+ * coordinates (every coordinate times a random lambda), as fe4 with some
+ * coordinates not reduced (+ p); i = 0 gives the identity (0, 1, 1, 0). */
+static void rand_point(vg_ge_p3 *P, vg_ge4_p3 *P4, int i)
+{
+	uint8_t a[32], l[32];
+	vg_checkasm_rand_bytes(a, 32);
+	a[31] &= 127;
+	if (i == 0)
+		memset(a, 0, 32);
+	vg_ge_scalarmult_base(P, a);
+	vg_checkasm_rand_bytes(l, 32);
+	l[0] |= 1;
+	vg_fe lam;
+	vg_fe_frombytes(&lam, l);
+	if (i > 1) {
+		vg_fe_mul(&P->X, &P->X, &lam);
+		vg_fe_mul(&P->Y, &P->Y, &lam);
+		vg_fe_mul(&P->Z, &P->Z, &lam);
+		vg_fe_mul(&P->T, &P->T, &lam);
+	}
+	vg_fe4 *c4[4] = {&P4->X, &P4->Y, &P4->Z, &P4->T};
+	const vg_fe *c[4] = {&P->X, &P->Y, &P->Z, &P->T};
+	uint64_t r = vg_checkasm_rand64();
+	for (int k = 0; k < 4; k++) {
+		vg_fe4_from_fe(c4[k], c[k]);
+		if ((r >> k & 3) == 0) { /* + p: still below 2^256 */
+			unsigned __int128 t = (unsigned __int128)c4[k]->v[0] + P0;
+			c4[k]->v[0] = (uint64_t)t;
+			for (int j = 1; j < 4; j++) {
+				t = (t >> 64) + c4[k]->v[j] + (j == 3 ? P3 : PM);
+				c4[k]->v[j] = (uint64_t)t;
+			}
+		}
+	}
+}
+
+/* got (asm) against want (C): the same affine point, and XY = ZT when T
+ * was computed. */
+static void check_point(const vg_ge4_p3 *got4, const vg_ge_p3 *want, int with_t, int i)
+{
+	vg_ge_p3 g;
+	uint8_t bg[32], bw[32];
+	vg_fe4_to_fe(&g.X, &got4->X);
+	vg_fe4_to_fe(&g.Y, &got4->Y);
+	vg_fe4_to_fe(&g.Z, &got4->Z);
+	vg_fe4_to_fe(&g.T, &got4->T);
+	vg_ge_p3_tobytes(bg, &g);
+	vg_ge_p3_tobytes(bw, want);
+	vg_checkasm_eq(bg, bw, 32, "point, i=%d", i);
+	if (with_t) {
+		vg_fe xy, zt;
+		vg_fe_mul(&xy, &g.X, &g.Y);
+		vg_fe_mul(&zt, &g.Z, &g.T);
+		vg_fe_tobytes(bg, &xy);
+		vg_fe_tobytes(bw, &zt);
+		vg_checkasm_eq(bg, bw, 32, "XY = ZT, i=%d", i);
+	}
+}
+
+typedef void (*gefn)(vg_ge4_p3 *, const void *);
+
+/* madd (niels), add (cached), dbl and dbl_p2 of one tier. */
+static void check_points(const char *tier, gefn madd, gefn add, void (*dbl)(vg_ge4_p3 *),
+			 void (*dbl_p2)(vg_ge4_p3 *))
+{
+	char name[64];
+	for (int op = 0; op < 4; op++) {
+		static const char *const ops[] = {"vg_ge4_madd", "vg_ge4_add", "vg_ge4_dbl",
+						  "vg_ge4_dbl_p2"};
+		snprintf(name, sizeof(name), "%s_%s", ops[op], tier);
+		vg_checkasm_func(name);
+		int n = vg_checkasm_iters() + 4;
+		for (int i = 0; i < n && vg_checkasm_ok(); i++) {
+			vg_ge_p3 P, Q, R;
+			vg_ge4_p3 P4, Q4;
+			vg_ge_completed c;
+			rand_point(&P, &P4, i);
+			uint8_t raw[VG_CHECKASM_OUT(128)];
+			vg_ge4_p3 *h = (vg_ge4_p3 *)vg_checkasm_guard(raw, 128);
+			*h = P4;
+			if (op == 0) {
+				vg_ge_niels q = vg_ge_base_comb[i % 32][(i / 32) % 8];
+				vg_ge_niels_cneg(&q, (uint64_t)(i / 256) & 1);
+				if (i == 1)
+					vg_ge_niels_identity(&q);
+				vg_ge4_niels q4;
+				vg_fe4_from_fe(&q4.ypx, &q.ypx);
+				vg_fe4_from_fe(&q4.ymx, &q.ymx);
+				vg_fe4_from_fe(&q4.xy2d, &q.xy2d);
+				vg_checkasm_call(madd, h, &q4);
+				vg_ge_add_niels(&c, &P, &q);
+			} else if (op == 1) {
+				rand_point(&Q, &Q4, i == 1 ? 0 : i + 1);
+				if (i == 2)
+					Q = P; /* doubling through the addition */
+				vg_ge_cached q;
+				vg_ge_p3_to_cached(&q, &Q);
+				vg_ge4_cached q4;
+				vg_fe4_from_fe(&q4.ypx, &q.ypx);
+				vg_fe4_from_fe(&q4.ymx, &q.ymx);
+				vg_fe4_from_fe(&q4.z, &q.z);
+				vg_fe4_from_fe(&q4.t2d, &q.t2d);
+				vg_checkasm_call(add, h, &q4);
+				vg_ge_add_cached(&c, &P, &q);
+			} else {
+				vg_checkasm_call(op == 2 ? dbl : dbl_p2, h);
+				vg_ge_p3_dbl(&c, &P);
+			}
+			if (!vg_checkasm_guard_ok(raw, 128))
+				break;
+			vg_ge_completed_to_p3(&R, &c);
+			check_point(h, &R, op != 3, i);
+			if (op == 3 && memcmp(&h->T, &P4.T, 32) != 0)
+				vg_checkasm_fail("dbl_p2 wrote T, i=%d", i);
+		}
+		vg_checkasm_func_done();
+	}
+}
+
 /* The whole operations of a tier (C glue + asm) against the C reference,
  * selected with VG_KERNELS=c. Fewer iterations: they are slow in C. */
 static void check_ops(const struct vg_c25519_impl *im)
@@ -251,6 +441,31 @@ static void check_ops(const struct vg_c25519_impl *im)
 		vg_checkasm_eq(got, want, 32, "i=%d", i);
 	}
 	vg_checkasm_func_done();
+
+	snprintf(name, sizeof(name), "[a]A + [b]B vartime (%s glue)", im->name);
+	vg_checkasm_func(name);
+	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
+		uint8_t a[32], b[32], got[32], want[32];
+		vg_ge_p3 A;
+		vg_ge4_p3 A4;
+		vg_ge_p2 R;
+		rand_point(&A, &A4, i);
+		vg_checkasm_rand_bytes(a, 32);
+		vg_checkasm_rand_bytes(b, 32);
+		a[31] &= 127;
+		b[31] &= 127;
+		if (i == 1)
+			memset(a, 0, 32); /* [b]B alone */
+		if (i == 2)
+			memset(b, 0, 32); /* [a]A alone */
+		if (i == 3)
+			memset(a, 0, 32), memset(b, 0, 32); /* the identity */
+		im->dsm_encode(got, a, &A, b);
+		vg_ge_double_scalarmult_vartime(&R, a, &A, b);
+		vg_ge_p2_tobytes(want, &R);
+		vg_checkasm_eq(got, want, 32, "i=%d", i);
+	}
+	vg_checkasm_func_done();
 }
 
 int main(int argc, char **argv)
@@ -263,13 +478,22 @@ int main(int argc, char **argv)
 		check_binary("vg_fe4_add", vg_fe4_add, vg_fe_add);
 		check_binary("vg_fe4_sub", vg_fe4_sub, vg_fe_sub);
 		check_unary("vg_fe4_mul_a24", vg_fe4_mul_a24, ref_a24);
+		/* C (divsteps, fe4_inv.c), but every tier's inversion: against
+		 * Fermat's chain in fe.c, including 0, p, 2p - 1 and 2^256 - 1 */
+		check_unary("vg_fe4_invert", vg_fe4_invert, vg_fe_invert);
 		check_ladder("vg_x25519_ladder_base", vg_x25519_ladder_base);
+		check_comb("vg_ge4_comb_base", vg_ge4_comb_base);
+		check_points("base", (gefn)vg_ge4_madd_base, (gefn)vg_ge4_add_base, vg_ge4_dbl_base,
+			     vg_ge4_dbl_p2_base);
 	}
 	if (vg_checkasm_tier("adx", VG_TIER_ADX)) {
 		check_binary("vg_fe4_mul_adx", vg_fe4_mul_adx, vg_fe_mul);
 		check_unary("vg_fe4_sqr_adx", vg_fe4_sqr_adx, vg_fe_sq);
 		check_sqrn("vg_fe4_sqrn_adx", vg_fe4_sqrn_adx);
 		check_ladder("vg_x25519_ladder_adx", vg_x25519_ladder_adx);
+		check_comb("vg_ge4_comb_adx", vg_ge4_comb_adx);
+		check_points("adx", (gefn)vg_ge4_madd_adx, (gefn)vg_ge4_add_adx, vg_ge4_dbl_adx,
+			     vg_ge4_dbl_p2_adx);
 	}
 	/* The tiers' C glue around the asm, against the C path. */
 	setenv("VG_KERNELS", "c", 1);

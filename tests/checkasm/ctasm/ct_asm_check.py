@@ -28,6 +28,8 @@ ALLOW = [
     ("vg_x25519_ladder_*", "movzx eax, byte [rsi + rax]",
      "byte t/8 of the scalar: the index is the public bit position"),
     ("vg_x25519_ladder_*", "rep stosq", "frame wipe: fixed count"),
+    ("vg_ge4_comb_*", "jnz .odd", "row counter of the odd-digit pass: 32 rows, public"),
+    ("vg_ge4_comb_*", "jnz .even", "row counter of the even-digit pass: 32 rows, public"),
 ]
 
 JCC = re.compile(r"^(j(?!mp\b)[a-z]+|loop[a-z]*|jrcxz|jecxz)\b")

@@ -1,0 +1,279 @@
+; ge4_tier.asm: the Ed25519 fixed-base comb as one function per tier
+; (constant-time table scans with SSE2 masks, mixed additions and
+; doublings with the field macros inlined, so no call or register save per
+; field operation), and the single point operations the verification's
+; double multiplication calls (end of file). Included by fe4_TIER.asm after fe4_tier.asm (TIER, FE_MUL and
+; FE_SQR defined). Secret: the digits, every selected entry and every
+; point coordinate; the only branches are on the public loop counter and
+; the only addresses are the public table rows, digit positions and the
+; stack frame.
+;
+; C prototype (kernels/src/c25519/fe4.h):
+;   void vg_ge4_comb_TIER(vg_ge4_p3 *h, const vg_ge4_niels comb[32][8],
+;                         const int8_t e[64]);
+; h = sum_j [e_{2j+1}] 16 (256^j B) + sum_j [e_{2j}] (256^j B), digits in
+; [-8, 8], row j of comb holding 1..8 times 256^j B as (y+x, y-x, 2dxy).
+; h is written as extended coordinates (X, Y, Z, T), partially reduced.
+
+; The frame (32-byte elements; G_T is the selected entry).
+%define G_T     0               ; selected (y+x, y-x, 2dxy): 96 bytes
+%define G_A     96
+%define G_B     128
+%define G_C     160
+%define G_D     192
+%define G_E     224
+%define G_F     256
+%define G_G     288
+%define G_H     320
+%define G_NEG   352             ; all ones if the digit is negative (secret)
+%define G_CNT   360             ; rows left in this pass (public)
+%define G_COMB  368             ; the table base (public)
+%define G_SIZE  384             ; a multiple of 16
+
+; The point h is at rdi: X +0, Y +32, Z +64, T +96.
+
+; Select [b] of the row at rsi for the digit at [rcx] into the frame's
+; G_T; G_NEG = sign mask. All eight entries are read; the magnitude is
+; compared with 1..8 in SSE2 lanes, the sign swaps y+x and y-x under a
+; mask (the 2dxy negation is folded into the addition: see GE_MADD).
+%macro GE_SELECT 0
+    movsx eax, byte [rcx]
+    mov edx, eax
+    sar edx, 31                 ; -1 if negative
+    xor eax, edx
+    sub eax, edx                ; |b| in 0..8
+    movsxd rdx, edx
+    mov [rsp + G_NEG], rdx
+    movd xmm15, eax
+    pshufd xmm15, xmm15, 0      ; |b| in all four dword lanes
+    pxor xmm12, xmm12
+    pcmpeqd xmm12, xmm15        ; b = 0: the identity (1, 1, 0)
+    pand xmm12, [ge4_one]
+    movdqa xmm0, xmm12
+    pxor xmm1, xmm1
+    movdqa xmm2, xmm12
+    pxor xmm3, xmm3
+    pxor xmm4, xmm4
+    pxor xmm5, xmm5
+    movdqa xmm14, [ge4_ones32]  ; candidate magnitude j + 1
+%assign j 0
+%rep 8
+    movdqa xmm12, xmm14
+    pcmpeqd xmm12, xmm15
+    paddd xmm14, [ge4_ones32]
+%assign k 0
+%rep 6
+%assign off j * 96 + k * 16
+    movdqu xmm11, [rsi + off]
+    pand xmm11, xmm12
+    por xmm %+ k, xmm11
+%assign k k + 1
+%endrep
+%assign j j + 1
+%endrep
+    movd xmm12, edx
+    pshufd xmm12, xmm12, 0      ; the sign mask in every lane
+    movdqa xmm11, xmm0          ; negative: y+x and y-x trade places
+    pxor xmm11, xmm2
+    pand xmm11, xmm12
+    pxor xmm0, xmm11
+    pxor xmm2, xmm11
+    movdqa xmm11, xmm1
+    pxor xmm11, xmm3
+    pand xmm11, xmm12
+    pxor xmm1, xmm11
+    pxor xmm3, xmm11
+    movdqa [rsp + G_T], xmm0
+    movdqa [rsp + G_T + 16], xmm1
+    movdqa [rsp + G_T + 32], xmm2
+    movdqa [rsp + G_T + 48], xmm3
+    movdqa [rsp + G_T + 64], xmm4
+    movdqa [rsp + G_T + 80], xmm5
+%endmacro
+
+; h = h + t (madd-2008-hwcd-3, a = -1) with t the affine entry at %1
+; (y+x at +0, y-x at +32, 2dxy at +64): GE_MADD_EFGH then GE_OUT. In the
+; comb, a negative digit should have negated the entry's 2dxy: that turns
+; C into -C, which exchanges F = D - C and G = D + C, done by a masked
+; swap of F and G between the two halves.
+%macro GE_MADD_EFGH 1
+    FE_SUB rsp + G_A, rdi + 32, rdi             ; Y1 - X1
+    FE_MUL rsp + G_A, rsp + G_A, %1 + 32        ; A = (Y1 - X1)(y - x)
+    FE_ADD rsp + G_B, rdi + 32, rdi             ; Y1 + X1
+    FE_MUL rsp + G_B, rsp + G_B, %1             ; B = (Y1 + X1)(y + x)
+    FE_MUL rsp + G_C, rdi + 96, %1 + 64         ; C = T1 2dxy
+    FE_ADD rsp + G_D, rdi + 64, rdi + 64        ; D = 2 Z1
+    GE_EFGH
+%endmacro
+
+; E, F, G, H from A, B, C, D (the frame).
+%macro GE_EFGH 0
+    FE_SUB rsp + G_E, rsp + G_B, rsp + G_A      ; E = B - A
+    FE_ADD rsp + G_H, rsp + G_B, rsp + G_A      ; H = B + A
+    FE_SUB rsp + G_F, rsp + G_D, rsp + G_C      ; F = D - C
+    FE_ADD rsp + G_G, rsp + G_D, rsp + G_C      ; G = D + C
+%endmacro
+
+; h = (E F, G H, F G, E H); %1 = 0 skips T (a doubling's result that only
+; feeds another doubling).
+%macro GE_OUT 1
+    FE_MUL rdi, rsp + G_E, rsp + G_F            ; X3 = E F
+    FE_MUL rdi + 32, rsp + G_G, rsp + G_H       ; Y3 = G H
+    FE_MUL rdi + 64, rsp + G_F, rsp + G_G       ; Z3 = F G
+%if %1
+    FE_MUL rdi + 96, rsp + G_E, rsp + G_H       ; T3 = E H
+%endif
+%endmacro
+
+%macro GE_MADD 0
+    GE_MADD_EFGH rsp + G_T
+    mov rbx, [rsp + G_NEG]
+    FE_CSWAP rsp + G_F, rsp + G_G, rbx
+    GE_OUT 1
+%endmacro
+
+; h = 2h (dbl-2008-hwcd, a = -1), extended to extended coordinates.
+%macro GE_DBL_EFGH 0
+    FE_SQR rsp + G_A, rdi                       ; A = X1^2
+    FE_SQR rsp + G_B, rdi + 32                  ; B = Y1^2
+    FE_SQR rsp + G_C, rdi + 64
+    FE_ADD rsp + G_C, rsp + G_C, rsp + G_C      ; C = 2 Z1^2
+    FE_ADD rsp + G_E, rdi, rdi + 32
+    FE_SQR rsp + G_E, rsp + G_E                 ; (X1 + Y1)^2
+    FE_ADD rsp + G_H, rsp + G_A, rsp + G_B      ; A + B
+    FE_SUB rsp + G_E, rsp + G_E, rsp + G_H      ; E = (X1 + Y1)^2 - A - B
+    FE_SUB rsp + G_G, rsp + G_B, rsp + G_A      ; G = B - A
+    FE_SUB rsp + G_F, rsp + G_G, rsp + G_C      ; F = G - C
+    FE_SUB rsp + G_H, ge4_zero, rsp + G_H       ; H = -(A + B)
+%endmacro
+%macro GE_DBL 0
+    GE_DBL_EFGH
+    GE_OUT 1
+%endmacro
+
+%ifndef VG_GE4_CONSTS
+%define VG_GE4_CONSTS 1
+RODATA
+align 16
+ge4_one:    dq 1, 0
+ge4_ones32: dd 1, 1, 1, 1
+ge4_zero:   dq 0, 0, 0, 0
+%endif
+
+FUNC vg_ge4_comb_ %+ TIER
+    PUSH_CALLEE
+    sub rsp, G_SIZE + 8         ; entry rsp = 8 mod 16, six pushes: aligned
+    mov [rsp + G_COMB], rsi
+    mov rcx, rdx                ; digits (the macros take rdx)
+    xor eax, eax                ; h = (0, 1, 1, 0)
+%assign i 0
+%rep 16
+    mov [rdi + i], rax
+%assign i i + 8
+%endrep
+    mov qword [rdi + 32], 1
+    mov qword [rdi + 64], 1
+
+    inc rcx                     ; odd digits first: e[1], e[3], ...
+    mov qword [rsp + G_CNT], 32
+.odd:
+    GE_SELECT
+    GE_MADD
+    add rsi, 8 * 96
+    add rcx, 2
+    dec qword [rsp + G_CNT]
+    jnz .odd                    ; ct: public row counter
+
+    GE_DBL_EFGH                 ; three doublings without T (only the
+    GE_OUT 0                    ; next doubling reads them), then one with
+    GE_DBL_EFGH
+    GE_OUT 0
+    GE_DBL_EFGH
+    GE_OUT 0
+    GE_DBL
+
+    sub rcx, 65                 ; even digits from e[0]
+    mov rsi, [rsp + G_COMB]
+    mov qword [rsp + G_CNT], 32
+.even:
+    GE_SELECT
+    GE_MADD
+    add rsi, 8 * 96
+    add rcx, 2
+    dec qword [rsp + G_CNT]
+    jnz .even                   ; ct: public row counter
+
+    ; wipe the secret frame and the vector registers that held entries
+    pxor xmm0, xmm0
+%assign i 0
+%rep G_SIZE / 16
+    movdqa [rsp + i], xmm0
+%assign i i + 16
+%endrep
+    pxor xmm1, xmm1
+    pxor xmm2, xmm2
+    pxor xmm3, xmm3
+    pxor xmm4, xmm4
+    pxor xmm5, xmm5
+    pxor xmm11, xmm11
+    pxor xmm12, xmm12
+    pxor xmm15, xmm15
+    add rsp, G_SIZE + 8
+    POP_CALLEE
+    ret
+ENDFUNC vg_ge4_comb_ %+ TIER
+
+; Single point operations for the variable-time verification (called per
+; operation from C; h at rdi, the other point at rsi). Straight-line code
+; like the comb, but the frame is not wiped: verification data is public.
+;   void vg_ge4_madd_TIER(vg_ge4_p3 *h, const vg_ge4_niels *q);   h += q
+;   void vg_ge4_add_TIER(vg_ge4_p3 *h, const vg_ge4_cached *q);   h += q
+;   void vg_ge4_dbl_TIER(vg_ge4_p3 *h);                           h = 2h
+;   void vg_ge4_dbl_p2_TIER(vg_ge4_p3 *h);   h = 2h, X Y Z only (T stale)
+FUNC vg_ge4_madd_ %+ TIER
+    PUSH_CALLEE
+    sub rsp, G_SIZE + 8
+    GE_MADD_EFGH rsi
+    GE_OUT 1
+    add rsp, G_SIZE + 8
+    POP_CALLEE
+    ret
+ENDFUNC vg_ge4_madd_ %+ TIER
+
+; add-2008-hwcd-3 (a = -1) with q = (Y+X, Y-X, Z, 2dT) at +0, +32, +64, +96.
+FUNC vg_ge4_add_ %+ TIER
+    PUSH_CALLEE
+    sub rsp, G_SIZE + 8
+    FE_SUB rsp + G_A, rdi + 32, rdi             ; Y1 - X1
+    FE_MUL rsp + G_A, rsp + G_A, rsi + 32       ; A = (Y1 - X1)(Y2 - X2)
+    FE_ADD rsp + G_B, rdi + 32, rdi             ; Y1 + X1
+    FE_MUL rsp + G_B, rsp + G_B, rsi            ; B = (Y1 + X1)(Y2 + X2)
+    FE_MUL rsp + G_C, rdi + 96, rsi + 96        ; C = T1 2d T2
+    FE_MUL rsp + G_D, rdi + 64, rsi + 64
+    FE_ADD rsp + G_D, rsp + G_D, rsp + G_D      ; D = 2 Z1 Z2
+    GE_EFGH
+    GE_OUT 1
+    add rsp, G_SIZE + 8
+    POP_CALLEE
+    ret
+ENDFUNC vg_ge4_add_ %+ TIER
+
+FUNC vg_ge4_dbl_ %+ TIER
+    PUSH_CALLEE
+    sub rsp, G_SIZE + 8
+    GE_DBL_EFGH
+    GE_OUT 1
+    add rsp, G_SIZE + 8
+    POP_CALLEE
+    ret
+ENDFUNC vg_ge4_dbl_ %+ TIER
+
+FUNC vg_ge4_dbl_p2_ %+ TIER
+    PUSH_CALLEE
+    sub rsp, G_SIZE + 8
+    GE_DBL_EFGH
+    GE_OUT 0
+    add rsp, G_SIZE + 8
+    POP_CALLEE
+    ret
+ENDFUNC vg_ge4_dbl_p2_ %+ TIER
