@@ -87,9 +87,9 @@ const struct vg_rsa52_impl *vg_rsa52_pick(size_t digits)
 {
 #if VG_HAVE_ASM
 	static const struct vg_rsa52_impl impl[3] = {
-		{vg_amm52x2_ifma_20, vg_rsa52_select2_ifma_24},
-		{vg_amm52x2_ifma_30, vg_rsa52_select2_ifma_32},
-		{vg_amm52x2_ifma_40, vg_rsa52_select2_ifma_40},
+		{vg_amm52x2_ifma_20, vg_rsa52_select2_ifma_24, NULL},
+		{vg_amm52x2_ifma_30, vg_rsa52_select2_ifma_32, NULL},
+		{vg_amm52x2_ifma_40, vg_rsa52_select2_ifma_40, vg_ams52x2_ifma_40},
 	};
 	if (current_tier() == TIER_IFMA && (digits == 20 || digits == 30 || digits == 40))
 		return &impl[digits / 10 - 2];

@@ -174,6 +174,7 @@ void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, u
 	size_t windows = (ebits + 3) / 4;
 	uint64_t(*tab)[2 * VG_RSA52_MAX_DIGITS] = s.table;
 	vg_amm52x2_fn *f = impl->mul;
+	vg_amm52x2_fn *sq = impl->sqr ? impl->sqr : impl->mul; /* public: the tier */
 	const uint64_t *m = s.m;
 
 	vg_wipe(&s, sizeof(s));
@@ -193,7 +194,7 @@ void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, u
 		   window_at(eq, 4 * (windows - 1)), S);
 	for (size_t w = windows - 1; w-- > 0;) {
 		for (int k = 0; k < 4; k++)
-			f(s.acc, s.acc, s.acc, m, c->k0);
+			sq(s.acc, s.acc, s.acc, m, c->k0);
 		select_any(impl, s.sel, tab, window_at(ep, 4 * w), window_at(eq, 4 * w), S);
 		f(s.acc, s.acc, s.sel, m, c->k0);
 	}

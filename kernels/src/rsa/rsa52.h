@@ -30,15 +30,19 @@ typedef void vg_rsa52_select2_fn(uint64_t *sel, const uint64_t *table, uint64_t 
 
 /* Defined only when the build has assembly. */
 vg_amm52x2_fn vg_amm52x2_ifma_20, vg_amm52x2_ifma_30, vg_amm52x2_ifma_40;
+/* Paired squaring (ams52_ifma.asm): r = a a, b ignored. L = 40 only: at
+ * 20 and 30 digits the multiply squares faster. */
+vg_amm52x2_fn vg_ams52x2_ifma_40;
 /* Single multiplies for the public operation (one number, k0[0]). */
 vg_amm52x2_fn vg_amm52x1_ifma_40, vg_amm52x1_ifma_60, vg_amm52x1_ifma_80;
 vg_rsa52_select2_fn vg_rsa52_select2_ifma_24, vg_rsa52_select2_ifma_32, vg_rsa52_select2_ifma_40;
 
 /* The ifma tier's functions for one digit count. select may be NULL: the
- * portable masked scan is used then. */
+ * portable masked scan is used then; sqr may be NULL: mul squares then. */
 struct vg_rsa52_impl {
 	vg_amm52x2_fn *mul;
 	vg_rsa52_select2_fn *select;
+	vg_amm52x2_fn *sqr;
 };
 
 /* Portable reference of one half (checkasm's oracle): same contract with

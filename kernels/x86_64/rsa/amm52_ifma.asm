@@ -24,11 +24,13 @@ section .text
 
 ; Register map, single multiply (HALVES = 1): accumulators zmm0..Z-1, m
 ; the next Z, a the next Z up to zmm23 (L = 80: the first 4 registers, the
-; rest from memory). Paired (HALVES = 2), Z <= 4 (L = 20, 30):
-; accumulators zmm0-7, a zmm8-15, m zmm16-23 (4 per half). Z = 5 (L = 40): accumulators zmm0-9, m
-; zmm10-19, a's first two registers per half zmm20-23 and the rest read
-; from memory (no room left). Keeping operands in registers saves the
-; vector loads, which bound the loop otherwise.
+; rest from memory; L = 40: the second accumulators next, see SPLIT).
+; Paired (HALVES = 2), Z <= 4 (L = 20, 30): accumulators zmm0-7, a
+; zmm8-15, m zmm16-23 (4 per half; L = 30: zmm8-15 hold the second
+; accumulators and a is read from memory, see SPLIT). Z = 5 (L = 40):
+; accumulators zmm0-9, m zmm10-19, a's first two registers per half
+; zmm20-23 and the rest read from memory (no room left). Keeping operands
+; in registers saves vector loads where those bound the loop.
 ; Broadcasts zmm24-27, carries zmm28-29, zero zmm31.
 %macro REGMAP 0
 %if HALVES == 1
@@ -54,6 +56,7 @@ section .text
 %endmacro
 
 %define ACC(h, k) zmm %+ %eval(ACCN(h, k))
+%define ACC2(h, k) zmm %+ %eval(ACC2N(h, k))
 %define ACCX(h) xmm %+ %eval(ACCN(h, 0))
 
 ; MADD op, h, k, bcast register number, which (0: a, 1: m):
@@ -61,7 +64,11 @@ section .text
 ; register when it holds only 4 digits (L = 20: 2.5 zmm), so no multiplier
 ; work is spent on the 4 empty lanes.
 %macro MADD 5
+%if SPLIT && %5 == 1
+%assign %%d ACC2N(%2, %3)                  ; the second accumulator
+%else
 %assign %%d ACCN(%2, %3)
+%endif
 %if %5 == 1
 %assign %%s MN(%2, %3)
 %elif A_REGS == 1 || (%3) < A_REGS
@@ -97,6 +104,10 @@ section .text
 	mov rdx, [rbx + OFF(%1)]               ; b_i
 	vpbroadcastq zmm%3, rdx
 	vpextrq r9, ACCX(%1), 1                ; lane 1 before this step
+%if SPLIT
+	vpextrq r14, xmm %+ %eval(ACC2N(%1, 0)), 1 ; the second accumulator's
+	add r9, r14
+%endif
 %assign k 0
 %rep Z
 	MADD vpmadd52luq, %1, k, %3, 0
@@ -140,6 +151,14 @@ section .text
 %endrep
 	valignq ACC(%1, Z - 1), zmm31, ACC(%1, Z - 1), 1
 	vpaddq ACC(%1, 0), ACC(%1, 0), zmm%5
+%if SPLIT
+%assign k 0
+%rep Z - 1
+	valignq ACC2(%1, k), ACC2(%1, k + 1), ACC2(%1, k), 1
+%assign k k + 1
+%endrep
+	valignq ACC2(%1, Z - 1), zmm31, ACC2(%1, Z - 1), 1
+%endif
 	; high halves land one digit up, i.e. at the same lane after the shift
 %assign k 0
 %rep Z
@@ -154,7 +173,26 @@ section .text
 %assign HALVES %2
 %assign Z (L + 7) / 8
 %assign HALFLAST (L % 8 == 4)
+; SPLIT: the y m products go to a second accumulator ACC2, so each
+; accumulator register takes two dependent multiply-adds per step instead
+; of four, where that latency chain bounds a step (the single multiply at
+; L = 40, the paired ones at L = 20 and 30). The two are added before
+; normalising. ACC2 sits in registers the map leaves free: zmm(3Z + k) for
+; the single one, the fourth register of each group of four for the
+; paired L = 20, and a's registers for the paired L = 30 (a is then read
+; from memory). The paired L = 40 has no room for it.
+%assign SPLIT (HALVES == 1 && Z == 5) || (HALVES == 2 && Z <= 4)
+%if HALVES == 1
+%define ACC2N(h, k) (3 * Z + (k))
+%elif Z == 3
+%define ACC2N(h, k) (4 * (3 * (h) + (k)) + 3)
+%else
+%define ACC2N(h, k) (8 + 4 * (h) + (k))    ; a's registers: a from memory
+%endif
 REGMAP
+%if HALVES == 2 && Z == 4
+%assign A_REGS 0                                ; none: zmm8-15 hold ACC2
+%endif
 global vg_amm52x%2_ifma_%1:function hidden
 align 32
 vg_amm52x%2_ifma_%1:
@@ -185,6 +223,16 @@ vg_amm52x%2_ifma_%1:
 %endif
 %assign k k + 1
 %endrep
+%if SPLIT
+%assign k 0
+%rep Z
+	vpxorq ACC2(0, k), ACC2(0, k), ACC2(0, k)
+%if HALVES == 2
+	vpxorq ACC2(1, k), ACC2(1, k), ACC2(1, k)
+%endif
+%assign k k + 1
+%endrep
+%endif
 	lea rbp, [rbx + 8 * L]                 ; end of half 0's digits of b
 %%digit:
 	DIGIT 0, r12, 24, 25, 28
@@ -197,6 +245,16 @@ vg_amm52x%2_ifma_%1:
 
 	; Normalise: store the lanes, then carry each digit's bits above 52
 	; into the next (L dependent steps per half, interleaved).
+%if SPLIT
+%assign k 0
+%rep Z
+	vpaddq ACC(0, k), ACC(0, k), ACC2(0, k)
+%if HALVES == 2
+	vpaddq ACC(1, k), ACC(1, k), ACC2(1, k)
+%endif
+%assign k k + 1
+%endrep
+%endif
 %assign k 0
 %rep Z
 	vmovdqu64 [rdi + 64 * k], ACC(0, k)

@@ -19,9 +19,9 @@ import re
 import subprocess
 import sys
 
-PREFIXES = ("vg_mont_mul_", "vg_mont_sqr_", "vg_amm52x", "vg_rsa52_select2_")
+PREFIXES = ("vg_mont_mul_", "vg_mont_sqr_", "vg_amm52x", "vg_ams52x", "vg_rsa52_select2_")
 # Only the assembly (the C functions sharing the prefixes are not checked here).
-ASM_NAME = re.compile(r"^(vg_mont_mul_(base|adx)|vg_mont_sqr_adx|vg_amm52x[12]_ifma|vg_rsa52_select2_ifma)_[0-9]+$")
+ASM_NAME = re.compile(r"^(vg_mont_mul_(base|adx)|vg_mont_sqr_adx|vg_amm52x[12]_ifma|vg_ams52x2_ifma|vg_rsa52_select2_ifma)_[0-9]+$")
 
 # Registers that hold public addresses on entry (SysV arguments that are
 # pointers, and the stack pointer), per function family.
@@ -29,12 +29,14 @@ ADDRESS_REGS = {
     "vg_mont_mul_": {"rdi", "rsi", "rdx", "rcx", "rsp"},  # r, a, b, m
     "vg_mont_sqr_": {"rdi", "rsi", "rcx", "rsp"},  # r, a, m
     "vg_amm52x": {"rdi", "rsi", "rdx", "rcx", "r8", "rsp"},  # r, a, b, m, k0
+    "vg_ams52x": {"rdi", "rsi", "rcx", "r8", "rsp"},  # r, a, m, k0 (b unused)
     "vg_rsa52_select2_": {"rdi", "rsi", "rsp"},  # sel, table (rdx, rcx: secret indices)
 }
 
 # Instructions allowed to set the flags a conditional branch reads:
 #   dec ebp        the row counter of vg_mont_mul_*/vg_mont_sqr_* (N rows)
 #   cmp rbx,rbp    vg_amm52x*: the digit pointer against its end
+#                  (vg_ams52x*'s reduction counts rows with dec ebp)
 #   cmp rsi,r8     vg_rsa52_select2_*: the entry pointer against the table end
 BRANCH_FLAG_SETTERS = {"dec ebp", "cmp rbx,rbp", "cmp rsi,r8"}
 

@@ -173,7 +173,7 @@ static void test_ct_rsa52(void **state)
 	uint64_t cp[VG_BN_MAX_LIMBS] = {0}, cq[VG_BN_MAX_LIMBS] = {0};
 	uint64_t rp[VG_BN_MAX_LIMBS], rq[VG_BN_MAX_LIMBS];
 	uint64_t seed = 7;
-	const struct vg_rsa52_impl impl = {amm52x2_c20, NULL};
+	const struct vg_rsa52_impl impl = {amm52x2_c20, NULL, NULL};
 
 	(void)state;
 	assert_int_equal(key->r52.digits, 20);
