@@ -15,6 +15,7 @@
 #if VG_HAVE_ASM
 /* Best first. */
 static const struct vg_c25519_impl *const impls[] = {
+	&vg_c25519_impl_ifma,
 	&vg_c25519_impl_adx,
 	&vg_c25519_impl_base,
 };

@@ -9,7 +9,7 @@
 #include "ge.h"
 
 struct vg_c25519_impl {
-	const char *name;  /* "base", "adx" */
+	const char *name;  /* "base", "adx", "ifma" */
 	uint32_t features; /* vg/cpu.h features it needs */
 	/* RFC 7748 X25519 with the clamping; returns 1 if the output is all
 	 * zero (low-order peer), else 0. */
@@ -27,6 +27,7 @@ struct vg_c25519_impl {
 #define VG_C25519_IMPL_DECL(t) extern const struct vg_c25519_impl vg_c25519_impl_##t;
 VG_C25519_IMPL_DECL(base)
 VG_C25519_IMPL_DECL(adx)
+VG_C25519_IMPL_DECL(ifma)
 
 /* The best implementation for the current features, or NULL for the
  * portable C reference (no asm build, or VG_KERNELS=c in the

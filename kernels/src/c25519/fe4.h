@@ -50,6 +50,24 @@ typedef struct {
 	void vg_ge4_dbl_p2_##t(vg_ge4_p3 *h);
 VG_FE4_TIER_DECL(base)
 VG_FE4_TIER_DECL(adx)
+/* The ifma tier (x25519_ifma.asm, ge52_ifma.asm): four field elements
+ * in the lanes of five ymm limb vectors, radix 2^51. The ladder and the
+ * comb have the contracts of the ones above; the comb reads its own table
+ * (vg_ge52_base_comb). The other operations of that tier are the adx ones. */
+typedef struct {
+	_Alignas(32) uint64_t v[5][4]; /* limb i of lanes (y - x, y + x, 2dxy, 2) */
+} vg_ge52_niels;
+void vg_x25519_ladder_ifma(vg_fe4 xz[2], const uint8_t e[32], const vg_fe4 *x1);
+void vg_ge4_comb_ifma(vg_ge4_p3 *h, const vg_ge52_niels comb[32][8], const int8_t e[64]);
+/* A point (X, Y, Z, T) in the same lanes, limbs below 2^61. Verification
+ * (ge52_ops_ifma.asm): s += q for q as lanes (y - x, y + x, 2d t, 2z)
+ * (a table entry, or a projective point prepared by vg_ge52_put);
+ * s = 2s. */
+typedef struct {
+	_Alignas(32) uint64_t v[5][4];
+} vg_ge52_p3;
+void vg_ge52_add_ifma(vg_ge52_p3 *s, const vg_ge52_niels *q);
+void vg_ge52_dbl_ifma(vg_ge52_p3 *s);
 
 /* Tier-independent assembly (fe4_base.asm): h = f + g, f - g, 121665 f. */
 void vg_fe4_add(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);
@@ -72,5 +90,13 @@ void vg_fe4_cmov(vg_fe4 *f, const vg_fe4 *g, uint64_t ctl);
 const vg_ge4_niels (*vg_ge4_base_comb(void))[8];
 /* vg_ge_base_odd (B, 3B, ..., 127B) in this representation. Public. */
 const vg_ge4_niels *vg_ge4_base_odd(void);
+/* The comb table in the ifma layout (ge52_table.c), converted once. Public. */
+const vg_ge52_niels (*vg_ge52_base_comb(void))[8];
+/* vg_ge4_base_odd in the ifma layout: [j] = (2j + 1) B, [64 + j] = -(2j + 1) B. */
+const vg_ge52_niels *vg_ge52_base_odd(void);
+/* Lane conversions (ge52_table.c): lane of every limb vector of v = f
+ * (canonical limbs); f = lane of v (limbs below 2^62 in). */
+void vg_ge52_put(uint64_t v[5][4], unsigned lane, const vg_fe4 *f);
+void vg_ge52_get(vg_fe4 *f, const uint64_t v[5][4], unsigned lane);
 
 #endif

@@ -233,10 +233,10 @@ static void ref_comb(vg_ge_p3 *h, const int8_t e[64])
 }
 
 /* X/Z, Y/Z and the invariant XY = ZT of an asm point, against ref. */
-static void check_comb(const char *name,
-		       void (*f)(vg_ge4_p3 *, const vg_ge4_niels[32][8], const int8_t[64]))
+/* A comb with its table (the tiers' layouts differ: ifma has its own). */
+typedef void (*combfn)(vg_ge4_p3 *, const void *, const int8_t[64]);
+static void check_comb(const char *name, combfn f, const void *comb)
 {
-	const vg_ge4_niels (*comb)[8] = vg_ge4_base_comb();
 	vg_checkasm_func(name);
 	int n = vg_checkasm_iters() + 6;
 	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
@@ -392,6 +392,77 @@ static void check_points(const char *tier, gefn madd, gefn add, void (*dbl)(vg_g
 	}
 }
 
+/* The ifma lane-form point operations (verification): s += table entry
+ * (affine, either sign), s += a projective point in the (y - x, y + x,
+ * 2dt, 2z) lanes, s = 2s; the state's limbs made unreduced (up to 2^60
+ * added as 2^9 p limb by limb) on most inputs. */
+static void check_points52(void)
+{
+	static const char *const ops[] = {"vg_ge52_add_ifma (affine)", "vg_ge52_add_ifma (projective)",
+					  "vg_ge52_dbl_ifma"};
+	const vg_ge52_niels *odd = vg_ge52_base_odd();
+	for (int op = 0; op < 3; op++) {
+		vg_checkasm_func(ops[op]);
+		int n = vg_checkasm_iters() + 4;
+		for (int i = 0; i < n && vg_checkasm_ok(); i++) {
+			vg_ge_p3 P, Q, R;
+			vg_ge4_p3 P4, Q4;
+			vg_ge_completed c;
+			rand_point(&P, &P4, i);
+			_Alignas(64) uint8_t raw[VG_CHECKASM_OUT(sizeof(vg_ge52_p3))];
+			vg_ge52_p3 *h = (vg_ge52_p3 *)vg_checkasm_guard(raw, sizeof(vg_ge52_p3));
+			const vg_fe4 *c4[4] = {&P4.X, &P4.Y, &P4.Z, &P4.T};
+			uint64_t r = vg_checkasm_rand64();
+			for (unsigned l = 0; l < 4; l++) {
+				vg_ge52_put(h->v, l, c4[l]);
+				if (i > 3 && (r >> l & 3) != 0) /* 2^9 p: limbs < 2^61 */
+					for (int k = 0; k < 5; k++)
+						h->v[k][l] += (k == 0 ? (1ull << 51) - 19 : (1ull << 51) - 1) << 9;
+			}
+			if (op == 0) {
+				int j = (int)(vg_checkasm_rand64() % 128);
+				vg_checkasm_call(vg_ge52_add_ifma, h, &odd[j]);
+				vg_ge_niels q = vg_ge_base_odd[j % 64];
+				vg_ge_niels_cneg(&q, (uint64_t)(j >= 64));
+				vg_ge_add_niels(&c, &P, &q);
+			} else if (op == 1) {
+				rand_point(&Q, &Q4, i == 1 ? 0 : i + 1);
+				if (i == 2)
+					Q = P, Q4 = P4; /* doubling through the addition */
+				vg_ge52_niels q;
+				vg_ge4_cached q4;
+				vg_fe4 t;
+				vg_fe4_add(&q4.ypx, &Q4.Y, &Q4.X);
+				vg_fe4_sub(&q4.ymx, &Q4.Y, &Q4.X);
+				vg_fe4 d2;
+				vg_fe4_from_fe(&d2, &vg_fe_d2);
+				vg_fe4_mul_base(&q4.t2d, &Q4.T, &d2);
+				vg_fe4_add(&t, &Q4.Z, &Q4.Z);
+				vg_ge52_put(q.v, 0, &q4.ymx);
+				vg_ge52_put(q.v, 1, &q4.ypx);
+				vg_ge52_put(q.v, 2, &q4.t2d);
+				vg_ge52_put(q.v, 3, &t);
+				vg_checkasm_call(vg_ge52_add_ifma, h, &q);
+				vg_ge_cached qc;
+				vg_ge_p3_to_cached(&qc, &Q);
+				vg_ge_add_cached(&c, &P, &qc);
+			} else {
+				vg_checkasm_call(vg_ge52_dbl_ifma, h);
+				vg_ge_p3_dbl(&c, &P);
+			}
+			if (!vg_checkasm_guard_ok(raw, sizeof(vg_ge52_p3)))
+				break;
+			vg_ge_completed_to_p3(&R, &c);
+			vg_ge4_p3 g;
+			vg_fe4 *g4[4] = {&g.X, &g.Y, &g.Z, &g.T};
+			for (unsigned l = 0; l < 4; l++)
+				vg_ge52_get(g4[l], h->v, l);
+			check_point(&g, &R, 1, i);
+		}
+		vg_checkasm_func_done();
+	}
+}
+
 /* The whole operations of a tier (C glue + asm) against the C reference,
  * selected with VG_KERNELS=c. Fewer iterations: they are slow in C. */
 static void check_ops(const struct vg_c25519_impl *im)
@@ -482,7 +553,7 @@ int main(int argc, char **argv)
 		 * Fermat's chain in fe.c, including 0, p, 2p - 1 and 2^256 - 1 */
 		check_unary("vg_fe4_invert", vg_fe4_invert, vg_fe_invert);
 		check_ladder("vg_x25519_ladder_base", vg_x25519_ladder_base);
-		check_comb("vg_ge4_comb_base", vg_ge4_comb_base);
+		check_comb("vg_ge4_comb_base", (combfn)vg_ge4_comb_base, vg_ge4_base_comb());
 		check_points("base", (gefn)vg_ge4_madd_base, (gefn)vg_ge4_add_base, vg_ge4_dbl_base,
 			     vg_ge4_dbl_p2_base);
 	}
@@ -491,9 +562,14 @@ int main(int argc, char **argv)
 		check_unary("vg_fe4_sqr_adx", vg_fe4_sqr_adx, vg_fe_sq);
 		check_sqrn("vg_fe4_sqrn_adx", vg_fe4_sqrn_adx);
 		check_ladder("vg_x25519_ladder_adx", vg_x25519_ladder_adx);
-		check_comb("vg_ge4_comb_adx", vg_ge4_comb_adx);
+		check_comb("vg_ge4_comb_adx", (combfn)vg_ge4_comb_adx, vg_ge4_base_comb());
 		check_points("adx", (gefn)vg_ge4_madd_adx, (gefn)vg_ge4_add_adx, vg_ge4_dbl_adx,
 			     vg_ge4_dbl_p2_adx);
+	}
+	if (vg_checkasm_tier("ifma", VG_TIER_IFMA)) {
+		check_ladder("vg_x25519_ladder_ifma", vg_x25519_ladder_ifma);
+		check_comb("vg_ge4_comb_ifma", (combfn)vg_ge4_comb_ifma, vg_ge52_base_comb());
+		check_points52();
 	}
 	/* The tiers' C glue around the asm, against the C path. */
 	setenv("VG_KERNELS", "c", 1);
@@ -504,5 +580,7 @@ int main(int argc, char **argv)
 		check_ops(&vg_c25519_impl_base);
 	if (vg_checkasm_tier("adx", VG_TIER_ADX))
 		check_ops(&vg_c25519_impl_adx);
+	if (vg_checkasm_tier("ifma", VG_TIER_IFMA))
+		check_ops(&vg_c25519_impl_ifma);
 	return vg_checkasm_finish();
 }

@@ -84,7 +84,11 @@ def check(nasm, incdir, path):
                 regs = REG.findall(mem)
                 if "rel" in mem.split() or not regs:
                     continue  # a label: RIP-relative constant table
-                base_ok = (len(regs) == 1 and "*" not in mem and
+                # a scale factor next to the register makes it an index;
+                # "32 * 2" between constants (nasm -E keeps the arithmetic
+                # of %rep-expanded offsets) does not
+                scaled = re.search(r"\*\s*%s\b|\b%s\s*\*" % (regs[0], regs[0]), mem)
+                base_ok = (len(regs) == 1 and not scaled and
                            (regs[0] in PUBLIC_BASE or (regs[0] == "rdx" and not rdx_written)))
                 if not base_ok:
                     why = "address from [%s]" % mem
