@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/listener.h>
 #include <stdio.h>
@@ -29,6 +28,8 @@
 #define QUEUE_TIMEOUT_MS 30000 /* a job waiting this long for a keyholder fails */
 #define TICK_MS 100
 #define INLINE_DATA 512
+#define JOB_SPARE_MAX 1024 /* freed jobs kept for reuse after a burst */
+#define CONN_IN_START 4096 /* most frames are short; grows to one max frame */
 
 typedef struct conn conn;
 typedef struct job job;
@@ -57,14 +58,25 @@ typedef struct {
 	unsigned gen;
 	int retiring;
 	int full; /* the socket buffer refused a record: wait for a reply */
+	int unsent; /* jobs at the tail of out that pump() has yet to send */
 	struct event *ev;
 	jobq out; /* sent, awaiting reply */
 } khslot;
 
+/* A client connection. Reads go straight into in[] (one recv per
+ * readable event, no FIONREAD); replies collect in out and are written
+ * once per loop iteration (see flush_dirty), so write interest is only
+ * registered when the socket refused part of them. */
 struct conn {
 	conn *next, *prev;
+	conn *dirty_next; /* on the front's dirty list: replies not yet written */
 	void *front;
-	struct bufferevent *bev;
+	int fd;
+	struct event *rev, *wev;
+	int reading, writing, dirty; /* rev / wev added; on the dirty list */
+	uint8_t *in;                 /* unparsed bytes: in[0, in_len) */
+	size_t in_len, in_cap;
+	struct evbuffer *out;
 	uid_t uid;
 	gid_t gid;
 	pid_t pid;
@@ -101,12 +113,20 @@ typedef struct {
 	conn *released; /* closed and answered: freed at the next tick, so no
 			 * caller up the stack is left holding a freed conn */
 	size_t nconns;
+	conn *dirty; /* connections with replies to write this iteration */
+	job *spare;  /* freed jobs, reused instead of a malloc per request */
+	size_t nspare;
+	/* Work deferred to the end of the loop iteration (settle()): one
+	 * dispatch to the keyholders and one write per connection however
+	 * many frames and replies the iteration's callbacks produced. */
+	struct event *defer_ev;
+	int deferred, pump_wanted;
 	int draining;
 	uint64_t drain_deadline_ms;
 	vgd_limits lim; /* from the config, replaced by a reload */
 	vgd_stats stats;
 	uint8_t frame[VG_PROTO_MAX_FRAME];
-	uint8_t rec[VGD_KREP_MAX > VGD_KREQ_MAX ? VGD_KREP_MAX : VGD_KREQ_MAX];
+	uint8_t rec[KH_DEPTH][VGD_KREP_MAX]; /* keyholder replies, one recvmmsg */
 } front;
 
 static uint64_t now_us(void)
@@ -154,10 +174,27 @@ static void q_remove(jobq *q, job *j)
 	q->len--;
 }
 
-static void job_free(job *j)
+static job *job_alloc(front *f)
+{
+	job *j = f->spare;
+	if (!j)
+		return malloc(sizeof(*j));
+	f->spare = j->next;
+	f->nspare--;
+	return j;
+}
+
+static void job_free(front *f, job *j)
 {
 	if (j->data != j->inline_data)
 		free(j->data);
+	j->data = NULL;
+	if (f->nspare < JOB_SPARE_MAX) {
+		j->next = f->spare;
+		f->spare = j;
+		f->nspare++;
+		return;
+	}
 	free(j);
 }
 
@@ -165,6 +202,41 @@ static void conn_process(front *f, conn *c);
 static void conn_release(front *f, conn *c);
 static void conn_close(front *f, conn *c);
 static void pump(front *f);
+
+/* Queue the end-of-iteration work. event_active on our own loop is no
+ * system call: the callback runs after the callbacks already made active
+ * by this epoll_wait, so their frames and replies are batched. */
+static void schedule(front *f)
+{
+	if (f->deferred)
+		return;
+	f->deferred = 1;
+	event_active(f->defer_ev, EV_TIMEOUT, 0);
+}
+
+static void want_pump(front *f)
+{
+	f->pump_wanted = 1;
+	schedule(f);
+}
+
+/* Read / write interest: an epoll_ctl each, so only on a change. A dead
+ * connection's events are already deleted. */
+static void conn_set_reading(conn *c, int on)
+{
+	if (c->dead || c->reading == on)
+		return;
+	if ((on ? event_add(c->rev, NULL) : event_del(c->rev)) == 0)
+		c->reading = on;
+}
+
+static void conn_set_writing(conn *c, int on)
+{
+	if (c->dead || c->writing == on)
+		return;
+	if ((on ? event_add(c->wev, NULL) : event_del(c->wev)) == 0)
+		c->writing = on;
+}
 
 /* A closing connection reads nothing more; it is closed once every
  * request it sent has been answered and the answers have left, so a
@@ -174,7 +246,7 @@ static void conn_maybe_finish(front *f, conn *c)
 {
 	if (c->dead || !c->closing || c->inflight)
 		return;
-	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+	if (evbuffer_get_length(c->out) == 0)
 		conn_close(f, c);
 }
 
@@ -185,16 +257,76 @@ static void conn_start_closing(conn *c)
 	c->closing = 1;
 	c->paused = 0;
 	c->partial_since_ms = 0;
-	bufferevent_disable(c->bev, EV_READ);
+	conn_set_reading(c, 0);
 }
 
 /* ---- replies ---- */
+/* Replies are appended here and written by flush_dirty(), so the replies
+ * a loop iteration produces for one connection leave in one writev. */
 static void conn_send(conn *c, const uint8_t *frame, long len)
 {
 	if (c->dead || len <= 0)
 		return;
-	if (bufferevent_write(c->bev, frame, (size_t)len) < 0)
+	if (evbuffer_add(c->out, frame, (size_t)len) < 0) {
 		c->closing = 1;
+		return;
+	}
+	if (!c->dirty) {
+		front *f = c->front;
+		c->dirty = 1;
+		c->dirty_next = f->dirty;
+		f->dirty = c;
+		schedule(f);
+	}
+}
+
+/* One non-blocking write of everything pending. Write interest is
+ * registered only if the socket took less than all of it. */
+static void conn_flush(front *f, conn *c)
+{
+	if (c->dead)
+		return;
+	if (evbuffer_get_length(c->out) > 0 && evbuffer_write(c->out, c->fd) < 0 &&
+	    errno != EAGAIN && errno != EINTR) {
+		conn_close(f, c); /* the peer is gone: its replies go nowhere */
+		return;
+	}
+	int pending = evbuffer_get_length(c->out) > 0;
+	conn_set_writing(c, pending);
+	if (!pending)
+		conn_maybe_finish(f, c);
+}
+
+static void flush_dirty(front *f)
+{
+	while (f->dirty) {
+		conn *c = f->dirty;
+		f->dirty = c->dirty_next;
+		c->dirty_next = NULL;
+		c->dirty = 0;
+		conn_flush(f, c);
+	}
+}
+
+/* End of a loop iteration: dispatch what the callbacks queued, then write
+ * what they answered. Dispatch can answer (a poison job), so loop. */
+static void settle(front *f)
+{
+	while (f->pump_wanted || f->dirty) {
+		if (f->pump_wanted) {
+			f->pump_wanted = 0;
+			pump(f);
+		}
+		flush_dirty(f);
+	}
+	f->deferred = 0;
+}
+
+static void on_deferred(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	settle(arg);
 }
 
 static void send_error(front *f, conn *c, uint8_t op, uint32_t id, int status, const char *reason)
@@ -224,7 +356,7 @@ static void job_finish(front *f, job *j, int status, const uint8_t *res, size_t 
 	conn *c = j->c;
 	answer(f, c, j->op, j->req_id, status, res, rlen, reason, j->t_start_us);
 	c->inflight--;
-	job_free(j);
+	job_free(f, j);
 	if (c->dead) {
 		if (c->inflight == 0)
 			conn_release(f, c);
@@ -238,7 +370,7 @@ static void job_finish(front *f, job *j, int status, const uint8_t *res, size_t 
 	}
 	if (c->paused && c->inflight < (unsigned)f->lim.max_inflight) {
 		c->paused = 0;
-		bufferevent_enable(c->bev, EV_READ);
+		conn_set_reading(c, 1);
 		conn_process(f, c); /* frames may already be buffered */
 	}
 }
@@ -276,7 +408,7 @@ static void kh_lost(front *f, khslot *k)
 		q_push_head(&f->queue, j);
 	}
 	k->full = 0;
-	pump(f);
+	want_pump(f);
 }
 
 static int kh_valid_reply(const uint8_t *buf, ssize_t n, const vgd_krep **out)
@@ -301,6 +433,58 @@ static void kh_retire_done(front *f, khslot *k)
 	k->retiring = 0;
 }
 
+/* Receive up to want replies in one recvmmsg. Returns how many arrived,
+ * 0 if none is waiting, -1 if the channel is closed or broken (a
+ * zero-length record is how a closed SOCK_SEQPACKET peer reads). */
+static int kh_recv(front *f, int fd, int want, size_t len[KH_DEPTH])
+{
+	struct iovec iov[KH_DEPTH];
+	struct mmsghdr mm[KH_DEPTH];
+	memset(mm, 0, sizeof(mm[0]) * (size_t)want);
+	for (int i = 0; i < want; i++) {
+		iov[i] = (struct iovec){f->rec[i], sizeof(f->rec[i])};
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+	}
+	int n = recvmmsg(fd, mm, (unsigned)want, MSG_DONTWAIT, NULL);
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -1;
+	if (n == 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (mm[i].msg_len == 0)
+			return -1;
+		len[i] = mm[i].msg_len;
+	}
+	return n;
+}
+
+/* One reply: match it to its job and answer. Returns -1 if the record is
+ * invalid (the channel is then dropped). */
+static int kh_take_reply(front *f, khslot *k, const uint8_t *rec, size_t n)
+{
+	const vgd_krep *r;
+	if (!kh_valid_reply(rec, (ssize_t)n, &r)) {
+		vgd_err("invalid record from a keyholder; dropping its channel");
+		return -1;
+	}
+	job *j = k->out.head;
+	while (j && j->id != r->job)
+		j = j->next;
+	if (!j) {
+		vgd_err("keyholder answered unknown job %llu", (unsigned long long)r->job);
+		return 0;
+	}
+	q_remove(&k->out, j);
+	k->full = 0;
+	job_finish(f, j, r->status, rec + sizeof(vgd_krep), r->result_len, r->reason);
+	return 0;
+}
+
+/* Replies: as many as are owed in each recvmmsg. Stop as soon as a call
+ * brings fewer than asked (the socket is empty) or nothing more is owed:
+ * a recv that would only say EAGAIN costs a system call, and a close or
+ * stray record still wakes us (level triggered). */
 static void kh_readable(evutil_socket_t fd, short what, void *arg)
 {
 	front *f = arg;
@@ -310,59 +494,79 @@ static void kh_readable(evutil_socket_t fd, short what, void *arg)
 			k = &f->kh[i];
 	if (!k)
 		return;
-	for (int budget = 0; budget < 64; budget++) {
-		ssize_t n = recv(fd, f->rec, sizeof(f->rec), MSG_DONTWAIT);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+	for (int budget = 0; budget < 16; budget++) {
+		int want = k->out.len == 0 ? 1 : k->out.len > KH_DEPTH ? KH_DEPTH : (int)k->out.len;
+		size_t len[KH_DEPTH];
+		int n = kh_recv(f, fd, want, len);
+		if (n < 0) {
+			kh_lost(f, k);
+			return;
+		}
+		for (int i = 0; i < n; i++)
+			if (kh_take_reply(f, k, f->rec[i], len[i]) < 0) {
+				kh_lost(f, k);
+				return;
+			}
+		if (n < want || k->out.len == 0)
 			break;
-		if (n <= 0) {
-			kh_lost(f, k);
-			return;
-		}
-		const vgd_krep *r;
-		if (!kh_valid_reply(f->rec, n, &r)) {
-			vgd_err("invalid record from a keyholder; dropping its channel");
-			kh_lost(f, k);
-			return;
-		}
-		job *j = k->out.head;
-		while (j && j->id != r->job)
-			j = j->next;
-		if (!j) {
-			vgd_err("keyholder answered unknown job %llu", (unsigned long long)r->job);
-			continue;
-		}
-		q_remove(&k->out, j);
-		k->full = 0;
-		job_finish(f, j, r->status, f->rec + sizeof(vgd_krep), r->result_len, r->reason);
 	}
 	if (k->retiring && k->out.len == 0)
 		kh_retire_done(f, k);
-	pump(f);
+	want_pump(f);
 	(void)what;
 }
 
-static int kh_send(front *f, khslot *k, job *j)
+static void kreq_fill(vgd_kreq *h, const job *j)
 {
-	vgd_kreq h;
-	memset(&h, 0, sizeof(h));
-	h.magic = VGD_KREQ_MAGIC;
-	h.data_len = j->data_len;
-	h.job = j->id;
-	memcpy(h.key, j->key, sizeof(h.key));
-	h.op = j->op;
-	h.alg = j->alg;
-	h.role = j->role;
-	struct iovec iov[2] = {{&h, sizeof(h)}, {j->data, j->data_len}};
-	struct msghdr m = {.msg_iov = iov, .msg_iovlen = j->data_len ? 2 : 1};
-	ssize_t n = sendmsg(k->fd, &m, MSG_DONTWAIT | MSG_NOSIGNAL);
-	if (n == (ssize_t)(sizeof(h) + j->data_len))
-		return 0;
-	if (n < 0 && (errno == EAGAIN || errno == ENOBUFS))
-		return 1;
-	return -1;
+	memset(h, 0, sizeof(*h));
+	h->magic = VGD_KREQ_MAGIC;
+	h->data_len = j->data_len;
+	h->job = j->id;
+	memcpy(h->key, j->key, sizeof(h->key));
+	h->op = j->op;
+	h->alg = j->alg;
+	h->role = j->role;
 }
 
-/* Hand queued jobs to the least-loaded current keyholders. */
+/* Send the k->unsent jobs at the tail of k->out in one sendmmsg. Those
+ * the socket refused go back to the head of the queue, in order, and the
+ * keyholder counts as full until it answers. Returns -1 if the channel is
+ * broken (the refused jobs are already back in the queue). */
+static int kh_send_batch(front *f, khslot *k)
+{
+	vgd_kreq h[KH_DEPTH];
+	struct iovec iov[KH_DEPTH][2];
+	struct mmsghdr mm[KH_DEPTH];
+	job *js[KH_DEPTH];
+	int n = k->unsent;
+	k->unsent = 0;
+	job *j = k->out.tail;
+	for (int i = n - 1; i >= 0; i--, j = j->prev)
+		js[i] = j;
+	memset(mm, 0, sizeof(mm[0]) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		kreq_fill(&h[i], js[i]);
+		iov[i][0] = (struct iovec){&h[i], sizeof(h[i])};
+		iov[i][1] = (struct iovec){js[i]->data, js[i]->data_len};
+		mm[i].msg_hdr.msg_iov = iov[i];
+		mm[i].msg_hdr.msg_iovlen = js[i]->data_len ? 2 : 1;
+	}
+	int sent = sendmmsg(k->fd, mm, (unsigned)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+	int broken = sent < 0 && errno != EAGAIN && errno != ENOBUFS;
+	if (sent < 0)
+		sent = 0;
+	/* A datagram is sent whole or not at all. */
+	for (int i = n - 1; i >= sent; i--) {
+		q_remove(&k->out, js[i]);
+		q_push_head(&f->queue, js[i]);
+	}
+	if (sent < n)
+		k->full = 1;
+	return broken ? -1 : 0;
+}
+
+/* Hand queued jobs to the least-loaded current keyholders: assign first,
+ * then one sendmmsg per keyholder. */
 static void pump(front *f)
 {
 	while (f->queue.head) {
@@ -378,18 +582,17 @@ static void pump(front *f)
 			break;
 		job *j = f->queue.head;
 		q_remove(&f->queue, j);
-		int r = kh_send(f, best, j);
-		if (r == 0) {
-			q_push_tail(&best->out, j);
-		} else if (r > 0) {
-			best->full = 1;
-			q_push_head(&f->queue, j);
-		} else {
-			q_push_head(&f->queue, j);
-			kh_lost(f, best);
-			return;
-		}
+		q_push_tail(&best->out, j);
+		best->unsent++;
 	}
+	/* Send every batch before handling a broken channel: kh_lost()
+	 * must not find another keyholder's jobs assigned but unsent. */
+	int lost[MAX_SLOTS], nlost = 0;
+	for (int i = 0; i < f->nkh; i++)
+		if (f->kh[i].unsent && kh_send_batch(f, &f->kh[i]) < 0)
+			lost[nlost++] = i;
+	for (int i = 0; i < nlost; i++)
+		kh_lost(f, &f->kh[lost[i]]); /* requeues; asks for another pump */
 	f->stats.queue_depth = f->queue.len;
 	if (f->queue.len > f->stats.queue_max)
 		f->stats.queue_max = f->queue.len;
@@ -438,7 +641,7 @@ static void kh_attach(front *f, int index, unsigned gen, int fd)
 	k->retiring = 0;
 	k->ev = event_new(f->base, fd, EV_READ | EV_PERSIST, kh_readable, f);
 	event_add(k->ev, NULL);
-	pump(f);
+	want_pump(f);
 }
 
 /* ---- requests ---- */
@@ -598,7 +801,7 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 		       "request queue is full; try again", t0);
 		return;
 	}
-	job *j = malloc(sizeof(*j));
+	job *j = job_alloc(f);
 	uint8_t *big = rq->data_len > INLINE_DATA ? malloc(rq->data_len) : NULL;
 	if (!j || (rq->data_len > INLINE_DATA && !big)) {
 		free(j);
@@ -622,7 +825,9 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 		memcpy(j->data, rq->data, rq->data_len);
 	c->inflight++;
 	q_push_tail(&f->queue, j);
-	pump(f);
+	/* Dispatched at the end of the iteration, with every other frame
+	 * this read brought (one sendmmsg per keyholder). */
+	want_pump(f);
 }
 
 static void handle_frame(front *f, conn *c, const uint8_t *frame, size_t len)
@@ -673,13 +878,17 @@ static void conn_release(front *f, conn *c)
 	f->released = c;
 }
 
+/* Sockets and events go now; the memory at the next tick (see
+ * f->released), as callers up the stack may still hold c. */
 static void conn_close(front *f, conn *c)
 {
 	if (c->dead)
 		return;
+	conn_set_reading(c, 0);
+	conn_set_writing(c, 0);
 	c->dead = 1;
-	bufferevent_free(c->bev);
-	c->bev = NULL;
+	close(c->fd);
+	c->fd = -1;
 	f->nconns--;
 	f->stats.connections_open = f->nconns;
 	/* Queued jobs of a closed connection are dropped; those already with
@@ -689,31 +898,59 @@ static void conn_close(front *f, conn *c)
 		if (j->c == c) {
 			q_remove(&f->queue, j);
 			c->inflight--;
-			job_free(j);
+			job_free(f, j);
 		}
 	}
 	if (c->inflight == 0)
 		conn_release(f, c);
 }
 
+static void conn_free(conn *c)
+{
+	if (c->rev)
+		event_free(c->rev);
+	if (c->wev)
+		event_free(c->wev);
+	if (c->out)
+		evbuffer_free(c->out);
+	free(c->in);
+	free(c);
+}
+
+/* Make room for a frame of total bytes: once, up to the largest frame. */
+static int conn_in_reserve(conn *c, size_t total)
+{
+	if (total <= c->in_cap)
+		return 0;
+	uint8_t *n = realloc(c->in, VG_PROTO_MAX_FRAME);
+	if (!n)
+		return -1;
+	c->in = n;
+	c->in_cap = VG_PROTO_MAX_FRAME;
+	return 0;
+}
+
+/* Handle the complete frames in c->in, keep a partial one. Not reentrant
+ * for one connection: nothing it calls answers a job (dispatch is
+ * deferred to settle()), so no job_finish() resumes c from inside. */
 static void conn_process(front *f, conn *c)
 {
-	struct evbuffer *in = bufferevent_get_input(c->bev);
+	size_t off = 0;
 	c->last_active_ms = now_ms();
 	while (!c->closing && !c->dead) {
-		size_t avail = evbuffer_get_length(in);
+		size_t avail = c->in_len - off;
 		if (avail == 0) {
 			c->partial_since_ms = 0;
 			break;
 		}
 		if (c->inflight >= (unsigned)f->lim.max_inflight) {
 			c->paused = 1;
-			bufferevent_disable(c->bev, EV_READ);
+			conn_set_reading(c, 0);
 			break;
 		}
 		size_t want = avail < VG_PROTO_HDR_LEN ? avail : VG_PROTO_HDR_LEN;
 		vg_frame_hdr h;
-		long r = vg_frame_check(evbuffer_pullup(in, (ssize_t)want), want, &h);
+		long r = vg_frame_check(c->in + off, want, &h);
 		if (r < 0) {
 			const char *why = r == -VG_ST_TOO_LARGE  ? "frame larger than the maximum"
 					  : r == -VG_ST_BAD_VERSION ? "unsupported protocol version"
@@ -731,49 +968,66 @@ static void conn_process(front *f, conn *c)
 		if (total == 0 || avail < total) {
 			if (!c->partial_since_ms)
 				c->partial_since_ms = c->last_active_ms;
+			if (conn_in_reserve(c, total) < 0) {
+				send_error(f, c, h.opcode, h.id, VG_ST_INTERNAL, "out of memory");
+				conn_start_closing(c);
+			}
 			break;
 		}
-		handle_frame(f, c, evbuffer_pullup(in, (ssize_t)total), total);
-		evbuffer_drain(in, total);
+		handle_frame(f, c, c->in + off, total);
+		off += total;
 		c->partial_since_ms = 0;
+	}
+	if (off) {
+		memmove(c->in, c->in + off, c->in_len - off);
+		c->in_len -= off;
 	}
 	conn_maybe_finish(f, c);
 }
 
-static void conn_readable(struct bufferevent *bev, void *arg)
+/* The client half-closed after its last request: answer what it sent,
+ * then close. c stays allocated until the next tick even if closed. */
+static void conn_eof(front *f, conn *c)
 {
-	conn *c = arg;
-	(void)bev;
-	conn_process(c->front, c);
+	c->eof = 1;
+	conn_set_reading(c, 0);
+	conn_process(f, c);
+	if (!c->dead && c->inflight == 0) {
+		c->closing = 1;
+		conn_maybe_finish(f, c);
+	}
 }
 
-/* Output flushed: finish a close that waited for it. */
-static void conn_writable(struct bufferevent *bev, void *arg)
-{
-	conn *c = arg;
-	(void)bev;
-	c->last_active_ms = now_ms();
-	conn_maybe_finish(c->front, c);
-}
-
-static void conn_event(struct bufferevent *bev, short what, void *arg)
+/* One recv per wakeup: if it filled the buffer, epoll (level triggered)
+ * reports the socket again; looping to EAGAIN would cost a call. */
+static void conn_readable(evutil_socket_t fd, short what, void *arg)
 {
 	conn *c = arg;
 	front *f = c->front;
-	(void)bev;
-	if (what & BEV_EVENT_ERROR) {
-		conn_close(f, c);
-	} else if (what & BEV_EVENT_EOF) {
-		/* The client may have half-closed after its last request: answer
-		 * what it sent, then close. */
-		c->eof = 1;
-		conn_process(f, c);
-		/* c stays allocated until the next tick even if it was closed */
-		if (!c->dead && c->inflight == 0) {
-			c->closing = 1;
-			conn_maybe_finish(f, c);
-		}
+	(void)what;
+	if (c->in_len == c->in_cap) {
+		conn_process(f, c); /* not expected: a partial frame always fits */
+		return;
 	}
+	ssize_t n = recv(fd, c->in + c->in_len, c->in_cap - c->in_len, MSG_DONTWAIT);
+	if (n > 0) {
+		c->in_len += (size_t)n;
+		conn_process(f, c);
+	} else if (n == 0) {
+		conn_eof(f, c);
+	} else if (errno != EAGAIN && errno != EINTR) {
+		conn_close(f, c);
+	}
+}
+
+/* Registered only while replies wait for room in the socket. */
+static void conn_writable(evutil_socket_t fd, short what, void *arg)
+{
+	conn *c = arg;
+	(void)fd;
+	(void)what;
+	c->last_active_ms = now_ms();
+	conn_flush(c->front, c);
 }
 
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
@@ -805,20 +1059,23 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
 		return;
 	}
 	c->front = f;
+	c->fd = fd; /* non-blocking: the listener accepts with SOCK_NONBLOCK */
 	c->uid = cred.uid;
 	c->gid = cred.gid;
 	c->pid = cred.pid;
-	c->bev = bufferevent_socket_new(f->base, fd, BEV_OPT_CLOSE_ON_FREE);
-	if (!c->bev) {
-		free(c);
+	c->in = malloc(CONN_IN_START);
+	c->in_cap = CONN_IN_START;
+	c->out = evbuffer_new();
+	c->rev = event_new(f->base, fd, EV_READ | EV_PERSIST, conn_readable, c);
+	c->wev = event_new(f->base, fd, EV_WRITE | EV_PERSIST, conn_writable, c);
+	if (!c->in || !c->out || !c->rev || !c->wev) {
+		vgd_err("accept: out of memory");
+		conn_free(c);
 		close(fd);
 		return;
 	}
 	c->last_active_ms = now_ms();
-	bufferevent_setcb(c->bev, conn_readable, conn_writable, conn_event, c);
-	/* Read at most two frames ahead; the rest waits in the kernel. */
-	bufferevent_setwatermark(c->bev, EV_READ, 0, 2 * VG_PROTO_MAX_FRAME);
-	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	conn_set_reading(c, 1);
 	c->next = f->conns;
 	if (f->conns)
 		f->conns->prev = c;
@@ -867,7 +1124,7 @@ static void set_limits(front *f, const vgd_limits *l)
 		if (!c->dead && c->paused && !c->closing &&
 		    c->inflight < (unsigned)f->lim.max_inflight) {
 			c->paused = 0;
-			bufferevent_enable(c->bev, EV_READ);
+			conn_set_reading(c, 1);
 			conn_process(f, c);
 		}
 	}
@@ -979,12 +1236,9 @@ static void fail_all(front *f)
 static void flush_all(front *f)
 {
 	for (conn *c = f->conns; c; c = c->next)
-		if (!c->dead) {
-			struct evbuffer *out = bufferevent_get_output(c->bev);
-			while (evbuffer_get_length(out) > 0 &&
-			       evbuffer_write(out, bufferevent_getfd(c->bev)) > 0)
+		if (!c->dead)
+			while (evbuffer_get_length(c->out) > 0 && evbuffer_write(c->out, c->fd) > 0)
 				;
-		}
 }
 
 static void tick(evutil_socket_t fd, short what, void *arg)
@@ -993,10 +1247,11 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	uint64_t now = now_ms();
+	settle(f); /* empties the dirty list, which may name released conns */
 	while (f->released) {
 		conn *c = f->released;
 		f->released = c->next;
-		free(c);
+		conn_free(c);
 	}
 	for (conn *c = f->conns, *nx; c; c = nx) {
 		nx = c->next;
@@ -1022,7 +1277,7 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	if (f->draining) {
 		int out_pending = 0;
 		for (conn *c = f->conns; c; c = c->next)
-			if (!c->dead && evbuffer_get_length(bufferevent_get_output(c->bev)))
+			if (!c->dead && evbuffer_get_length(c->out))
 				out_pending = 1;
 		if ((jobs_in_flight(f) == 0 && !out_pending) || now > f->drain_deadline_ms) {
 			if (jobs_in_flight(f)) {
@@ -1067,6 +1322,7 @@ int vgd_front_main(const vgd_front_args *a)
 		vgd_err("cannot create the event loop");
 		return 1;
 	}
+	f->defer_ev = event_new(f->base, -1, 0, on_deferred, f);
 	f->nkh = a->nkeyholders;
 	f->nslots = f->nkh;
 	for (int i = 0; i < MAX_SLOTS; i++)
@@ -1078,7 +1334,7 @@ int vgd_front_main(const vgd_front_args *a)
 	f->ctl_ev = event_new(f->base, a->ctl_fd, EV_READ | EV_PERSIST, ctl_readable, f);
 	f->tick = event_new(f->base, -1, EV_PERSIST, tick, f);
 	struct timeval tv = {0, TICK_MS * 1000};
-	if (!f->listener || !f->ctl_ev || !f->tick || event_add(f->ctl_ev, NULL) < 0 ||
+	if (!f->listener || !f->ctl_ev || !f->tick || !f->defer_ev || event_add(f->ctl_ev, NULL) < 0 ||
 	    event_add(f->tick, &tv) < 0) {
 		vgd_err("cannot set up the front's events");
 		return 1;

@@ -434,10 +434,14 @@ static void on_sigchld(evutil_socket_t sig, short what, void *arg)
 	sup *s = arg;
 	(void)sig;
 	(void)what;
-	read_reports(s);
 	int st;
 	pid_t pid;
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		/* A child writes its report before it exits, so once it is
+		 * reaped its report is in the pipe: read it now, while the pid
+		 * still names its role (reading only before waitpid raced with
+		 * a child dying in between). */
+		read_reports(s);
 		if (pid == s->front_pid) {
 			s->front_pid = 0;
 			if (s->ctl_ev)
