@@ -294,8 +294,9 @@ static int take_hello(vg_client *c, struct sync_ctx *x, const vg_reply *rep)
 			out->versions[out->n_versions++] = it.val[0];
 		else if (it.tag == VG_T_CAPS && it.len == 4)
 			out->caps = (uint32_t)be_uint(it.val, 4);
-		else if (it.tag == VG_T_SERVER && it.len < sizeof(out->server))
-			memcpy(out->server, it.val, it.len);
+		else if (it.tag == VG_T_SERVER) /* truncated to fit, still NUL-terminated */
+			memcpy(out->server, it.val,
+			       it.len < sizeof(out->server) ? it.len : sizeof(out->server) - 1);
 		else if (it.tag == VG_T_LIMIT) {
 			vg_cursor cc = vg_item_cursor(&it);
 			vg_item ch;

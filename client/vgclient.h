@@ -122,7 +122,7 @@ typedef struct {
 	uint32_t caps;         /* protocol CAPS bits */
 	uint32_t max_frame;
 	uint32_t max_inflight;
-	char server[64];       /* NUL-terminated, e.g. "vgd 0.1.0" */
+	char server[64];       /* NUL-terminated, e.g. "vgd 0.1.0 ed25519=ifma x25519=ifma rsa=ifma" */
 } vgc_hello;
 
 /* ------------------------------------------------------------------ */

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "record.h"
 #include "stats.h"
+#include "vg/cpu.h"
 #include "vg/error.h"
 #include "vg/proto.h"
 #include "vg_config.h"
@@ -727,7 +728,14 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 		vg_put_u32(&w, VG_T_LIM_MAX_FRAME, VG_PROTO_MAX_FRAME);
 		vg_put_u32(&w, VG_T_LIM_MAX_INFLIGHT, (uint32_t)f->lim.max_inflight);
 		vg_put_close(&w);
-		vg_put_str(&w, VG_T_SERVER, "vgd " VG_VERSION);
+		{
+			/* Name, version and the kernel variant each operation
+			 * runs, so `vgctl hello` shows what vgd --version shows. */
+			char server[96];
+			snprintf(server, sizeof(server), "vgd %s %s", VG_VERSION,
+				 vg_kernel_variants());
+			vg_put_str(&w, VG_T_SERVER, server);
+		}
 		break;
 	case VG_OP_PING:
 		if (rq->has_data)

@@ -61,6 +61,9 @@ static void test_ping_hello(void **state)
 	assert_int_equal(h.versions[0], 1);
 	assert_true(h.max_frame >= 4096);
 	assert_non_null(strstr(h.server, "vgd"));
+	/* hello names the kernel variant of each operation */
+	assert_non_null(strstr(h.server, "ed25519="));
+	assert_non_null(strstr(h.server, "rsa="));
 }
 
 static void ed25519_verify(EVP_PKEY *k, const uint8_t *msg, size_t len, const uint8_t *sig)
