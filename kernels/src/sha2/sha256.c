@@ -84,32 +84,17 @@ void vg_sha256_init(vg_sha256_ctx *ctx)
 	ctx->buflen = 0;
 }
 
+/* vg_sha2_absorb's view of sha256_blocks. */
+static void sha256_absorb_blocks(void *h, const uint8_t *p, size_t n)
+{
+	sha256_blocks(h, p, n);
+}
+
 void vg_sha256_update(vg_sha256_ctx *ctx, const void *data, size_t len)
 {
-	const uint8_t *p = data;
-
-	if (len == 0)
-		return; /* data may be NULL */
 	ctx->nbytes += len;
-	if (ctx->buflen > 0) {
-		size_t take = VG_SHA256_BLOCK - ctx->buflen;
-		if (take > len)
-			take = len;
-		memcpy(ctx->buf + ctx->buflen, p, take);
-		ctx->buflen += take;
-		p += take;
-		len -= take;
-		if (ctx->buflen < VG_SHA256_BLOCK)
-			return;
-		sha256_blocks(ctx->h, ctx->buf, 1);
-		ctx->buflen = 0;
-	}
-	size_t nblocks = len / VG_SHA256_BLOCK;
-	sha256_blocks(ctx->h, p, nblocks);
-	p += nblocks * VG_SHA256_BLOCK;
-	len -= nblocks * VG_SHA256_BLOCK;
-	memcpy(ctx->buf, p, len);
-	ctx->buflen = len;
+	vg_sha2_absorb(ctx->h, ctx->buf, &ctx->buflen, VG_SHA256_BLOCK, sha256_absorb_blocks,
+		       data, len);
 }
 
 void vg_sha256_final(vg_sha256_ctx *ctx, uint8_t out[VG_SHA256_LEN])

@@ -170,32 +170,17 @@ static void sha512_final_len(vg_sha512_ctx *ctx, uint8_t *out, size_t outlen)
 
 void vg_sha512_init(vg_sha512_ctx *ctx) { sha512_init_with(ctx, H512); }
 
+/* vg_sha2_absorb's view of sha512_blocks. */
+static void sha512_absorb_blocks(void *h, const uint8_t *p, size_t n)
+{
+	sha512_blocks(h, p, n);
+}
+
 void vg_sha512_update(vg_sha512_ctx *ctx, const void *data, size_t len)
 {
-	const uint8_t *p = data;
-
-	if (len == 0)
-		return; /* data may be NULL */
 	ctx->nbytes += len;
-	if (ctx->buflen > 0) {
-		size_t take = VG_SHA512_BLOCK - ctx->buflen;
-		if (take > len)
-			take = len;
-		memcpy(ctx->buf + ctx->buflen, p, take);
-		ctx->buflen += take;
-		p += take;
-		len -= take;
-		if (ctx->buflen < VG_SHA512_BLOCK)
-			return;
-		sha512_blocks(ctx->h, ctx->buf, 1);
-		ctx->buflen = 0;
-	}
-	size_t nblocks = len / VG_SHA512_BLOCK;
-	sha512_blocks(ctx->h, p, nblocks);
-	p += nblocks * VG_SHA512_BLOCK;
-	len -= nblocks * VG_SHA512_BLOCK;
-	memcpy(ctx->buf, p, len);
-	ctx->buflen = len;
+	vg_sha2_absorb(ctx->h, ctx->buf, &ctx->buflen, VG_SHA512_BLOCK, sha512_absorb_blocks,
+		       data, len);
 }
 
 void vg_sha512_final(vg_sha512_ctx *ctx, uint8_t out[VG_SHA512_LEN])
