@@ -24,7 +24,10 @@
 #include "vg/proto.h"
 #include "vg_config.h"
 
-#define KH_DEPTH 4             /* jobs outstanding per keyholder */
+/* Jobs outstanding per keyholder: enough queued work (3 ms of RSA-2048)
+ * that a busy keyholder does not run dry while the front, which does not
+ * preempt it (SCHED_BATCH, see spawn_front), waits for a CPU. */
+#define KH_DEPTH 16
 #define MAX_ATTEMPTS 3         /* keyholder crashes a job may survive */
 #define QUEUE_TIMEOUT_MS 30000 /* a job waiting this long for a keyholder fails */
 #define TICK_MS 100
