@@ -173,6 +173,7 @@ static int set_global(vgd_config *cfg, const char *k, const char *v)
 		{"idle_timeout", offsetof(vgd_config, idle_timeout_ms), 1, 86400, 1000},
 		{"frame_timeout", offsetof(vgd_config, frame_timeout_ms), 1, 3600, 1000},
 		{"drain_timeout", offsetof(vgd_config, drain_timeout_ms), 0, 3600, 1000},
+		{"busy_poll_us", offsetof(vgd_config, busy_poll_us), 0, 1000, 1},
 	};
 	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
 		if (strcmp(k, ints[i].name) != 0)

@@ -38,6 +38,7 @@ typedef struct {
 	int idle_timeout_ms;
 	int frame_timeout_ms; /* a partial frame must complete within this */
 	int drain_timeout_ms; /* SIGTERM: time to finish in-flight requests */
+	int busy_poll_us;     /* front: poll without sleeping this long after work; 0 off */
 	int log_level;
 	size_t n_keys;
 	vgd_key_conf keys[VGD_MAX_KEYS];

@@ -15,6 +15,7 @@ typedef struct {
 	int nkeyholders;  /* slots */
 	const int *kh_fds; /* initial keyholder channels, one per slot */
 	unsigned generation;
+	int ncpus; /* online CPUs (read before the sandbox: sysconf opens /sys) */
 } vgd_front_args;
 
 /* Runs until drained; returns the process exit status. */

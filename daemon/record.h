@@ -56,6 +56,7 @@ typedef struct {
 	int32_t frame_timeout_ms;
 	int32_t drain_timeout_ms;
 	int32_t log_level;
+	int32_t busy_poll_us;
 } vgd_limits;
 
 typedef struct {

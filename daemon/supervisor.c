@@ -53,6 +53,7 @@ typedef struct {
 	int report_rd, report_wr;
 	khproc kh[MAX_KH_PROCS];
 	int nslots;
+	int ncpus; /* online CPUs at start */
 	int pending_fds[MAX_KH]; /* channels made before the front exists */
 	uint64_t restarts, violations;
 	/* crash-loop brake: restarts in the current one-second window */
@@ -164,6 +165,7 @@ static void send_limits(sup *s)
 	m.limits.frame_timeout_ms = s->cfg->frame_timeout_ms;
 	m.limits.drain_timeout_ms = s->cfg->drain_timeout_ms;
 	m.limits.log_level = s->cfg->log_level;
+	m.limits.busy_poll_us = s->cfg->busy_poll_us;
 	send_ctl(s, &m, -1);
 }
 
@@ -288,6 +290,7 @@ static int spawn_front(sup *s)
 			.nkeyholders = s->nslots,
 			.kh_fds = s->pending_fds,
 			.generation = s->gen,
+			.ncpus = s->ncpus,
 		};
 		_exit(vgd_front_main(&a));
 	}
@@ -797,6 +800,7 @@ int vgd_supervisor_main(vgd_config *cfg)
 	event_add(s->report_ev, NULL);
 
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	s->ncpus = ncpu > 0 ? (int)ncpu : 1;
 	s->nslots = cfg->keyholders > 0 ? cfg->keyholders : (int)(ncpu > 0 ? ncpu : 1);
 	if (s->nslots > MAX_KH)
 		s->nslots = MAX_KH;

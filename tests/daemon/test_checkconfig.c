@@ -78,6 +78,8 @@ static void test_good_and_bad_config(void **state)
 	assert_int_equal(vgt_write_config(&D, "max_queue = lots\n", vgt_default_keys), 0);
 	expect(1, D.conf, "bad value for 'max_queue'");
 	assert_non_null(strstr(OUT, "line 4")); /* socket, keyholders, log_level, then this */
+	assert_int_equal(vgt_write_config(&D, "busy_poll_us = 5000\n", vgt_default_keys), 0);
+	expect(1, D.conf, "bad value for 'busy_poll_us'"); /* at most 1000 */
 	assert_int_equal(vgt_write_config(&D, "[server]\n", vgt_default_keys), 0);
 	expect(1, D.conf, "unknown section");
 	assert_int_equal(vgt_write_config(&D, NULL, "[key a]\nallow = sign\n"), 0);

@@ -1,14 +1,18 @@
-/* test_sched.c: the scheduling policies of vgd's processes. The front is
+/* test_sched.c: how vgd's processes use the CPU. The front is
  * SCHED_BATCH so that its wake-ups do not preempt keyholders under load
  * (daemon/supervisor.c, front_yields_to_keyholders); the keyholders and
  * the supervisor stay SCHED_OTHER, so a keyholder woken for a request
- * still preempts whatever else runs. A restarted front gets it again. */
+ * still preempts whatever else runs. A restarted front gets it again.
+ * With busy_poll_us the front polls instead of sleeping between
+ * back-to-back requests (counted in its voluntary context switches). */
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -30,10 +34,21 @@ static int wait_named(const char *comm, int n, pid_t not_this, pid_t *p)
 	return -1;
 }
 
-static int setup(void **state)
+static int start(const char *globals)
+{
+	return vgt_setup(&D, globals, vgt_default_keys) < 0 || vgt_start(&D, 2, NULL) < 0 ? -1 : 0;
+}
+
+static int setup_plain(void **state)
 {
 	(void)state;
-	return vgt_setup(&D, NULL, vgt_default_keys) < 0 || vgt_start(&D, 2, NULL) < 0 ? -1 : 0;
+	return start(NULL);
+}
+
+static int setup_polling(void **state)
+{
+	(void)state;
+	return start("busy_poll_us = 1000\n");
 }
 
 /* Runs after a failed assertion too, so no daemon outlives the test. */
@@ -66,10 +81,64 @@ static void test_policies(void **state)
 	assert_int_equal(sched_getscheduler(fr[0]), SCHED_BATCH);
 }
 
+static long voluntary_switches(pid_t pid)
+{
+	char path[64], line[128];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	long v = -1;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* Sleeps of the front during n back-to-back pings on one connection. */
+static long front_sleeps_per_ping(int n)
+{
+	pid_t fr[8];
+	assert_int_equal(wait_named("vgd-front", 1, 0, fr), 1);
+	vg_client *c = vg_client_new(D.sock);
+	assert_non_null(c);
+	assert_int_equal(vg_client_ping(c), 0); /* connected and warm */
+	long before = voluntary_switches(fr[0]);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(vg_client_ping(c), 0);
+	long after = voluntary_switches(fr[0]);
+	vg_client_free(c);
+	assert_true(before >= 0 && after >= before);
+	return after - before;
+}
+
+/* Without polling the front sleeps about once per request. */
+static void test_front_sleeps(void **state)
+{
+	(void)state;
+	long n = front_sleeps_per_ping(2000);
+	print_message("front slept %ld times in 2000 pings\n", n);
+	assert_true(n >= 1000);
+}
+
+/* With it, a client that sends its next request within busy_poll_us of the
+ * last reply finds the front awake. The bound leaves room for a loaded
+ * machine descheduling the client now and then. */
+static void test_busy_poll(void **state)
+{
+	(void)state;
+	long n = front_sleeps_per_ping(2000);
+	print_message("front slept %ld times in 2000 pings with busy_poll_us = 1000\n", n);
+	assert_true(n < 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_policies),
+		cmocka_unit_test_setup_teardown(test_policies, setup_plain, teardown),
+		cmocka_unit_test_setup_teardown(test_front_sleeps, setup_plain, teardown),
+		cmocka_unit_test_setup_teardown(test_busy_poll, setup_polling, teardown),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }
