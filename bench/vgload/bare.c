@@ -122,29 +122,31 @@ static int run_once(const void *secret, const vgl_op *op, const uint8_t *data, u
 	return -1;
 }
 
-typedef struct {
-	const void *secret;
-	const vgl_op *op;
-	const uint8_t *data;
-	uint8_t out[VG_RSA_MAX_BYTES];
-} timed;
+_Static_assert(VG_RSA_MAX_BYTES <= VGL_OUT_MAX, "a job's output holds any RSA result");
 
-static int timed_once(void *arg)
+int vgl_bare_job_init(vgl_bare_job *j, const vgl_keys *k, const vgl_op *op, const uint8_t *data)
 {
-	timed *t = arg;
-	return run_once(t->secret, t->op, t->data, t->out);
+	*j = (vgl_bare_job){.secret = secret_for(k, op), .op = op, .data = data};
+	/* ping has no kernel: timing the daemon's echo copy would mean nothing. */
+	return j->secret && op->op != VG_OP_PING ? 0 : -1;
 }
 
-double vgl_bare_time(const vgl_keys *k, const vgl_op *op, const uint8_t *data,
-		     uint64_t deadline_ns)
+int vgl_bare_job_run(void *job)
 {
-	timed t = {.secret = secret_for(k, op), .op = op, .data = data};
-	if (!t.secret)
+	vgl_bare_job *j = job;
+	return run_once(j->secret, j->op, j->data, j->out);
+}
+
+void vgl_bare_job_wipe(vgl_bare_job *j) { vg_wipe(j->out, sizeof(j->out)); }
+
+int vgl_bare_sample(const vgl_keys *k, const vgl_op *op, const uint8_t *data, vgl_sampler *s,
+		    uint64_t deadline_ns)
+{
+	vgl_bare_job j;
+	if (vgl_bare_job_init(&j, k, op, data) < 0)
 		return -1;
-	if (op->op == VG_OP_PING)
-		return 0; /* nothing to compute */
-	double r = vgl_time_median(timed_once, &t, deadline_ns);
-	vg_wipe(t.out, sizeof(t.out));
+	int r = vgl_sample(s, vgl_bare_job_run, &j, deadline_ns);
+	vgl_bare_job_wipe(&j);
 	return r;
 }
 

@@ -1,8 +1,10 @@
-/* main.c: vgload, the daemon load benchmark. Starts its own vgd with the
- * test keys (or uses --socket), and for each operation measures the bare
- * kernel and OpenSSL in-process, then the daemon in latency mode (1 client,
- * 1 request in flight) and saturation mode (-c clients x -k in flight),
- * and prints throughput, latency percentiles, overhead and efficiency. The
+/* main.c: vgload, the daemon load benchmark. Measures the platform's
+ * process round trip once, starts its own vgd with the test keys (or uses
+ * --socket), and for each operation measures the daemon in latency mode
+ * (1 client, 1 request in flight) and saturation mode (-c clients x -k in
+ * flight), with the bare kernel and OpenSSL timed in-process in slices
+ * around those phases and the kernel on K threads at once between them;
+ * prints throughput, latency percentiles, overhead and efficiency. The
  * whole run ends within its announced time bound. Secret: nothing beyond
  * the test keys bare.c and ossl.c load. */
 #include <getopt.h>
@@ -27,16 +29,21 @@
 #define NS 1000000000.0
 #define START_NS 3000000000u /* the daemon's start-up, at most */
 #define STOP_NS 1500000000u  /* its shutdown, at most */
+#define FLOOR_NS 200000000u  /* the platform round trip, out of START_NS */
+/* Batches a sampler pools: up to four slices (timing.c: about
+ * VGL_SLICE_BATCHES each, short batches may make up to twice that). */
+#define POOL_CAP (8 * VGL_SLICE_BATCHES)
 
 typedef struct {
 	double seconds;
-	int clients, depth, keyholders;
+	int clients, depth, keyholders, busy_poll_us;
 	int tsv, do_latency, do_saturation;
 	const char *vgd, *sock, *keys_dir, *ops_re;
 } options;
 
 typedef struct {
 	double kernel_s, ossl_s;
+	double par_pct; /* K threads' rate / (K x one thread's); -1: not measured */
 	int ran;
 	vgl_result res;
 	double gen_cpu, front_cpu, kh_cpu; /* cores busy (1.0 = one core) */
@@ -53,6 +60,7 @@ static void usage(FILE *f)
 		"  --ops REGEX     operations to run (extended regex on the names below)\n"
 		"  --mode M        both | latency | saturation (default both)\n"
 		"  --keyholders N  keyholders of vgload's own vgd (default: online CPUs)\n"
+		"  --busy-poll US  busy_poll_us of vgload's own vgd (default 0, as vgd's)\n"
 		"  --vgd PATH      the vgd binary (default: the one built with vgload)\n"
 		"  --keys DIR      the test keys (default: the source tree's tests/keys)\n"
 		"  --socket PATH   use a running vgd that serves the test keys as\n"
@@ -78,7 +86,7 @@ static int parse_args(int argc, char **argv, options *o)
 {
 	static const struct option lo[] = {
 		{"ops", required_argument, NULL, 'o'},   {"mode", required_argument, NULL, 'm'},
-		{"keyholders", required_argument, NULL, 'n'},
+		{"keyholders", required_argument, NULL, 'n'}, {"busy-poll", required_argument, NULL, 'b'},
 		{"vgd", required_argument, NULL, 'v'},   {"keys", required_argument, NULL, 'K'},
 		{"socket", required_argument, NULL, 's'}, {"tsv", no_argument, NULL, 'T'},
 		{"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
@@ -115,6 +123,12 @@ static int parse_args(int argc, char **argv, options *o)
 		case 'n':
 			if (parse_int(optarg, 1, 256, &o->keyholders) < 0) {
 				fprintf(stderr, "vgload: --keyholders wants 1..256\n");
+				return -1;
+			}
+			break;
+		case 'b':
+			if (parse_int(optarg, 0, 1000, &o->busy_poll_us) < 0) {
+				fprintf(stderr, "vgload: --busy-poll wants 0..1000 (us)\n");
 				return -1;
 			}
 			break;
@@ -226,7 +240,7 @@ static void print_row(const options *o, const vgl_op *op, const char *mode, int 
 	if (lat != NULL && rw->kernel_s > 0 && thr > 0 && rw->have_dcpu && rw->kh_cpu > 0)
 		ceff = 100.0 * thr * rw->kernel_s / rw->kh_cpu;
 	char s_thr[24], s50[24], s90[24], s99[24], s999[24], sk[24], so[24], sov[24], sef[24];
-	char sg[24], sf[24], sh[24], sce[24];
+	char sg[24], sf[24], sh[24], sce[24], spar[24];
 	fmt(s_thr, sizeof(s_thr), thr, 0);
 	fmt(s50, sizeof(s50), p50, 1);
 	fmt(s90, sizeof(s90), p90, 1);
@@ -240,19 +254,21 @@ static void print_row(const options *o, const vgl_op *op, const char *mode, int 
 		snprintf(sov, sizeof(sov), "%.1f", ovh);
 	fmt(sef, sizeof(sef), eff, 1);
 	fmt(sce, sizeof(sce), ceff, 0);
+	fmt(spar, sizeof(spar), rw->par_pct, 1);
 	fmt(sg, sizeof(sg), 100 * rw->gen_cpu, 0);
 	fmt(sf, sizeof(sf), rw->have_dcpu ? 100 * rw->front_cpu : -1, 0);
 	fmt(sh, sizeof(sh), rw->have_dcpu ? 100 * rw->kh_cpu : -1, 0);
 	if (o->tsv)
 		printf("%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%llu\t%llu\t%s\t%s\t%s\t%s\t%s\t%s\t"
-		       "%s\t%s\n",
+		       "%s\t%s\t%s\n",
 		       op->name, mode, clients, depth, kh, s_thr, s50, s90, s99, s999,
 		       (unsigned long long)r->errors, (unsigned long long)r->unfinished, sk, sov, sef,
-		       sce, so, sg, sf, sh);
+		       sce, so, sg, sf, sh, spar);
 	else
-		printf("%-16s %-4s %3dx%-3d %8s %8s %8s %8s %8s %4llu %8s %7s %6s %5s %8s %4s %4s %4s\n",
+		printf("%-16s %-4s %3dx%-3d %8s %8s %8s %8s %8s %4llu %8s %7s %6s %5s %5s %8s %4s %4s "
+		       "%4s\n",
 		       op->name, mode, clients, depth, s_thr, s50, s90, s99, s999,
-		       (unsigned long long)r->errors, sk, sov, sef, sce, so, sg, sf, sh);
+		       (unsigned long long)r->errors, sk, sov, sef, spar, sce, so, sg, sf, sh);
 	if (r->first_error[0])
 		fprintf(stderr, "vgload: %s %s: %llu error(s), first: %s\n", op->name, mode,
 			(unsigned long long)r->errors, r->first_error);
@@ -293,17 +309,32 @@ int main(int argc, char **argv)
 	}
 	char owhy[256];
 	vgl_ossl *ossl = vgl_ossl_new(o.keys_dir, owhy, sizeof(owhy));
+	/* The in-process samplers' pools, reused op after op. */
+	double *pool = malloc(3 * POOL_CAP * sizeof(*pool));
+	if (!pool) {
+		fprintf(stderr, "vgload: out of memory\n");
+		vgl_keys_free(keys);
+		vgl_ossl_free(ossl);
+		return 1;
+	}
+	/* Before the daemon exists, so nothing of ours competes with it; its
+	 * time comes out of the start-up allowance, not the ops'. */
+	vgl_floor fl;
+	char fwhy[160] = "";
+	int have_floor = vgl_floor_measure(&fl, vgl_now_ns() + FLOOR_NS, fwhy, sizeof(fwhy)) == 0;
 
 	vgl_daemon d;
 	memset(&d, 0, sizeof(d));
 	const char *sock = o.sock;
 	if (!sock) {
-		if (vgl_daemon_start(&d, o.vgd, o.keys_dir, o.keyholders, t_start + START_NS, why,
+		if (vgl_daemon_start(&d, o.vgd, o.keys_dir, o.keyholders, o.busy_poll_us,
+				     t_start + START_NS, why,
 				     sizeof(why)) < 0) {
 			fprintf(stderr, "vgload: %s\n", why);
 			vgl_daemon_stop(&d, vgl_now_ns() + STOP_NS, 1);
 			vgl_keys_free(keys);
 			vgl_ossl_free(ossl);
+			free(pool);
 			return 1;
 		}
 		sock = d.sock;
@@ -316,22 +347,32 @@ int main(int argc, char **argv)
 		kh = o.sock ? 0 : o.keyholders;
 
 	const char *pfx = o.tsv ? "# " : ""; /* TSV: header lines are comments */
-	printf("%svgload: vgd with %lld keyholder(s); kernels %s; OpenSSL: %s; %ld CPU(s) online\n",
-	       pfx, kh, vg_kernel_variants(), ossl ? vgl_ossl_version() : owhy,
+	char bp[32] = "";
+	if (!o.sock)
+		snprintf(bp, sizeof(bp), ", busy_poll_us %d", o.busy_poll_us);
+	printf("%svgload: vgd with %lld keyholder(s)%s; kernels %s; OpenSSL: %s; %ld CPU(s) online\n",
+	       pfx, kh, bp, vg_kernel_variants(), ossl ? vgl_ossl_version() : owhy,
 	       sysconf(_SC_NPROCESSORS_ONLN));
 	char la[64];
 	loadavg(la, sizeof(la));
 	printf("%slatency mode 1x1, saturation %dx%d (clients x in flight); %.2f s per op; "
 	       "run bounded by %.1f s; times in us; load average %s\n",
 	       pfx, o.clients, o.depth, o.seconds, (double)bound / NS, la);
+	if (have_floor)
+		printf("%splatform: process round trip over a socketpair, blocking: p50 %.1f us, "
+		       "p99 %.1f us (%zu round trips)\n",
+		       pfx, fl.p50_us, fl.p99_us, fl.n);
+	else
+		printf("%splatform: process round trip not measured (%s)\n", pfx, fwhy);
 	if (o.tsv)
 		printf("op\tmode\tclients\tdepth\tkeyholders\treq_per_s\tp50_us\tp90_us\tp99_us\t"
 		       "p999_us\terrors\tunfinished\tkernel_us\toverhead_us\tefficiency_pct\t"
-		       "kh_cpu_efficiency_pct\topenssl_us\tloadgen_cpu_pct\tfront_cpu_pct\tkeyholders_cpu_pct\n");
+		       "kh_cpu_efficiency_pct\topenssl_us\tloadgen_cpu_pct\tfront_cpu_pct\tkeyholders_cpu_pct\t"
+		       "parallel_pct\n");
 	else
-		printf("%-16s %-4s %7s %8s %8s %8s %8s %8s %4s %8s %7s %6s %5s %8s %4s %4s %4s\n",
+		printf("%-16s %-4s %7s %8s %8s %8s %8s %8s %4s %8s %7s %6s %5s %5s %8s %4s %4s %4s\n",
 		       "op", "mode", "c x k", "req/s", "p50", "p90", "p99", "p99.9", "err", "kernel",
-		       "ovh", "eff%", "khe%", "openssl", "gen%", "frt%", "kh%");
+		       "ovh", "eff%", "par%", "khe%", "openssl", "gen%", "frt%", "kh%");
 	fflush(stdout);
 
 	unsigned long long total_errors = 0;
@@ -346,28 +387,78 @@ int main(int argc, char **argv)
 		uint8_t data[VGL_DATA_MAX];
 		vgl_op_data(op, data);
 		int nmodes = o.do_latency + o.do_saturation;
-		uint64_t inproc = len / 10, load = (len - 2 * inproc) / (uint64_t)nmodes;
+		int has_kernel = op->op != VG_OP_PING;
+		int par_k = has_kernel && o.do_saturation && kh > 0 ? (int)kh : 0;
+		/* A fifth of the op's time is in-process. The kernel and OpenSSL
+		 * are timed in two slices, before the load phases and after them
+		 * in mirrored order (so both centre on the same moment), and each
+		 * result is the median of every batch of both: a shared machine's
+		 * speed drifts over seconds, and one slice would catch one speed.
+		 * The parallel slice sits between the phases, at the same centre,
+		 * with single-thread slices right before and after it: par% divides
+		 * by those, taken under the same conditions (they join the pool). */
+		uint64_t inproc = 2 * (len / 10), load = (len - inproc) / (uint64_t)nmodes;
+		if (!has_kernel)
+			inproc = 0; /* ping: nothing to time; the op ends early */
+		uint64_t par_b = par_k ? inproc / 4 : 0;
+		uint64_t kern_b = ossl ? (inproc - par_b) / 2 : inproc - par_b;
+		uint64_t ossl_b = inproc - par_b - kern_b;
+		/* Where each step ends: in-process steps stop there, load phases
+		 * are cut there, so time one step leaves over goes to the next. */
+		uint64_t k1 = op_start + kern_b / 2, o1 = k1 + ossl_b / 2;
+		uint64_t l_end = o1 + (o.do_latency ? load : 0), p_end = l_end + par_b;
+		uint64_t s_end = p_end + (o.do_saturation ? load : 0);
+		uint64_t o2 = min_u64(s_end + (ossl_b - ossl_b / 2), op_end);
+		uint64_t k2 = min_u64(o2 + (kern_b - kern_b / 2), op_end);
+		vgl_sampler ks, os, ps;
+		vgl_sampler_init(&ks, pool, POOL_CAP);
+		vgl_sampler_init(&os, pool + POOL_CAP, POOL_CAP);
+		vgl_sampler_init(&ps, pool + 2 * POOL_CAP, POOL_CAP);
 		row lat, sat;
 		memset(&lat, 0, sizeof(lat));
 		memset(&sat, 0, sizeof(sat));
-		lat.kernel_s = vgl_bare_time(keys, op, data, vgl_now_ns() + inproc);
-		lat.ossl_s = ossl ? vgl_ossl_time(ossl, op, data, vgl_now_ns() + inproc) : -1;
+		lat.par_pct = sat.par_pct = -1;
+		double par_rate = -1;
+		if (has_kernel) {
+			vgl_bare_sample(keys, op, data, &ks, k1);
+			if (ossl)
+				vgl_ossl_sample(ossl, op, data, &os, o1);
+		}
+		if (o.do_latency && run_phase(sock, d.pid, op, data, keys, 1, 1, load, l_end, &lat) < 0)
+			failed = 1;
+		if (par_k) {
+			uint64_t now = vgl_now_ns();
+			uint64_t q = p_end > now ? (p_end - now) / 4 : 0;
+			vgl_bare_sample(keys, op, data, &ps, now + q);
+			par_rate = vgl_bare_parallel(keys, op, data, par_k, p_end - q);
+			vgl_bare_sample(keys, op, data, &ps, p_end);
+			vgl_sampler_add(&ks, &ps);
+		}
+		if (o.do_saturation && run_phase(sock, d.pid, op, data, keys, o.clients, o.depth, load,
+						 s_end, &sat) < 0)
+			failed = 1;
+		if (has_kernel) {
+			if (ossl)
+				vgl_ossl_sample(ossl, op, data, &os, o2);
+			vgl_bare_sample(keys, op, data, &ks, k2);
+		}
+		/* Failures show in the medians (-1): ping has neither. */
+		lat.kernel_s = has_kernel ? vgl_sampler_median(&ks) : 0;
+		lat.ossl_s = has_kernel && ossl ? vgl_sampler_median(&os) : -1;
 		if (lat.kernel_s < 0) {
 			fprintf(stderr, "vgload: %s: the kernel failed in-process\n", op->name);
 			failed = 1;
 		}
 		sat.kernel_s = lat.kernel_s;
 		sat.ossl_s = lat.ossl_s;
+		double single_s = par_k ? vgl_sampler_median(&ps) : -1;
+		if (par_rate > 0 && single_s > 0)
+			sat.par_pct = 100.0 * par_rate * single_s / par_k;
 		if (o.do_latency) {
-			if (run_phase(sock, d.pid, op, data, keys, 1, 1, load, op_end, &lat) < 0)
-				failed = 1;
 			print_row(&o, op, "lat", 1, 1, (int)kh, &lat, NULL);
 			total_errors += lat.res.errors;
 		}
 		if (o.do_saturation) {
-			if (run_phase(sock, d.pid, op, data, keys, o.clients, o.depth, load, op_end,
-				      &sat) < 0)
-				failed = 1;
 			print_row(&o, op, "sat", o.clients, o.depth, (int)kh, &sat, &lat);
 			total_errors += sat.res.errors;
 		}
@@ -381,6 +472,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vgload: daemon log kept in %s\n", d.log);
 	vgl_keys_free(keys);
 	vgl_ossl_free(ossl);
+	free(pool);
 	loadavg(la, sizeof(la));
 	printf("%stotal %.2f s (bound %.1f s); load average %s%s\n", pfx,
 	       (double)(vgl_now_ns() - t_start) / NS, (double)bound / NS, la,

@@ -136,7 +136,8 @@ static int timed_once(void *arg)
 	return run_once(t->o, t->k, t->op, t->data, t->out);
 }
 
-double vgl_ossl_time(vgl_ossl *o, const vgl_op *op, const uint8_t *data, uint64_t deadline_ns)
+int vgl_ossl_sample(vgl_ossl *o, const vgl_op *op, const uint8_t *data, vgl_sampler *s,
+		    uint64_t deadline_ns)
 {
 	timed t = {.o = o, .k = key_for(o, op), .op = op, .data = data};
 	if (!t.k)
@@ -147,7 +148,7 @@ double vgl_ossl_time(vgl_ossl *o, const vgl_op *op, const uint8_t *data, uint64_
 		if (!o->peer)
 			return -1;
 	}
-	double r = vgl_time_median(timed_once, &t, deadline_ns);
+	int r = vgl_sample(s, timed_once, &t, deadline_ns);
 	OPENSSL_cleanse(t.out, sizeof(t.out));
 	return r;
 }

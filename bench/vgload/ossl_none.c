@@ -12,11 +12,13 @@ vgl_ossl *vgl_ossl_new(const char *dir, char *why, size_t whylen)
 
 void vgl_ossl_free(vgl_ossl *o) { (void)o; }
 
-double vgl_ossl_time(vgl_ossl *o, const vgl_op *op, const uint8_t *data, uint64_t deadline_ns)
+int vgl_ossl_sample(vgl_ossl *o, const vgl_op *op, const uint8_t *data, vgl_sampler *s,
+		    uint64_t deadline_ns)
 {
 	(void)o;
 	(void)op;
 	(void)data;
+	(void)s;
 	(void)deadline_ns;
 	return -1;
 }

@@ -65,7 +65,7 @@ static void remove_dir(const char *dir)
 }
 
 int vgl_daemon_start(vgl_daemon *d, const char *vgd, const char *keys_dir, int keyholders,
-		     uint64_t deadline_ns, char *why, size_t whylen)
+		     int busy_poll_us, uint64_t deadline_ns, char *why, size_t whylen)
 {
 	memset(d, 0, sizeof(*d));
 	snprintf(d->dir, sizeof(d->dir), "/tmp/vgload.XXXXXX");
@@ -92,8 +92,10 @@ int vgl_daemon_start(vgl_daemon *d, const char *vgd, const char *keys_dir, int k
 		return -1;
 	}
 	/* max_inflight at the protocol maximum so that -k is never capped. */
-	fprintf(f, "socket = %s\nkeyholders = %d\nlog_level = warning\nmax_inflight = %u\n\n%s",
-		d->sock, keyholders, VGL_MAX_DEPTH, config_keys);
+	fprintf(f,
+		"socket = %s\nkeyholders = %d\nlog_level = warning\nmax_inflight = %u\n"
+		"busy_poll_us = %d\n\n%s",
+		d->sock, keyholders, VGL_MAX_DEPTH, busy_poll_us, config_keys);
 	if (fclose(f) != 0) {
 		snprintf(why, whylen, "cannot write %s", d->conf);
 		return -1;

@@ -12,6 +12,7 @@
 #define VGL_MAX_DEPTH 128u /* requests in flight per connection (protocol limit) */
 #define VGL_MAX_CLIENTS 256
 #define VGL_DATA_MAX 512u
+#define VGL_OUT_MAX 512u /* the longest result (RSA-4096) */
 
 /* One benchmarked operation: what vgload asks the daemon for. */
 typedef struct {
@@ -31,19 +32,52 @@ void vgl_op_data(const vgl_op *op, uint8_t data[VGL_DATA_MAX]);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t vgl_now_ns(void);
-/* Median seconds per call of fn(arg) over ~1 ms batches run until
- * deadline_ns; -1 if fn fails (timing.c). */
-double vgl_time_median(int (*fn)(void *arg), void *arg, uint64_t deadline_ns);
+
+/* ---- in-process timing, pooled over slices (timing.c) ---- */
+/* Seconds per call, one per ~1 ms batch (thread CPU time), gathered over
+ * any number of slices into an array the caller owns. */
+typedef struct {
+	double *per;
+	size_t n, cap;
+	double one_s; /* the last single warm call; -1 before any */
+	int failed;
+} vgl_sampler;
+
+/* A slice adds about this many batches (longer slices, longer batches);
+ * a sampler of 2x this per slice never fills. */
+#define VGL_SLICE_BATCHES 1024u
+
+void vgl_sampler_init(vgl_sampler *s, double *per, size_t cap);
+/* Add batches of fn(arg) until deadline_ns (monotonic; a batch that would
+ * end past it is not started). 0, or -1 if fn failed (now or before). */
+int vgl_sample(vgl_sampler *s, int (*fn)(void *arg), void *arg, uint64_t deadline_ns);
+/* Pool src's batches into dst too (as many as dst has room for). */
+void vgl_sampler_add(vgl_sampler *dst, const vgl_sampler *src);
+/* Median seconds per call over every batch pooled so far (the single warm
+ * call if there was no time for a batch); -1 if fn failed or never ran. */
+double vgl_sampler_median(vgl_sampler *s);
 
 /* ---- bare kernels, in-process (bare.c) ---- */
 typedef struct vgl_keys vgl_keys;
 /* Load the keys every op needs from dir; NULL and why on failure. */
 vgl_keys *vgl_keys_load(const char *dir, char *why, size_t whylen);
 void vgl_keys_free(vgl_keys *k);
-/* Median seconds per operation over batches run until deadline_ns
- * (monotonic); -1 on failure. */
-double vgl_bare_time(const vgl_keys *k, const vgl_op *op, const uint8_t *data,
-		     uint64_t deadline_ns);
+/* One op's kernel with its key and input, and its own output buffer:
+ * vgl_bare_job_run(job) is one call as the keyholder makes it (the fn the
+ * samplers time). The key is shared, read only, between jobs. */
+typedef struct {
+	const void *secret;
+	const vgl_op *op;
+	const uint8_t *data;
+	uint8_t out[VGL_OUT_MAX];
+} vgl_bare_job;
+/* 0, or -1 if op has no kernel (ping) or no key here. */
+int vgl_bare_job_init(vgl_bare_job *j, const vgl_keys *k, const vgl_op *op, const uint8_t *data);
+int vgl_bare_job_run(void *job);
+void vgl_bare_job_wipe(vgl_bare_job *j);
+/* One slice of the bare kernel into s, until deadline_ns. 0 or -1. */
+int vgl_bare_sample(const vgl_keys *k, const vgl_op *op, const uint8_t *data, vgl_sampler *s,
+		    uint64_t deadline_ns);
 /* 0 if res is a correct result of op on data (deterministic results are
  * compared with the kernel's; PSS is verified). */
 int vgl_bare_check(const vgl_keys *k, const vgl_op *op, const uint8_t *data, const uint8_t *res,
@@ -54,8 +88,31 @@ typedef struct vgl_ossl vgl_ossl;
 /* NULL when vgload was built without libcrypto or a key does not load. */
 vgl_ossl *vgl_ossl_new(const char *dir, char *why, size_t whylen);
 void vgl_ossl_free(vgl_ossl *o);
-double vgl_ossl_time(vgl_ossl *o, const vgl_op *op, const uint8_t *data, uint64_t deadline_ns);
+/* One slice of op done with OpenSSL into s, until deadline_ns. 0, or -1
+ * on failure or when op has no OpenSSL counterpart (ping). */
+int vgl_ossl_sample(vgl_ossl *o, const vgl_op *op, const uint8_t *data, vgl_sampler *s,
+		    uint64_t deadline_ns);
 const char *vgl_ossl_version(void);
+
+/* ---- the bare kernel on several cores at once (parallel.c) ---- */
+#define VGL_MAX_THREADS 256
+/* Run op's kernel on nthreads threads together until deadline_ns, each
+ * timing ~1 ms batches in its own CPU time; the summed rate of the threads
+ * (calls per CPU second, each thread's from its median batch); -1 on
+ * failure. */
+double vgl_bare_parallel(const vgl_keys *k, const vgl_op *op, const uint8_t *data, int nthreads,
+			 uint64_t deadline_ns);
+
+/* ---- the platform's floor: one process hop (floor.c) ---- */
+typedef struct {
+	double p50_us, p99_us; /* round trip */
+	size_t n;              /* round trips timed */
+} vgl_floor;
+/* Time 64-byte round trips to a forked echo child over an AF_UNIX
+ * SOCK_SEQPACKET socketpair, both sides blocking in recv, until
+ * deadline_ns or enough samples. The child is always reaped. 0, or -1 and
+ * why. */
+int vgl_floor_measure(vgl_floor *f, uint64_t deadline_ns, char *why, size_t whylen);
 
 /* ---- the daemon under test (spawn.c) ---- */
 typedef struct {
@@ -66,11 +123,12 @@ typedef struct {
 	pid_t pid; /* 0: not ours (--socket) */
 } vgl_daemon;
 
-/* Start vgd with the test keys and keyholders keyholders on a socket in
- * a fresh temporary directory; waits until it answers a ping, but not
- * past deadline_ns. 0 or -1 (why says why, the log is kept). */
+/* Start vgd with the test keys, keyholders keyholders and busy_poll_us
+ * (its config setting) on a socket in a fresh temporary directory; waits
+ * until it answers a ping, but not past deadline_ns. 0 or -1 (why says
+ * why, the log is kept). */
 int vgl_daemon_start(vgl_daemon *d, const char *vgd, const char *keys_dir, int keyholders,
-		     uint64_t deadline_ns, char *why, size_t whylen);
+		     int busy_poll_us, uint64_t deadline_ns, char *why, size_t whylen);
 /* SIGTERM, wait until deadline_ns, then SIGKILL; removes the directory
  * unless keep_log. */
 void vgl_daemon_stop(vgl_daemon *d, uint64_t deadline_ns, int keep_log);
