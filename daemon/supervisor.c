@@ -56,9 +56,12 @@ typedef struct {
 	int ncpus; /* online CPUs at start */
 	int pending_fds[MAX_KH]; /* channels made before the front exists */
 	uint64_t restarts, violations;
-	/* crash-loop brake: restarts in the current one-second window */
+	/* crash-loop brake: restarts in the current one-second window, and
+	 * the pause the brake imposes next (doubles while the loop goes on) */
 	long long window_start_ms;
 	int window_restarts;
+	int brake_s;
+	long long brake_until_ms;
 	struct event *respawn_timer;
 	int respawn_front;
 	int respawn_slots[MAX_KH];
@@ -403,8 +406,10 @@ static void describe_exit(const sup *s, const char *who, pid_t pid, int st)
 }
 
 /* Restart what died: at once, unless children have died more than 20
- * times in the last second, in which case wait a second (a crash loop
- * must not spin the CPU or flood the log). */
+ * times in the last second, in which case wait (a crash loop must not
+ * spin the CPU or flood the log): 1 s the first time, doubling up to
+ * BRAKE_MAX_S while the loop goes on, back to 1 s when a minute has
+ * passed since the last pause without another. */
 static void do_restarts(sup *s)
 {
 	if (s->stopping)
@@ -433,9 +438,16 @@ static void on_respawn_timer(evutil_socket_t fd, short what, void *arg)
 	do_restarts(arg);
 }
 
+#define BRAKE_MAX_S 32
+#define BRAKE_RESET_MS 60000
+
 static void restart_later(sup *s)
 {
 	long long now = mono_ms();
+	if (evtimer_pending(s->respawn_timer, NULL))
+		return; /* braking: the timer restarts everything that died */
+	if (s->brake_s && now - s->brake_until_ms > BRAKE_RESET_MS)
+		s->brake_s = 0; /* stayed up long enough: the loop is over */
 	if (now - s->window_start_ms > 1000) {
 		s->window_start_ms = now;
 		s->window_restarts = 0;
@@ -444,11 +456,13 @@ static void restart_later(sup *s)
 		do_restarts(s);
 		return;
 	}
-	if (!evtimer_pending(s->respawn_timer, NULL)) {
-		vgd_warn("children are crashing in a loop; restarting them in 1 s");
-		struct timeval tv = {1, 0};
-		evtimer_add(s->respawn_timer, &tv);
-	}
+	s->brake_s = s->brake_s ? s->brake_s * 2 : 1;
+	if (s->brake_s > BRAKE_MAX_S)
+		s->brake_s = BRAKE_MAX_S;
+	s->brake_until_ms = now + 1000LL * s->brake_s;
+	vgd_warn("children are crashing in a loop; restarting them in %d s", s->brake_s);
+	struct timeval tv = {s->brake_s, 0};
+	evtimer_add(s->respawn_timer, &tv);
 }
 
 static void on_sigchld(evutil_socket_t sig, short what, void *arg)

@@ -220,11 +220,46 @@ static void test_sandbox_violation(void **state)
 	vgt_cleanup(d);
 }
 
+/* A request that kills every keyholder it reaches, sent again and again,
+ * is a crash loop: past 20 restarts in a second the supervisor pauses,
+ * 1 s and then 2 s as the loop goes on; every request is still answered
+ * (INTERNAL after three keyholders), and once the requests stop the
+ * service is back. */
+static void test_crash_loop_backs_off(void **state)
+{
+	(void)state;
+	vgt_daemon *d = &D;
+	assert_int_equal(vgt_setup(d, NULL, vgt_default_keys), 0);
+	assert_int_equal(vgt_start(d, 1, NULL), 0);
+	vg_client *c = vg_client_new(d->sock);
+	vg_client_set_timeout(c, 30000);
+	uint8_t sig[64];
+	size_t sl;
+	const char *bad = "vgd-test-violate-sandbox";
+	for (int i = 0; i < 40 && vgt_log_count(d, "restarting them in 2 s") == 0; i++)
+		assert_int_equal(vg_client_sign(c, "ed", VGC_ALG_ED25519, bad, strlen(bad), sig,
+						sizeof(sig), &sl),
+				 VGC_E_INTERNAL);
+	assert_int_equal(vgt_log_count(d, "crashing in a loop; restarting them in 1 s"), 1);
+	assert_int_equal(vgt_log_count(d, "crashing in a loop; restarting them in 2 s"), 1);
+	/* Served again once the pause is over. */
+	assert_int_equal(vg_client_sign(c, "ed", VGC_ALG_ED25519, "fine", 4, sig, sizeof(sig), &sl),
+			 0);
+	assert_int_equal(vgt_log_count(d, "sandbox violation: front"), 0);
+	vg_client_free(c);
+	int st = vgt_stop(d);
+	if (st != 0)
+		vgt_dump_log(d);
+	assert_int_equal(st, 0);
+	vgt_cleanup(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keyholders_killed),
 		cmocka_unit_test(test_sandbox_violation),
+		cmocka_unit_test(test_crash_loop_backs_off),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
