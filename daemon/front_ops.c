@@ -1,0 +1,240 @@
+/* front_ops.c: the front's request handling (see front_internal.h). Holds
+ * no key material: only public key descriptions. Frames are untrusted and
+ * go through protocol/ before use. */
+#include "front_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keyops.h"
+#include "log.h"
+#include "vg/cpu.h"
+#include "vg_config.h"
+
+/* ---- requests ---- */
+static const vgd_keyinfo *find_key(front *f, const char *name)
+{
+	for (size_t i = 0; i < f->nkeys; i++)
+		if (strcmp(f->keys[i].name, name) == 0)
+			return &f->keys[i];
+	return NULL;
+}
+
+static void put_keyinfo(vg_writer *w, const vgd_keyinfo *k)
+{
+	vg_put_open(w, VG_T_KEYINFO);
+	vg_put_str(w, VG_T_KEY, k->name);
+	vg_put_u8(w, VG_T_KEY_TYPE, k->type);
+	vg_put(w, VG_T_PUBKEY, k->pub, k->pub_len);
+	if (k->type == VG_KEY_RSA)
+		vg_put(w, VG_T_RSA_E, k->rsa_e, k->rsa_e_len);
+	vg_put_u32(w, VG_T_OPS, k->allow);
+	vg_put_close(w);
+}
+
+static void put_stat(vg_writer *w, const char *name, uint64_t v)
+{
+	vg_put_open(w, VG_T_STAT);
+	vg_put_str(w, VG_T_STAT_NAME, name);
+	vg_put_u64(w, VG_T_STAT_VALUE, v);
+	vg_put_close(w);
+}
+
+static long encode_stats(front *f, uint32_t id)
+{
+	vg_writer w;
+	vg_frame_begin(&w, f->frame, sizeof(f->frame), VG_OP_STATS | VG_OP_REPLY, VG_ST_OK, id);
+	for (int op = 1; op <= VG_OP_MAX; op++) {
+		const vgd_op_stats *o = &f->stats.op[op];
+		char name[64];
+		const char *on = vg_op_name(op);
+		snprintf(name, sizeof(name), "%s.count", on);
+		put_stat(&w, name, o->count);
+		snprintf(name, sizeof(name), "%s.errors", on);
+		put_stat(&w, name, o->errors);
+		if (op == VG_OP_SIGN || op == VG_OP_X25519 || op == VG_OP_RSA_PRIVATE) {
+			static const struct { const char *n; double p; } pct[] = {
+				{"p50_us", 50}, {"p90_us", 90}, {"p99_us", 99}, {"p999_us", 99.9}};
+			for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
+				snprintf(name, sizeof(name), "%s.%s", on, pct[i].n);
+				put_stat(&w, name, vgd_stats_percentile(o, pct[i].p));
+			}
+		}
+	}
+	const vgd_stats *s = &f->stats;
+	put_stat(&w, "connections.open", f->nconns);
+	put_stat(&w, "connections.total", s->connections_total);
+	put_stat(&w, "connections.refused", s->connections_refused);
+	put_stat(&w, "queue.depth", f->queue.len);
+	put_stat(&w, "queue.max", s->queue_max);
+	put_stat(&w, "requests.overloaded", s->overloaded);
+	put_stat(&w, "requests.malformed", s->malformed);
+	put_stat(&w, "requests.denied", s->denied);
+	put_stat(&w, "requests.retried", s->retries);
+	put_stat(&w, "keyholders", (uint64_t)f->nkh);
+	put_stat(&w, "keyholder.restarts", s->keyholder_restarts);
+	put_stat(&w, "sandbox.violations", s->sandbox_violations);
+	put_stat(&w, "keys", f->nkeys);
+	put_stat(&w, "keys.generation", f->generation);
+	return vg_frame_end(&w);
+}
+
+static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
+{
+	vg_writer w;
+	uint8_t op = rq->op;
+	vg_frame_begin(&w, f->frame, sizeof(f->frame), op | VG_OP_REPLY, VG_ST_OK, rq->id);
+	switch (op) {
+	case VG_OP_HELLO:
+		vg_put_u8(&w, VG_T_VERSION, VG_PROTO_VERSION);
+		vg_put_u32(&w, VG_T_CAPS,
+			   VG_CAP_PIPELINE | VG_CAP_TLS13 | VG_CAP_ED25519 | VG_CAP_X25519 |
+				   VG_CAP_RSA);
+		vg_put_open(&w, VG_T_LIMIT);
+		vg_put_u32(&w, VG_T_LIM_MAX_FRAME, VG_PROTO_MAX_FRAME);
+		vg_put_u32(&w, VG_T_LIM_MAX_INFLIGHT, (uint32_t)f->lim.max_inflight);
+		vg_put_close(&w);
+		{
+			/* Name, version and the kernel variant each operation
+			 * runs, so `vgctl hello` shows what vgd --version shows. */
+			char server[96];
+			snprintf(server, sizeof(server), "vgd %s %s", VG_VERSION,
+				 vg_kernel_variants());
+			vg_put_str(&w, VG_T_SERVER, server);
+		}
+		break;
+	case VG_OP_PING:
+		if (rq->has_data)
+			vg_put(&w, VG_T_RESULT, rq->data, rq->data_len);
+		break;
+	case VG_OP_LIST_KEYS:
+		for (size_t i = 0; i < f->nkeys; i++)
+			if (vgd_acl_allows(&f->keys[i], c->uid, c->gid))
+				put_keyinfo(&w, &f->keys[i]);
+		break;
+	case VG_OP_PUBLIC_KEY: {
+		const vgd_keyinfo *k = find_key(f, rq->key);
+		if (!k || !vgd_acl_allows(k, c->uid, c->gid)) {
+			/* Unknown and forbidden look the same to a caller not
+			 * allowed to see the key. */
+			vgd_front_answer(f, c, op, rq->id, VG_ST_UNKNOWN_KEY, NULL, 0, "no such key", t0);
+			return;
+		}
+		put_keyinfo(&w, k);
+		break;
+	}
+	case VG_OP_STATS: {
+		long n = encode_stats(f, rq->id);
+		vgd_stats_record(&f->stats, op, VG_ST_OK, now_us() - t0);
+		vgd_front_conn_send(c, f->frame, n);
+		return;
+	}
+	}
+	long n = vg_frame_end(&w);
+	if (n < 0) {
+		vgd_front_answer(f, c, op, rq->id, VG_ST_INTERNAL, NULL, 0, "reply too large", t0);
+		return;
+	}
+	vgd_stats_record(&f->stats, op, VG_ST_OK, now_us() - t0);
+	vgd_front_conn_send(c, f->frame, n);
+}
+
+static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
+{
+	const char *reason = "";
+	const vgd_keyinfo *k = find_key(f, rq->key);
+	if (!k) {
+		vgd_front_answer(f, c, rq->op, rq->id, VG_ST_UNKNOWN_KEY, NULL, 0, "no such key", t0);
+		return;
+	}
+	if (!vgd_acl_allows(k, c->uid, c->gid)) {
+		f->stats.denied++;
+		vgd_warn("denied: uid %u gid %u pid %d may not use key '%s' (%s)", (unsigned)c->uid,
+			 (unsigned)c->gid, (int)c->pid, k->name, vg_op_name(rq->op));
+		vgd_front_answer(f, c, rq->op, rq->id, VG_ST_NOT_ALLOWED, NULL, 0,
+		       "caller may not use this key", t0);
+		return;
+	}
+	int st = vgd_policy_check(k, rq->op, rq->alg, &reason);
+	if (st == VG_ST_OK && rq->op == VG_OP_RSA_PRIVATE && rq->data_len != k->pub_len) {
+		st = VG_ST_BAD_INPUT;
+		reason = "input length must equal the modulus length";
+	}
+	if (st != VG_ST_OK) {
+		if (st == VG_ST_NOT_ALLOWED) {
+			f->stats.denied++;
+			vgd_warn("denied: uid %u pid %d, key '%s': %s", (unsigned)c->uid, (int)c->pid,
+				 k->name, reason);
+		}
+		vgd_front_answer(f, c, rq->op, rq->id, st, NULL, 0, reason, t0);
+		return;
+	}
+	if (f->queue.len >= (size_t)f->lim.max_queue) {
+		f->stats.overloaded++;
+		vgd_front_answer(f, c, rq->op, rq->id, VG_ST_OVERLOADED, NULL, 0,
+		       "request queue is full; try again", t0);
+		return;
+	}
+	job *j = vgd_front_job_alloc(f);
+	uint8_t *big = rq->data_len > INLINE_DATA ? malloc(rq->data_len) : NULL;
+	if (!j || (rq->data_len > INLINE_DATA && !big)) {
+		free(j);
+		free(big);
+		vgd_front_answer(f, c, rq->op, rq->id, VG_ST_INTERNAL, NULL, 0, "out of memory", t0);
+		return;
+	}
+	memset(j, 0, offsetof(job, inline_data));
+	j->c = c;
+	j->id = ++f->next_job;
+	j->t_start_us = t0;
+	j->t_queued_ms = t0 / 1000u;
+	j->req_id = rq->id;
+	j->op = rq->op;
+	j->alg = rq->alg;
+	j->role = rq->tls_role;
+	memcpy(j->key, rq->key, sizeof(j->key));
+	j->data = big ? big : j->inline_data;
+	j->data_len = (uint32_t)rq->data_len;
+	if (rq->data_len)
+		memcpy(j->data, rq->data, rq->data_len);
+	c->inflight++;
+	vgd_front_q_push_tail(&f->queue, j);
+	/* Dispatched at the end of the iteration, with every other frame
+	 * this read brought (one sendmmsg per keyholder). */
+	vgd_front_want_pump(f);
+}
+
+void vgd_front_handle_frame(front *f, conn *c, const uint8_t *frame, size_t len)
+{
+	uint64_t t0 = now_us();
+	vg_request rq;
+	const char *reason = "";
+	int st = vg_request_decode(frame, len, &rq, &reason);
+	if (st != VG_ST_OK) {
+		vg_frame_hdr h;
+		(void)vg_frame_check(frame, len, &h);
+		vgd_stats_record(&f->stats, 0, st, 0);
+		vgd_front_send_error(f, c, h.opcode, h.id, st, reason);
+		if (vg_status_closes(st)) {
+			f->stats.malformed++;
+			vgd_info("closing connection of pid %d: %s", (int)c->pid, reason);
+			vgd_front_conn_start_closing(c);
+		}
+		return;
+	}
+	if (f->draining) {
+		vgd_front_answer(f, c, rq.op, rq.id, VG_ST_UNAVAILABLE, NULL, 0, "daemon is shutting down",
+		       t0);
+		return;
+	}
+	switch (rq.op) {
+	case VG_OP_SIGN:
+	case VG_OP_X25519:
+	case VG_OP_RSA_PRIVATE:
+		handle_key_op(f, c, &rq, t0);
+		break;
+	default:
+		handle_local(f, c, &rq, t0);
+	}
+}
