@@ -1,13 +1,15 @@
 /* front_jobs.c: the front's jobs (see front_internal.h). Holds no key
- * material: a job carries a client's input and a keyholder's public
- * result. The job pool and queues, and vgd_front_answer(): every request
- * ends here exactly once. */
+ * material: a job carries a client's input; results pass through on their
+ * way to the client (an X25519 result is a shared secret: the staging
+ * frame is wiped once the reply is queued). The job pool and queues, and
+ * vgd_front_answer(): every request ends here exactly once. */
 #include "front_internal.h"
 
 #include <stdlib.h>
 
 #include "stats.h"
 #include "vg/proto.h"
+#include "vg/wipe.h"
 
 /* ---- job queues ---- */
 void vgd_front_q_push_tail(jobq *q, job *j)
@@ -90,6 +92,10 @@ void vgd_front_answer(front *f, conn *c, uint8_t op, uint32_t id, int status, co
 	vg_frame_begin(&w, f->frame, sizeof(f->frame), op | VG_OP_REPLY, VG_ST_OK, id);
 	vg_put(&w, VG_T_RESULT, res, rlen);
 	vgd_front_conn_send(c, f->frame, vg_frame_end(&w));
+	/* An X25519 result is a shared secret: the connection's output
+	 * buffer has it now; the staging frame keeps no copy (w.len: what
+	 * was written, never past the buffer). */
+	vg_wipe(f->frame, w.len);
 }
 
 void vgd_front_job_finish(front *f, job *j, int status, const uint8_t *res, size_t rlen,

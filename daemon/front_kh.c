@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "vg/wipe.h"
 
 /* ---- keyholders ---- */
 void vgd_front_kh_close(front *f, khslot *k)
@@ -138,11 +139,18 @@ static void kh_readable(evutil_socket_t fd, short what, void *arg)
 			kh_lost(f, k);
 			return;
 		}
-		for (int i = 0; i < n; i++)
-			if (kh_take_reply(f, k, f->rec[i], len[i]) < 0) {
-				kh_lost(f, k);
-				return;
-			}
+		int bad = 0;
+		for (int i = 0; i < n; i++) {
+			if (!bad && kh_take_reply(f, k, f->rec[i], len[i]) < 0)
+				bad = 1;
+			/* An X25519 result is a shared secret: once it is in
+			 * its reply frame, no copy stays here. */
+			vg_wipe(f->rec[i], len[i]);
+		}
+		if (bad) {
+			kh_lost(f, k);
+			return;
+		}
 		if (n < want || k->out.len == 0)
 			break;
 	}
