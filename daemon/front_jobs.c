@@ -23,6 +23,7 @@ void vgd_front_q_push_tail(jobq *q, job *j)
 	q->tail = j;
 	q->len++;
 }
+
 void vgd_front_q_push_head(jobq *q, job *j)
 {
 	j->prev = NULL;
@@ -34,6 +35,7 @@ void vgd_front_q_push_head(jobq *q, job *j)
 	q->head = j;
 	q->len++;
 }
+
 void vgd_front_q_remove(jobq *q, job *j)
 {
 	if (j->prev)

@@ -62,4 +62,9 @@ int dt_run_vgd(const char *const argv[], char *out, size_t cap);
 /* Milliseconds on a monotonic clock. */
 long long dt_now_ms(void);
 
+/* Stop the daemon and remove its directory; its log goes to stderr first
+ * if it did not stop cleanly or logged a sandbox violation. 0 if clean,
+ * -1 otherwise (a cmocka teardown's return value). */
+int dt_stop_clean(vgt_daemon *d);
+
 #endif

@@ -15,16 +15,6 @@
 
 #define MANY 600
 
-static int stop_clean(vgt_daemon *d)
-{
-	int violations = vgt_log_count(d, "sandbox violation");
-	int st = vgt_stop(d);
-	if (st != 0 || violations)
-		vgt_dump_log(d);
-	vgt_cleanup(d);
-	return st == 0 && violations == 0 ? 0 : -1;
-}
-
 static void test_many_connections(void **state)
 {
 	(void)state;
@@ -65,7 +55,7 @@ static void test_many_connections(void **state)
 	for (int i = 0; i < MANY; i++)
 		close(fds[i]);
 	EVP_PKEY_free(ed);
-	assert_int_equal(stop_clean(&d), 0);
+	assert_int_equal(dt_stop_clean(&d), 0);
 }
 
 static int ping_ok(int fd, uint32_t id)
@@ -127,7 +117,7 @@ static void test_max_connections(void **state)
 	assert_true(dt_stat_on(fds[1], "connections.refused") >= EXTRA);
 	for (int i = 0; i < MAXC; i++)
 		close(fds[i]);
-	assert_int_equal(stop_clean(&d), 0);
+	assert_int_equal(dt_stop_clean(&d), 0);
 }
 
 int main(void)

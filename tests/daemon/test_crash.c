@@ -115,6 +115,17 @@ static void *pipe_client(void *arg)
 	return NULL;
 }
 
+/* Stop and remove the daemon; its log goes to stderr if it did not stop
+ * cleanly. (Not dt_stop_clean: these tests cause sandbox violations.) */
+static void stop(vgt_daemon *d)
+{
+	int st = vgt_stop(d);
+	if (st != 0)
+		vgt_dump_log(d);
+	vgt_cleanup(d);
+	assert_int_equal(st, 0);
+}
+
 static void test_keyholders_killed(void **state)
 {
 	(void)state;
@@ -169,20 +180,25 @@ static void test_keyholders_killed(void **state)
 	assert_int_equal(dt_children_named(d, "vgd-front", kh, 8), 1);
 	assert_int_equal(vgt_log_count(d, "sandbox violation"), 0);
 	EVP_PKEY_free(ED);
-	int st = vgt_stop(d);
-	if (st != 0)
-		vgt_dump_log(d);
-	assert_int_equal(st, 0);
-	vgt_cleanup(d);
+	stop(d);
+}
+
+/* A daemon whose keyholders break their sandbox on the test message
+ * (vgd-testhooks), and a client of it. */
+static vg_client *start_with_hooks(vgt_daemon *d)
+{
+	assert_int_equal(vgt_setup(d, NULL, vgt_default_keys), 0);
+	assert_int_equal(vgt_start(d, 1, NULL), 0);
+	vg_client *c = vg_client_new(d->sock);
+	assert_non_null(c);
+	return c;
 }
 
 static void test_sandbox_violation(void **state)
 {
 	(void)state;
 	vgt_daemon *d = &D;
-	assert_int_equal(vgt_setup(d, NULL, vgt_default_keys), 0);
-	assert_int_equal(vgt_start(d, 1, NULL), 0);
-	vg_client *c = vg_client_new(d->sock);
+	vg_client *c = start_with_hooks(d);
 	vg_client_set_timeout(c, 20000);
 	uint8_t sig[64];
 	size_t sl;
@@ -213,11 +229,7 @@ static void test_sandbox_violation(void **state)
 	assert_int_equal(vgt_log_count(d, "called mkdir"), 3);
 	assert_int_equal(vgt_log_count(d, "sandbox violation: keyholder (pid"), 3); /* nothing else */
 	vg_client_free(c);
-	int st = vgt_stop(d);
-	if (st != 0)
-		vgt_dump_log(d);
-	assert_int_equal(st, 0);
-	vgt_cleanup(d);
+	stop(d);
 }
 
 /* A request that kills every keyholder it reaches, sent again and again,
@@ -229,9 +241,7 @@ static void test_crash_loop_backs_off(void **state)
 {
 	(void)state;
 	vgt_daemon *d = &D;
-	assert_int_equal(vgt_setup(d, NULL, vgt_default_keys), 0);
-	assert_int_equal(vgt_start(d, 1, NULL), 0);
-	vg_client *c = vg_client_new(d->sock);
+	vg_client *c = start_with_hooks(d);
 	vg_client_set_timeout(c, 30000);
 	uint8_t sig[64];
 	size_t sl;
@@ -247,11 +257,7 @@ static void test_crash_loop_backs_off(void **state)
 			 0);
 	assert_int_equal(vgt_log_count(d, "sandbox violation: front"), 0);
 	vg_client_free(c);
-	int st = vgt_stop(d);
-	if (st != 0)
-		vgt_dump_log(d);
-	assert_int_equal(st, 0);
-	vgt_cleanup(d);
+	stop(d);
 }
 
 int main(void)

@@ -32,12 +32,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	close(other);
-	int violations = vgt_log_count(&D, "sandbox violation");
-	int st = vgt_stop(&D);
-	if (st != 0 || violations)
-		vgt_dump_log(&D);
-	vgt_cleanup(&D);
-	return st == 0 && violations == 0 ? 0 : -1;
+	return dt_stop_clean(&D);
 }
 
 /* The surviving connection answers a ping with the right id. */

@@ -26,12 +26,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	int violations = vgt_log_count(&D, "sandbox violation");
-	int st = vgt_stop(&D);
-	if (st != 0 || violations)
-		vgt_dump_log(&D);
-	vgt_cleanup(&D);
-	return st == 0 && violations == 0 ? 0 : -1;
+	return dt_stop_clean(&D);
 }
 
 static long long get(vgc_stat *s, int n, const char *name)
