@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "keyops.h"
@@ -48,56 +49,134 @@ static void set_reason(vgd_krep *r, const char *why)
 	r->reason[n] = 0;
 }
 
+/* Requests taken per recvmmsg: what the front may have outstanding here. */
+#define KH_BATCH 16
+/* Replies held while more requests of the batch run, at most this long:
+ * one sendmmsg (one wake-up of the front) for a run of short operations,
+ * while a long one (RSA) is answered as soon as it is done. */
+#define KH_HOLD_US 50
+
+typedef struct {
+	vgd_krep rep;
+	uint8_t out[VGD_RESULT_MAX];
+} reply;
+
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Run one checked request into r. */
+static void run_request(vgd_keystore *ks, const vgd_kreq *q, reply *r)
+{
+	memset(&r->rep, 0, sizeof(r->rep));
+	r->rep.magic = VGD_KREP_MAGIC;
+	r->rep.job = q->job;
+	const uint8_t *data = (const uint8_t *)q + sizeof(vgd_kreq);
+#ifdef VGD_TEST_HOOKS
+	if (q->data_len == sizeof(violate_msg) - 1 && memcmp(data, violate_msg, q->data_len) == 0)
+		(void)mkdir("/nonexistent-vgd-test", 0700);
+#endif
+	const char *reason = "";
+	size_t out_len = 0;
+	int i = vgd_keystore_find(ks, q->key);
+	if (i < 0) {
+		/* The key set changed between the front's check and now. */
+		r->rep.status = VG_ST_UNKNOWN_KEY;
+		reason = "no such key";
+	} else {
+		r->rep.status = (uint8_t)vgd_keyop_run(&ks->info[i], ks->secret[i], q->op, q->alg,
+						       q->role, data, q->data_len, r->out, &out_len,
+						       &reason);
+	}
+	if (r->rep.status != VG_ST_OK) {
+		vg_wipe(r->out, out_len);
+		out_len = 0;
+	}
+	set_reason(&r->rep, reason);
+	r->rep.result_len = (uint32_t)out_len;
+}
+
+/* Send replies [0, n) in one sendmmsg (looping only if the socket takes
+ * part), then wipe them: X25519 shared values are secret. 0 or -1. */
+static int send_replies(int fd, reply *r, int n)
+{
+	struct iovec iov[KH_BATCH][2];
+	struct mmsghdr mm[KH_BATCH];
+	memset(mm, 0, sizeof(mm[0]) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		iov[i][0] = (struct iovec){&r[i].rep, sizeof(r[i].rep)};
+		iov[i][1] = (struct iovec){r[i].out, r[i].rep.result_len};
+		mm[i].msg_hdr.msg_iov = iov[i];
+		mm[i].msg_hdr.msg_iovlen = r[i].rep.result_len ? 2 : 1;
+	}
+	int sent = 0;
+	while (sent < n) {
+		int w = sendmmsg(fd, mm + sent, (unsigned)(n - sent), MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		sent += w;
+	}
+	for (int i = 0; i < n; i++)
+		vg_wipe(r[i].out, r[i].rep.result_len);
+	return sent == n ? 0 : -1;
+}
+
 int vgd_keyholder_main(vgd_keystore *ks, int fd)
 {
-	static uint8_t in[VGD_KREQ_MAX];
-	static uint8_t out[VGD_RESULT_MAX];
+	static uint8_t in[KH_BATCH][VGD_KREQ_MAX];
+	static reply out[KH_BATCH];
+	struct iovec iov[KH_BATCH];
+	struct mmsghdr mm[KH_BATCH];
 	int status = 0;
 	for (;;) {
-		ssize_t n = recv(fd, in, sizeof(in), 0);
+		memset(mm, 0, sizeof(mm));
+		for (int i = 0; i < KH_BATCH; i++) {
+			iov[i] = (struct iovec){in[i], sizeof(in[i])};
+			mm[i].msg_hdr.msg_iov = &iov[i];
+			mm[i].msg_hdr.msg_iovlen = 1;
+		}
+		/* Blocks for the first request, then takes what else is there. */
+		int n = recvmmsg(fd, mm, KH_BATCH, MSG_WAITFORONE, NULL);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n <= 0 || mm[0].msg_len == 0)
 			break; /* the front closed the channel: exit */
-		const vgd_kreq *q;
-		vgd_krep rep;
-		memset(&rep, 0, sizeof(rep));
-		rep.magic = VGD_KREP_MAGIC;
-		if (!check_request(in, n, &q)) {
-			vgd_err("invalid record from the front; exiting");
-			status = 1;
+		int held = 0, bad = 0, closed = 0;
+		uint64_t first = 0;
+		for (int i = 0; i < n && !bad; i++) {
+			const vgd_kreq *q;
+			if (mm[i].msg_len == 0) {
+				closed = 1; /* the front closed after what came before */
+				break;
+			}
+			if (!check_request(in[i], (ssize_t)mm[i].msg_len, &q)) {
+				vgd_err("invalid record from the front; exiting");
+				bad = 1;
+				break;
+			}
+			run_request(ks, q, &out[held]);
+			uint64_t t = mono_us();
+			if (held++ == 0)
+				first = t;
+			if (i == n - 1 || mm[i + 1].msg_len == 0 || t - first >= KH_HOLD_US) {
+				if (send_replies(fd, out, held) < 0)
+					bad = 2;
+				held = 0;
+			}
+		}
+		if (held)
+			(void)send_replies(fd, out, held); /* answered before exiting */
+		if (bad || closed) {
+			status = bad == 1;
 			break;
 		}
-		rep.job = q->job;
-		const uint8_t *data = in + sizeof(vgd_kreq);
-#ifdef VGD_TEST_HOOKS
-		if (q->data_len == sizeof(violate_msg) - 1 &&
-		    memcmp(data, violate_msg, q->data_len) == 0)
-			(void)mkdir("/nonexistent-vgd-test", 0700);
-#endif
-		const char *reason = "";
-		size_t out_len = 0;
-		int i = vgd_keystore_find(ks, q->key);
-		if (i < 0) {
-			/* The key set changed between the front's check and now. */
-			rep.status = VG_ST_UNKNOWN_KEY;
-			reason = "no such key";
-		} else {
-			rep.status = (uint8_t)vgd_keyop_run(&ks->info[i], ks->secret[i], q->op,
-							    q->alg, q->role, data, q->data_len,
-							    out, &out_len, &reason);
-		}
-		if (rep.status != VG_ST_OK)
-			out_len = 0;
-		set_reason(&rep, reason);
-		rep.result_len = (uint32_t)out_len;
-		struct iovec iov[2] = {{&rep, sizeof(rep)}, {out, out_len}};
-		struct msghdr m = {.msg_iov = iov, .msg_iovlen = out_len ? 2 : 1};
-		ssize_t w = sendmsg(fd, &m, MSG_NOSIGNAL);
-		vg_wipe(out, out_len); /* X25519 shared values are secret */
-		if (w < 0)
-			break;
 	}
+	vg_wipe(out, sizeof(out));
 	/* Wipe and unmap the keys; the rest of the process image goes with
 	 * _exit (free() could need brk, which the filter forbids). */
 	vgd_keystore_wipe(ks);

@@ -22,12 +22,12 @@
 #endif
 
 #if VG_HAVE_SECCOMP
-/* The keyholder: receive a request record (recv = recvfrom), send the
- * reply (sendmsg), random salt for PSS, a log line or a violation report
+/* The keyholder: receive request records and send replies in batches
+ * (recvmmsg, sendmmsg), random salt for PSS, a log line or a violation report
  * (write, getpid), wipe and unmap the keys, exit. Nothing that opens, maps
  * or creates anything. (Checked with strace over the integration tests.) */
 static const int keyholder_calls[] = {
-	SCMP_SYS(recvfrom),     SCMP_SYS(sendmsg),      SCMP_SYS(write),
+	SCMP_SYS(recvmmsg),     SCMP_SYS(sendmmsg),     SCMP_SYS(write),
 	SCMP_SYS(getrandom),    SCMP_SYS(getpid),       SCMP_SYS(clock_gettime),
 	SCMP_SYS(munlock),      SCMP_SYS(munmap),       SCMP_SYS(rt_sigreturn),
 	SCMP_SYS(exit),         SCMP_SYS(exit_group),
