@@ -53,7 +53,8 @@ static void set_reason(vgd_krep *r, const char *why)
 #define KH_BATCH 16
 /* Replies held while more requests of the batch run, at most this long:
  * one sendmmsg (one wake-up of the front) for a run of short operations,
- * while a long one (RSA) is answered as soon as it is done. */
+ * while a long one (RSA) is answered as soon as it is done and does not
+ * delay the replies before it. */
 #define KH_HOLD_US 50
 
 typedef struct {
@@ -66,6 +67,12 @@ static uint64_t mono_us(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static int is_rsa(const vgd_keystore *ks, const vgd_kreq *q)
+{
+	int i = vgd_keystore_find(ks, q->key);
+	return i >= 0 && ks->info[i].type == VG_KEY_RSA;
 }
 
 /* Run one checked request into r. */
@@ -158,6 +165,15 @@ int vgd_keyholder_main(vgd_keystore *ks, int fd)
 				vgd_err("invalid record from the front; exiting");
 				bad = 1;
 				break;
+			}
+			/* Replies wait only for short operations: those held
+			 * go out before an RSA one (up to a millisecond). */
+			if (held && is_rsa(ks, q)) {
+				if (send_replies(fd, out, held) < 0) {
+					bad = 2;
+					break;
+				}
+				held = 0;
 			}
 			run_request(ks, q, &out[held]);
 			uint64_t t = mono_us();
