@@ -8,7 +8,6 @@
 #include "front_internal.h"
 
 #include <errno.h>
-#include <event2/buffer.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -92,12 +91,7 @@ static void set_limits(front *f, const vgd_limits *l)
 	vgd_log_setup("front", l->log_level);
 	for (conn *c = f->conns, *nx; c; c = nx) {
 		nx = c->next;
-		if (!c->dead && c->paused && !c->closing &&
-		    c->inflight < (unsigned)f->lim.max_inflight) {
-			c->paused = 0;
-			vgd_front_conn_set_reading(c, 1);
-			vgd_front_conn_process(f, c);
-		}
+		vgd_front_conn_maybe_resume(f, c);
 	}
 	vgd_info("limits: max_inflight %d, max_queue %d, idle %d ms, frame %d ms, drain %d ms, "
 		 "busy poll %d us",
@@ -209,7 +203,7 @@ static void flush_all(front *f)
 {
 	for (conn *c = f->conns; c; c = c->next)
 		if (!c->dead)
-			while (evbuffer_get_length(c->out) > 0 && evbuffer_write(c->out, c->fd) > 0)
+			while (vgd_front_conn_out_pending(c) > 0 && vgd_front_conn_write_out(c) > 0)
 				;
 }
 
@@ -249,7 +243,7 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	if (f->draining) {
 		int out_pending = 0;
 		for (conn *c = f->conns; c; c = c->next)
-			if (!c->dead && evbuffer_get_length(c->out))
+			if (!c->dead && vgd_front_conn_out_pending(c))
 				out_pending = 1;
 		if ((jobs_in_flight(f) == 0 && !out_pending) || now > f->drain_deadline_ms) {
 			if (jobs_in_flight(f)) {

@@ -4,13 +4,14 @@
 #include "front_internal.h"
 
 #include <errno.h>
-#include <event2/buffer.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "log.h"
+#include "vg/wipe.h"
 
 /* Read / write interest: an epoll_ctl each, so only on a change. A dead
  * connection's events are already deleted. */
@@ -38,7 +39,7 @@ void vgd_front_conn_maybe_finish(front *f, conn *c)
 {
 	if (c->dead || !c->closing || c->inflight)
 		return;
-	if (evbuffer_get_length(c->out) == 0)
+	if (vgd_front_conn_out_pending(c) == 0)
 		vgd_front_conn_close(f, c);
 }
 
@@ -53,16 +54,72 @@ void vgd_front_conn_start_closing(conn *c)
 }
 
 /* ---- replies ---- */
-/* Replies are appended here and written by vgd_front_flush_dirty(), so the replies
- * a loop iteration produces for one connection leave in one writev. */
+/* Room for n more bytes after out_len: the pending bytes move to the
+ * start, or to a larger buffer. Memory given up is wiped first (realloc
+ * could leave a copy behind). 0 or -1. */
+static int conn_out_reserve(conn *c, size_t n)
+{
+	size_t pending = vgd_front_conn_out_pending(c);
+	if (c->out_cap - c->out_len >= n)
+		return 0;
+	if (c->out_off > 0) {
+		memmove(c->out, c->out + c->out_off, pending);
+		vg_wipe(c->out + pending, c->out_len - pending);
+		c->out_off = 0;
+		c->out_len = pending;
+		if (c->out_cap - c->out_len >= n)
+			return 0;
+	}
+	size_t cap = c->out_cap ? c->out_cap : CONN_OUT_START;
+	while (cap - pending < n) {
+		if (cap > SIZE_MAX / 2)
+			return -1;
+		cap *= 2;
+	}
+	uint8_t *b = malloc(cap);
+	if (!b)
+		return -1;
+	if (pending)
+		memcpy(b, c->out, pending);
+	if (c->out) {
+		vg_wipe(c->out, c->out_cap);
+		free(c->out);
+	}
+	c->out = b;
+	c->out_cap = cap;
+	return 0;
+}
+
+/* One non-blocking send of what is pending; the bytes that left are
+ * wiped. Returns how many left, 0 if the socket took none, -1 if the
+ * peer is gone. */
+ssize_t vgd_front_conn_write_out(conn *c)
+{
+	size_t pending = vgd_front_conn_out_pending(c);
+	if (pending == 0)
+		return 0;
+	ssize_t w = send(c->fd, c->out + c->out_off, pending, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (w < 0)
+		return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
+	vg_wipe(c->out + c->out_off, (size_t)w);
+	c->out_off += (size_t)w;
+	if (c->out_off == c->out_len)
+		c->out_off = c->out_len = 0;
+	return w;
+}
+
+/* Replies are appended here and written by vgd_front_flush_dirty(), so the
+ * replies a loop iteration produces for one connection leave in one send. */
 void vgd_front_conn_send(conn *c, const uint8_t *frame, long len)
 {
 	if (c->dead || len <= 0)
 		return;
-	if (evbuffer_add(c->out, frame, (size_t)len) < 0) {
+	if (conn_out_reserve(c, (size_t)len) < 0) {
 		c->closing = 1;
 		return;
 	}
+	memcpy(c->out + c->out_len, frame, (size_t)len);
+	c->out_len += (size_t)len;
 	if (!c->dirty) {
 		front *f = c->front;
 		c->dirty = 1;
@@ -78,15 +135,28 @@ static void conn_flush(front *f, conn *c)
 {
 	if (c->dead)
 		return;
-	if (evbuffer_get_length(c->out) > 0 && evbuffer_write(c->out, c->fd) < 0 &&
-	    errno != EAGAIN && errno != EINTR) {
+	if (vgd_front_conn_write_out(c) < 0) {
 		vgd_front_conn_close(f, c); /* the peer is gone: its replies go nowhere */
 		return;
 	}
-	int pending = evbuffer_get_length(c->out) > 0;
+	int pending = vgd_front_conn_out_pending(c) > 0;
 	conn_set_writing(c, pending);
 	if (!pending)
 		vgd_front_conn_maybe_finish(f, c);
+	vgd_front_conn_maybe_resume(f, c);
+}
+
+/* A paused connection is read again once it has room for more requests
+ * and its replies have mostly left. */
+void vgd_front_conn_maybe_resume(front *f, conn *c)
+{
+	if (c->dead || !c->paused || c->closing ||
+	    c->inflight >= (unsigned)f->lim.max_inflight ||
+	    vgd_front_conn_out_pending(c) > CONN_OUT_HIGH / 4)
+		return;
+	c->paused = 0;
+	vgd_front_conn_set_reading(c, 1);
+	vgd_front_conn_process(f, c); /* frames may already be buffered */
 }
 
 void vgd_front_flush_dirty(front *f)
@@ -147,8 +217,10 @@ void vgd_front_conn_free(conn *c)
 		event_free(c->rev);
 	if (c->wev)
 		event_free(c->wev);
-	if (c->out)
-		evbuffer_free(c->out);
+	if (c->out) {
+		vg_wipe(c->out, c->out_cap);
+		free(c->out);
+	}
 	free(c->in);
 	free(c);
 }
@@ -179,7 +251,8 @@ void vgd_front_conn_process(front *f, conn *c)
 			c->partial_since_ms = 0;
 			break;
 		}
-		if (c->inflight >= (unsigned)f->lim.max_inflight) {
+		if (c->inflight >= (unsigned)f->lim.max_inflight ||
+		    vgd_front_conn_out_pending(c) > CONN_OUT_HIGH) {
 			c->paused = 1;
 			vgd_front_conn_set_reading(c, 0);
 			break;
@@ -301,7 +374,8 @@ void vgd_front_on_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
 	c->pid = cred.pid;
 	c->in = malloc(CONN_IN_START);
 	c->in_cap = CONN_IN_START;
-	c->out = evbuffer_new();
+	c->out = malloc(CONN_OUT_START);
+	c->out_cap = CONN_OUT_START;
 	c->rev = event_new(f->base, fd, EV_READ | EV_PERSIST, conn_readable, c);
 	c->wev = event_new(f->base, fd, EV_WRITE | EV_PERSIST, conn_writable, c);
 	if (!c->in || !c->out || !c->rev || !c->wev) {

@@ -33,6 +33,12 @@
 #define INLINE_DATA 512
 #define JOB_SPARE_MAX 1024 /* freed jobs kept for reuse after a burst */
 #define CONN_IN_START 4096 /* most frames are short; grows to one max frame */
+#define CONN_OUT_START 4096 /* replies waiting to be written; grows as needed */
+/* A connection whose unwritten replies pass this is not read until they
+ * drop to a quarter of it: a client that sends and never reads must not
+ * grow the front without bound (local operations such as list-keys are
+ * not limited by max_inflight). */
+#define CONN_OUT_HIGH (1u << 20)
 
 typedef struct conn conn;
 typedef struct job job;
@@ -79,14 +85,19 @@ struct conn {
 	int reading, writing, dirty; /* rev / wev added; on the dirty list */
 	uint8_t *in;                 /* unparsed bytes: in[0, in_len) */
 	size_t in_len, in_cap;
-	struct evbuffer *out;
+	/* Replies not yet written: out[out_off, out_len). Our own buffer, not
+	 * an evbuffer, so that every byte is wiped once written and no freed
+	 * chunk keeps a copy: X25519 and rsa-private results are secret. */
+	uint8_t *out;
+	size_t out_off, out_len, out_cap;
 	uid_t uid;
 	gid_t gid;
 	pid_t pid;
 	unsigned inflight;
 	int dead;    /* socket closed; freed when inflight drains */
 	int closing; /* read no more; close once answered and flushed */
-	int paused;  /* not reading: too many requests in flight */
+	int paused;  /* not reading: too many requests in flight, or replies
+		      * unwritten (CONN_OUT_HIGH) */
 	int eof;     /* client finished sending: close once answered */
 	uint64_t last_active_ms;
 	uint64_t partial_since_ms;
@@ -169,6 +180,9 @@ void vgd_front_pump(front *f);
 void vgd_front_kh_attach(front *f, int index, unsigned gen, int fd);
 
 /* front_conn.c: client connections. */
+static inline size_t vgd_front_conn_out_pending(const conn *c) { return c->out_len - c->out_off; }
+ssize_t vgd_front_conn_write_out(conn *c);
+void vgd_front_conn_maybe_resume(front *f, conn *c);
 void vgd_front_conn_set_reading(conn *c, int on);
 void vgd_front_conn_maybe_finish(front *f, conn *c);
 void vgd_front_conn_start_closing(conn *c);

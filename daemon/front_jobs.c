@@ -118,9 +118,5 @@ void vgd_front_job_finish(front *f, job *j, int status, const uint8_t *res, size
 		vgd_front_conn_maybe_finish(f, c);
 		return;
 	}
-	if (c->paused && c->inflight < (unsigned)f->lim.max_inflight) {
-		c->paused = 0;
-		vgd_front_conn_set_reading(c, 1);
-		vgd_front_conn_process(f, c); /* frames may already be buffered */
-	}
+	vgd_front_conn_maybe_resume(f, c);
 }

@@ -36,13 +36,13 @@ static const int keyholder_calls[] = {
 /* The front: a libevent (epoll) loop serving sockets, malloc, fd passing
  * from the supervisor (recvmsg), logging. No open, no exec, no new
  * sockets (accept4 only). Clients are read with recv (recvfrom) into the
- * front's own buffers, answered with writev (evbuffer_write); requests go
+ * front's own buffers and answered with send (sendto); requests go
  * to the keyholders and replies come back in batches (sendmmsg,
  * recvmmsg). libevent creates its epoll
  * instance and a pipe after the filter is on, and checks
  * getuid/geteuid/getgid/getegid before reading its environment. futex,
- * fcntl and rt_sigprocmask stay for libc and libevent paths the tests do
- * not reach (locks, fd flags, abort). */
+ * fcntl, rt_sigprocmask and writev stay for libc and libevent paths the
+ * tests do not reach (locks, fd flags, abort and its message). */
 static const int front_calls[] = {
 	SCMP_SYS(read),          SCMP_SYS(write),        SCMP_SYS(sendmmsg),
 	SCMP_SYS(writev),        SCMP_SYS(recvfrom),     SCMP_SYS(sendto),

@@ -1,12 +1,17 @@
 /* test_conns.c: at least 500 connections open at once, each doing a
- * request; and max_connections: the excess is told "too many
- * connections" and closed, the others are unaffected. */
+ * request; max_connections: the excess is told "too many connections"
+ * and closed, the others are unaffected; and a client that sends without
+ * reading is not read further once its replies pile up (the front's
+ * memory stays bounded) and then gets every reply. */
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -120,11 +125,96 @@ static void test_max_connections(void **state)
 	assert_int_equal(dt_stop_clean(&d), 0);
 }
 
+static long front_rss_kb(vgt_daemon *d)
+{
+	pid_t fr[4];
+	if (dt_children_named(d, "vgd-front", fr, 4) != 1)
+		return -1;
+	char path[64], line[128];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)fr[0]);
+	FILE *f = fopen(path, "r");
+	long kb = -1;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %ld", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/* list-keys answers ~5 KB for 16 bytes and is not limited by
+ * max_inflight: without back-pressure the front buffered every reply
+ * (900 MB after 5 s of such a client). */
+static void test_client_that_does_not_read(void **state)
+{
+	(void)state;
+	enum { BATCH = 256, MAX_REQ = 60000 };
+	vgt_daemon d;
+	assert_int_equal(vgt_setup(&d, NULL, vgt_default_keys), 0);
+	assert_int_equal(vgt_start(&d, 0, NULL), 0);
+	int fd = dt_connect(d.sock);
+	assert_true(fd >= 0);
+	uint8_t one[64], batch[BATCH * 64];
+	long fl = dt_req_simple(one, sizeof(one), VG_OP_LIST_KEYS, 1);
+	assert_true(fl > 0);
+	for (int i = 0; i < BATCH; i++)
+		memcpy(batch + (size_t)i * (size_t)fl, one, (size_t)fl);
+	assert_int_equal(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK), 0);
+	/* Send whole frames until the socket has refused for 300 ms. */
+	size_t sent = 0, blen = (size_t)fl * BATCH, off = 0;
+	long long refused_since = 0;
+	while (sent < (size_t)MAX_REQ * (size_t)fl) {
+		ssize_t w = send(fd, batch + off, blen - off, MSG_NOSIGNAL);
+		if (w > 0) {
+			sent += (size_t)w;
+			off = (off + (size_t)w) % blen;
+			refused_since = 0;
+			continue;
+		}
+		assert_true(w < 0 && errno == EAGAIN);
+		if (!refused_since)
+			refused_since = dt_now_ms();
+		else if (dt_now_ms() - refused_since > 300)
+			break;
+		usleep(5000);
+	}
+	/* Complete frames are answered now; a frame a partial send left open
+	 * is finished once the front reads again (after our reads). */
+	assert_int_equal(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK), 0);
+	size_t nreq = sent / (size_t)fl, part = sent % (size_t)fl;
+	long rss = front_rss_kb(&d);
+	print_message("client stopped after %zu requests unread; front RSS %ld kB\n", nreq, rss);
+	assert_true(nreq < (size_t)MAX_REQ); /* the socket pushed back */
+	assert_true(rss > 0 && rss < 32 * 1024);
+	for (size_t r = 0; r < nreq; r++) {
+		uint8_t buf[65536];
+		vg_reply rep;
+		assert_int_equal(dt_read_reply(fd, buf, sizeof(buf), 10000, &rep), 0);
+		assert_int_equal(rep.status, VG_ST_OK);
+	}
+	if (part) {
+		uint8_t buf[65536];
+		vg_reply rep;
+		assert_int_equal(dt_send_all(fd, one + part, (size_t)fl - part), 0);
+		assert_int_equal(dt_read_reply(fd, buf, sizeof(buf), 10000, &rep), 0);
+		assert_int_equal(rep.status, VG_ST_OK);
+	}
+	uint8_t ping[64], buf[512];
+	vg_reply rep;
+	long pl = dt_req_simple(ping, sizeof(ping), VG_OP_PING, 99);
+	assert_int_equal(dt_send_all(fd, ping, (size_t)pl), 0);
+	assert_int_equal(dt_read_reply(fd, buf, sizeof(buf), 10000, &rep), 0);
+	assert_int_equal(rep.id, 99);
+	close(fd);
+	assert_int_equal(dt_stop_clean(&d), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_many_connections),
 		cmocka_unit_test(test_max_connections),
+		cmocka_unit_test(test_client_that_does_not_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
