@@ -37,8 +37,11 @@
 /* A connection whose unwritten replies pass this is not read until they
  * drop to a quarter of it: a client that sends and never reads must not
  * grow the front without bound (local operations such as list-keys are
- * not limited by max_inflight). */
-#define CONN_OUT_HIGH (1u << 20)
+ * not limited by max_inflight). With max_connections (default 1024) it
+ * bounds the front's buffers (~400 MB at most with the defaults). It
+ * is larger than the biggest reply and than what the socket itself holds,
+ * so a client that reads keeps the connection streaming. */
+#define CONN_OUT_HIGH (256u << 10)
 
 typedef struct conn conn;
 typedef struct job job;
