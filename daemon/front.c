@@ -71,7 +71,7 @@ static void begin_drain(front *f)
 	if (f->draining)
 		return;
 	f->draining = 1;
-	f->drain_deadline_ms = now_ms() + (uint64_t)f->lim.drain_timeout_ms;
+	f->drain_deadline_ms = vgd_now_ms() + (uint64_t)f->lim.drain_timeout_ms;
 	if (f->listener)
 		evconnlistener_disable(f->listener);
 	vgd_info("draining: %zu connection(s), %zu queued", f->nconns, f->queue.len);
@@ -212,7 +212,7 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	front *f = arg;
 	(void)fd;
 	(void)what;
-	uint64_t now = now_ms();
+	uint64_t now = vgd_now_ms();
 	settle(f); /* empties the dirty list, which may name released conns */
 	while (f->released) {
 		conn *c = f->released;
@@ -283,7 +283,7 @@ static void run_loop(front *f)
 	for (;;) {
 		int poll = 0;
 		if (f->lim.busy_poll_us > 0) {
-			uint64_t now = now_us();
+			uint64_t now = vgd_now_us();
 			if (f->settled != seen) {
 				seen = f->settled;
 				until = now + (uint64_t)f->lim.busy_poll_us;

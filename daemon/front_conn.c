@@ -244,7 +244,7 @@ static int conn_in_reserve(conn *c, size_t total)
 void vgd_front_conn_process(front *f, conn *c)
 {
 	size_t off = 0;
-	c->last_active_ms = now_ms();
+	c->last_active_ms = vgd_now_ms();
 	while (!c->closing && !c->dead) {
 		size_t avail = c->in_len - off;
 		if (avail == 0) {
@@ -335,7 +335,7 @@ static void conn_writable(evutil_socket_t fd, short what, void *arg)
 	conn *c = arg;
 	(void)fd;
 	(void)what;
-	c->last_active_ms = now_ms();
+	c->last_active_ms = vgd_now_ms();
 	conn_flush(c->front, c);
 }
 
@@ -384,7 +384,7 @@ void vgd_front_on_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
 		close(fd);
 		return;
 	}
-	c->last_active_ms = now_ms();
+	c->last_active_ms = vgd_now_ms();
 	vgd_front_conn_set_reading(c, 1);
 	c->next = f->conns;
 	if (f->conns)

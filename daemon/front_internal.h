@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 #include <sys/types.h>
-#include <time.h>
 
+#include "clock.h"
 #include "front.h"
 #include "record.h"
 #include "stats.h"
@@ -148,15 +148,6 @@ typedef struct {
 	uint8_t rec[KH_DEPTH][VGD_KREP_MAX]; /* keyholder replies, one recvmmsg */
 } front;
 
-/* The clock every file reads (monotonic); inline, as it was when the
- * front was one file. */
-static inline uint64_t now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-static inline uint64_t now_ms(void) { return now_us() / 1000u; }
 
 /* front.c: end-of-iteration work. */
 void vgd_front_schedule(front *f);

@@ -85,7 +85,7 @@ void vgd_front_send_error(front *f, conn *c, uint8_t op, uint32_t id, int status
 void vgd_front_answer(front *f, conn *c, uint8_t op, uint32_t id, int status, const uint8_t *res,
 		   size_t rlen, const char *reason, uint64_t t_start_us)
 {
-	vgd_stats_record(&f->stats, op, status, now_us() - t_start_us);
+	vgd_stats_record(&f->stats, op, status, vgd_now_us() - t_start_us);
 	if (status != VG_ST_OK) {
 		vgd_front_send_error(f, c, op, id, status, reason);
 		return;

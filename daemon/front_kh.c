@@ -41,7 +41,7 @@ static void kh_lost(front *f, khslot *k)
 			continue;
 		}
 		f->stats.retries++;
-		j->t_queued_ms = now_ms();
+		j->t_queued_ms = vgd_now_ms();
 		vgd_front_q_push_head(&f->queue, j);
 	}
 	k->full = 0;

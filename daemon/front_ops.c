@@ -126,7 +126,7 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	}
 	case VG_OP_STATS: {
 		long n = encode_stats(f, rq->id);
-		vgd_stats_record(&f->stats, op, VG_ST_OK, now_us() - t0);
+		vgd_stats_record(&f->stats, op, VG_ST_OK, vgd_now_us() - t0);
 		vgd_front_conn_send(c, f->frame, n);
 		return;
 	}
@@ -136,7 +136,7 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 		vgd_front_answer(f, c, op, rq->id, VG_ST_INTERNAL, NULL, 0, "reply too large", t0);
 		return;
 	}
-	vgd_stats_record(&f->stats, op, VG_ST_OK, now_us() - t0);
+	vgd_stats_record(&f->stats, op, VG_ST_OK, vgd_now_us() - t0);
 	vgd_front_conn_send(c, f->frame, n);
 }
 
@@ -207,7 +207,7 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 
 void vgd_front_handle_frame(front *f, conn *c, const uint8_t *frame, size_t len)
 {
-	uint64_t t0 = now_us();
+	uint64_t t0 = vgd_now_us();
 	vg_request rq;
 	const char *reason = "";
 	int st = vg_request_decode(frame, len, &rq, &reason);

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "keyops.h"
 #include "log.h"
 #include "record.h"
@@ -61,13 +61,6 @@ typedef struct {
 	vgd_krep rep;
 	uint8_t out[VGD_RESULT_MAX];
 } reply;
-
-static uint64_t mono_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 static int is_rsa(const vgd_keystore *ks, const vgd_kreq *q)
 {
@@ -176,7 +169,7 @@ int vgd_keyholder_main(vgd_keystore *ks, int fd)
 				held = 0;
 			}
 			run_request(ks, q, &out[held]);
-			uint64_t t = mono_us();
+			uint64_t t = vgd_now_us();
 			if (held++ == 0)
 				first = t;
 			if (i == n - 1 || mm[i + 1].msg_len == 0 || t - first >= KH_HOLD_US) {

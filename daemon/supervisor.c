@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "front.h"
 #include "keyholder.h"
 #include "keystore.h"
@@ -170,13 +171,6 @@ static void send_limits(sup *s)
 	m.limits.log_level = s->cfg->log_level;
 	m.limits.busy_poll_us = s->cfg->busy_poll_us;
 	send_ctl(s, &m, -1);
-}
-
-static long long mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* ---- children ---- */
@@ -443,7 +437,7 @@ static void on_respawn_timer(evutil_socket_t fd, short what, void *arg)
 
 static void restart_later(sup *s)
 {
-	long long now = mono_ms();
+	long long now = (long long)vgd_now_ms();
 	if (evtimer_pending(s->respawn_timer, NULL))
 		return; /* braking: the timer restarts everything that died */
 	if (s->brake_s && now - s->brake_until_ms > BRAKE_RESET_MS)
