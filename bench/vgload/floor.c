@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -46,23 +45,6 @@ static int round_trip(int fd, uint8_t *buf)
 			continue;
 		return n < 0 ? errno : ECONNRESET;
 	}
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* Nearest rank, as load.c's percentiles. */
-static double pct_us(const uint64_t *v, size_t n, double pct)
-{
-	size_t i = (size_t)(pct / 100.0 * (double)n + 0.999999);
-	if (i < 1)
-		i = 1;
-	if (i > n)
-		i = n;
-	return (double)v[i - 1] / 1e3;
 }
 
 int vgl_floor_measure(vgl_floor *f, uint64_t deadline_ns, char *why, size_t whylen)
@@ -125,9 +107,9 @@ int vgl_floor_measure(vgl_floor *f, uint64_t deadline_ns, char *why, size_t whyl
 		snprintf(why, whylen, "no time for a round trip");
 		return -1;
 	}
-	qsort(lat, n, sizeof(lat[0]), cmp_u64);
+	vgl_sort_ns(lat, n);
 	f->n = n;
-	f->p50_us = pct_us(lat, n, 50);
-	f->p99_us = pct_us(lat, n, 99);
+	f->p50_us = vgl_rank_us(lat, n, 50);
+	f->p99_us = vgl_rank_us(lat, n, 99);
 	return 0;
 }

@@ -332,19 +332,29 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void vgl_sort_ns(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(v[0]), cmp_u64);
+}
+
+double vgl_rank_us(const uint64_t *sorted, size_t n, double pct)
+{
+	/* Nearest rank. */
+	size_t i = (size_t)(pct / 100.0 * (double)n + 0.999999);
+	if (i < 1)
+		i = 1;
+	if (i > n)
+		i = n;
+	return (double)sorted[i - 1] / 1e3;
+}
+
 double vgl_percentile_us(vgl_result *r, double pct)
 {
 	if (r->nlat == 0)
 		return -1;
 	if (!r->sorted) {
-		qsort(r->lat_ns, r->nlat, sizeof(r->lat_ns[0]), cmp_u64);
+		vgl_sort_ns(r->lat_ns, r->nlat);
 		r->sorted = 1;
 	}
-	/* Nearest rank. */
-	size_t i = (size_t)(pct / 100.0 * (double)r->nlat + 0.999999);
-	if (i < 1)
-		i = 1;
-	if (i > r->nlat)
-		i = r->nlat;
-	return (double)r->lat_ns[i - 1] / 1e3;
+	return vgl_rank_us(r->lat_ns, r->nlat, pct);
 }

@@ -177,5 +177,9 @@ int vgl_load_run(const vgl_phase *p, vgl_result *r);
 void vgl_result_free(vgl_result *r);
 /* Percentile (0..100) of the recorded latencies, microseconds; -1 if none. */
 double vgl_percentile_us(vgl_result *r, double pct);
+/* The same for any latencies: sort v[0, n) (ns), then the nearest-rank
+ * percentile of the sorted values in microseconds (n > 0). */
+void vgl_sort_ns(uint64_t *v, size_t n);
+double vgl_rank_us(const uint64_t *sorted, size_t n, double pct);
 
 #endif
