@@ -180,6 +180,33 @@ int dt_children_named(const vgt_daemon *d, const char *comm, pid_t *pids, int ca
 	return k;
 }
 
+int dt_wait_children(const vgt_daemon *d, const char *comm, int n, pid_t not_this, pid_t *pids)
+{
+	for (int i = 0; i < 100; i++) {
+		if (dt_children_named(d, comm, pids, 8) == n && (not_this == 0 || pids[0] != not_this))
+			return n;
+		usleep(50000);
+	}
+	return -1;
+}
+
+long dt_proc_status(pid_t pid, const char *field)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t fl = strlen(field);
+	long v = -1;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, field, fl) == 0 && line[fl] == ':' &&
+		    sscanf(line + fl + 1, "%ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
 EVP_PKEY *dt_load_key(const vgt_daemon *d, const char *file)
 {
 	char p[512];

@@ -38,6 +38,13 @@ long dt_raise_nofile(void);
 /* Pids of the daemon's children whose /proc/PID/comm is comm
  * ("vgd-keyholder", "vgd-front"); returns the count. */
 int dt_children_named(const vgt_daemon *d, const char *comm, pid_t *pids, int cap);
+/* Wait (up to 5 s) until exactly n children are named comm and, unless
+ * not_this is 0, the first of them is not not_this (a restarted one);
+ * their pids go to pids (room for 8). Returns n, or -1 on timeout. */
+int dt_wait_children(const vgt_daemon *d, const char *comm, int n, pid_t not_this, pid_t *pids);
+/* A number from /proc/PID/status ("VmRSS", "voluntary_ctxt_switches"), or
+ * -1 if the process or the field is missing. */
+long dt_proc_status(pid_t pid, const char *field);
 
 /* The test key file (copied into the daemon's directory), for OpenSSL. */
 EVP_PKEY *dt_load_key(const vgt_daemon *d, const char *file);

@@ -130,16 +130,7 @@ static long front_rss_kb(vgt_daemon *d)
 	pid_t fr[4];
 	if (dt_children_named(d, "vgd-front", fr, 4) != 1)
 		return -1;
-	char path[64], line[128];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)fr[0]);
-	FILE *f = fopen(path, "r");
-	long kb = -1;
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmRSS: %ld", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb;
+	return dt_proc_status(fr[0], "VmRSS");
 }
 
 /* list-keys answers ~5 KB for 16 bytes and is not limited by

@@ -174,9 +174,7 @@ static void test_keyholders_killed(void **state)
 		restarts = dt_stat(d->sock, "keyholder.restarts");
 	assert_true(restarts >= KILLS);
 	pid_t kh[8];
-	for (int i = 0; i < 100 && dt_children_named(d, "vgd-keyholder", kh, 8) != 2; i++)
-		usleep(50000);
-	assert_int_equal(dt_children_named(d, "vgd-keyholder", kh, 8), 2);
+	assert_int_equal(dt_wait_children(d, "vgd-keyholder", 2, 0, kh), 2);
 	assert_int_equal(dt_children_named(d, "vgd-front", kh, 8), 1);
 	assert_int_equal(vgt_log_count(d, "sandbox violation"), 0);
 	EVP_PKEY_free(ED);
@@ -214,9 +212,7 @@ static void test_sandbox_violation(void **state)
 	assert_int_equal(vgt_log_count(d, "sandbox violation: front"), 0);
 	/* Restarted; service continues on the same connection. */
 	pid_t kh[8];
-	for (int i = 0; i < 100 && dt_children_named(d, "vgd-keyholder", kh, 8) != 2; i++)
-		usleep(50000);
-	assert_int_equal(dt_children_named(d, "vgd-keyholder", kh, 8), 2);
+	assert_int_equal(dt_wait_children(d, "vgd-keyholder", 2, 0, kh), 2);
 	for (int i = 0; i < 10; i++)
 		assert_int_equal(vg_client_sign(c, "ed", VGC_ALG_ED25519, "fine", 4, sig, sizeof(sig),
 						&sl),

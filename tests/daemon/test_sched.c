@@ -11,9 +11,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -21,19 +18,8 @@
 
 static vgt_daemon D;
 
-/* The supervisor's children named comm, once there are n of them. The
- * front sets its policy before it takes its name, so a process named
- * vgd-front already has it. */
-static int wait_named(const char *comm, int n, pid_t not_this, pid_t *p)
-{
-	for (int i = 0; i < 100; i++) {
-		if (dt_children_named(&D, comm, p, 8) == n && p[0] != not_this)
-			return n;
-		usleep(50000);
-	}
-	return -1;
-}
-
+/* The front sets its policy before it takes its name, so a process
+ * named vgd-front already has it. */
 static int start(const char *globals)
 {
 	return vgt_setup(&D, globals, vgt_default_keys) < 0 || vgt_start(&D, 2, NULL) < 0 ? -1 : 0;
@@ -62,47 +48,32 @@ static void test_policies(void **state)
 {
 	(void)state;
 	pid_t fr[8], kh[8];
-	assert_int_equal(wait_named("vgd-front", 1, 0, fr), 1);
+	assert_int_equal(dt_wait_children(&D, "vgd-front", 1, 0, fr), 1);
 	pid_t front = fr[0];
 	assert_int_equal(sched_getscheduler(front), SCHED_BATCH);
-	assert_int_equal(wait_named("vgd-keyholder", 2, 0, kh), 2);
+	assert_int_equal(dt_wait_children(&D, "vgd-keyholder", 2, 0, kh), 2);
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(sched_getscheduler(kh[i]), SCHED_OTHER);
 	assert_int_equal(sched_getscheduler(D.pid), SCHED_OTHER);
 
 	/* The supervisor restarts a killed front with the same policy. */
 	assert_int_equal(kill(front, SIGKILL), 0);
-	assert_int_equal(wait_named("vgd-front", 1, front, fr), 1);
+	assert_int_equal(dt_wait_children(&D, "vgd-front", 1, front, fr), 1);
 	assert_int_equal(sched_getscheduler(fr[0]), SCHED_BATCH);
-}
-
-static long voluntary_switches(pid_t pid)
-{
-	char path[64], line[128];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	FILE *f = fopen(path, "r");
-	long v = -1;
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
 }
 
 /* Sleeps of the front during n back-to-back pings on one connection. */
 static long front_sleeps_per_ping(int n)
 {
 	pid_t fr[8];
-	assert_int_equal(wait_named("vgd-front", 1, 0, fr), 1);
+	assert_int_equal(dt_wait_children(&D, "vgd-front", 1, 0, fr), 1);
 	vg_client *c = vg_client_new(D.sock);
 	assert_non_null(c);
 	assert_int_equal(vg_client_ping(c), 0); /* connected and warm */
-	long before = voluntary_switches(fr[0]);
+	long before = dt_proc_status(fr[0], "voluntary_ctxt_switches");
 	for (int i = 0; i < n; i++)
 		assert_int_equal(vg_client_ping(c), 0);
-	long after = voluntary_switches(fr[0]);
+	long after = dt_proc_status(fr[0], "voluntary_ctxt_switches");
 	vg_client_free(c);
 	assert_true(before >= 0 && after >= before);
 	return after - before;
