@@ -7,39 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "procutil.h"
 #include "vgload.h"
-
-int vgl_children(pid_t parent, pid_t *pids, int cap)
-{
-	DIR *dir = opendir("/proc");
-	int n = 0;
-	if (!dir)
-		return 0;
-	struct dirent *e;
-	while ((e = readdir(dir)) && n < cap) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 0)
-			continue;
-		char p[64], buf[512];
-		snprintf(p, sizeof(p), "/proc/%ld/stat", pid);
-		FILE *f = fopen(p, "r");
-		if (!f)
-			continue;
-		size_t len = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[len] = 0;
-		/* pid (comm) state ppid: comm may hold spaces and parentheses. */
-		char *rp = strrchr(buf, ')');
-		char state;
-		long ppid;
-		if (rp && sscanf(rp + 1, " %c %ld", &state, &ppid) == 2 && ppid == parent &&
-		    state != 'Z')
-			pids[n++] = (pid_t)pid;
-	}
-	closedir(dir);
-	return n;
-}
 
 /* utime + stime of pid in seconds, or -1. */
 static double cpu_seconds(pid_t pid)
@@ -91,7 +60,7 @@ void vgl_dcpu_sample(pid_t supervisor, vgl_dcpu *out)
 	memset(out, 0, sizeof(*out));
 	if (supervisor <= 0)
 		return;
-	int n = vgl_children(supervisor, kids, 64);
+	int n = vg_proc_children(supervisor, kids, 64);
 	for (int i = 0; i < n; i++) {
 		double s = cpu_seconds(kids[i]);
 		if (s < 0)

@@ -2,7 +2,6 @@
  * keys (mode 0600, as vgd requires), a config, the daemon started on a
  * socket there and stopped at the end. Secret: the copied test keys (they
  * are removed with the directory). */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -13,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "procutil.h"
 #include "vgload.h"
 
 static const char *const key_files[] = {"ed25519.pem", "x25519.pem", "rsa2048.pem",
@@ -22,47 +22,6 @@ static const char config_keys[] = "[key ed]\nfile = ed25519.pem\nallow = sign\n\
 				  "[key x]\nfile = x25519.pem\nallow = x25519\n\n"
 				  "[key rsa2048]\nfile = rsa2048.pem\nallow = sign, rsa-private\n\n"
 				  "[key rsa3072]\nfile = rsa3072.pem\nallow = sign\n";
-
-static int copy_file(const char *src, const char *dst)
-{
-	int in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -1;
-	int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (out < 0) {
-		close(in);
-		return -1;
-	}
-	char buf[8192];
-	ssize_t n;
-	int r = 0;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			r = -1;
-	if (n < 0)
-		r = -1;
-	close(in);
-	if (close(out) < 0)
-		r = -1;
-	return r;
-}
-
-static void remove_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-				continue;
-			char p[400];
-			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-			unlink(p);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
-}
 
 int vgl_daemon_start(vgl_daemon *d, const char *vgd, const char *keys_dir, int keyholders,
 		     int busy_poll_us, uint64_t deadline_ns, char *why, size_t whylen)
@@ -81,7 +40,7 @@ int vgl_daemon_start(vgl_daemon *d, const char *vgd, const char *keys_dir, int k
 		char a[512], b[512];
 		snprintf(a, sizeof(a), "%s/%s", keys_dir, key_files[i]);
 		snprintf(b, sizeof(b), "%s/%s", d->dir, key_files[i]);
-		if (copy_file(a, b) < 0) {
+		if (vg_copy_file(a, b) < 0) {
 			snprintf(why, whylen, "cannot copy %s", a);
 			return -1;
 		}
@@ -142,7 +101,7 @@ void vgl_daemon_stop(vgl_daemon *d, uint64_t deadline_ns, int keep_log)
 	if (d->pid > 0) {
 		int st;
 		pid_t kids[64];
-		int nkids = vgl_children(d->pid, kids, 64);
+		int nkids = vg_proc_children(d->pid, kids, 64);
 		kill(d->pid, SIGTERM);
 		while (waitpid(d->pid, &st, WNOHANG) == 0) {
 			if (vgl_now_ns() >= deadline_ns) {
@@ -158,7 +117,7 @@ void vgl_daemon_stop(vgl_daemon *d, uint64_t deadline_ns, int keep_log)
 		d->pid = 0;
 	}
 	if (d->dir[0] && !keep_log)
-		remove_dir(d->dir);
+		vg_remove_dir(d->dir);
 	else if (d->dir[0])
 		for (size_t i = 0; i < sizeof(key_files) / sizeof(key_files[0]); i++) {
 			char p[400];

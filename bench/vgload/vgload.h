@@ -146,8 +146,6 @@ typedef struct {
 } vgl_dcpu;
 /* Sample the children of supervisor pid (front: the one with an epoll fd). */
 void vgl_dcpu_sample(pid_t supervisor, vgl_dcpu *out);
-/* Live children of parent (up to cap); their count. */
-int vgl_children(pid_t parent, pid_t *pids, int cap);
 
 /* ---- the load phase (load.c) ---- */
 typedef struct {

@@ -1,7 +1,6 @@
 /* harness.c: see harness.h. */
 #include "harness.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -13,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "procutil.h"
 #include "vgclient.h"
 
 const char vgt_default_keys[] =
@@ -29,28 +29,6 @@ const char vgt_default_keys[] =
 static const char *key_files[] = {"ed25519.pem",   "ed25519-b.pem",     "ed25519-b.der",
 				  "x25519.pem",    "rsa2048.pem",       "rsa3072.pem",
 				  "rsa4096.pem",   "rsa2048-pkcs1.pem", "rsa3072.der"};
-
-static int copy_file(const char *src, const char *dst)
-{
-	int in = open(src, O_RDONLY);
-	if (in < 0)
-		return -1;
-	int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (out < 0) {
-		close(in);
-		return -1;
-	}
-	char buf[8192];
-	ssize_t n;
-	int r = 0;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			r = -1;
-	close(in);
-	if (close(out) < 0 || n < 0)
-		r = -1;
-	return r;
-}
 
 const char *vgt_key(const vgt_daemon *d, const char *file, char *buf, size_t cap)
 {
@@ -90,7 +68,7 @@ int vgt_setup(vgt_daemon *d, const char *globals, const char *keys)
 		char a[512], b[512];
 		snprintf(a, sizeof(a), "%s/%s", src, key_files[i]);
 		snprintf(b, sizeof(b), "%s/%s", d->dir, key_files[i]);
-		if (copy_file(a, b) < 0) {
+		if (vg_copy_file(a, b) < 0) {
 			fprintf(stderr, "harness: cannot copy %s\n", a);
 			return -1;
 		}
@@ -187,19 +165,7 @@ void vgt_cleanup(vgt_daemon *d)
 		vgt_stop(d);
 	if (!d->dir[0])
 		return;
-	DIR *dir = opendir(d->dir);
-	if (dir) {
-		struct dirent *e;
-		while ((e = readdir(dir))) {
-			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-				continue;
-			char p[600];
-			snprintf(p, sizeof(p), "%s/%s", d->dir, e->d_name);
-			unlink(p);
-		}
-		closedir(dir);
-	}
-	rmdir(d->dir);
+	vg_remove_dir(d->dir);
 	d->dir[0] = 0;
 }
 
@@ -219,32 +185,5 @@ int vgt_log_count(const vgt_daemon *d, const char *needle)
 
 int vgt_children(const vgt_daemon *d, pid_t *pids, int cap)
 {
-	DIR *dir = opendir("/proc");
-	int n = 0;
-	if (!dir)
-		return 0;
-	struct dirent *e;
-	while ((e = readdir(dir)) && n < cap) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 0)
-			continue;
-		char p[64], buf[512];
-		snprintf(p, sizeof(p), "/proc/%ld/stat", pid);
-		FILE *f = fopen(p, "r");
-		if (!f)
-			continue;
-		size_t len = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[len] = 0;
-		/* pid (comm) state ppid ... : comm may contain spaces */
-		char *rp = strrchr(buf, ')');
-		long ppid = 0;
-		char state;
-		if (rp && sscanf(rp + 1, " %c %ld", &state, &ppid) == 2 && ppid == d->pid &&
-		    state != 'Z')
-			pids[n++] = (pid_t)pid;
-	}
-	closedir(dir);
-	return n;
+	return vg_proc_children(d->pid, pids, cap);
 }
