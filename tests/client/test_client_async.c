@@ -29,9 +29,7 @@ static vg_client *C;
 static int setup(void **state)
 {
 	(void)state;
-	if (vgt_setup(&D, NULL, vgt_default_keys) < 0 || vgt_start(&D, 0, NULL) < 0)
-		return -1;
-	C = vg_client_new(D.sock);
+	C = vgt_start_client(&D, 0);
 	return C ? 0 : -1;
 }
 
@@ -39,11 +37,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	vg_client_free(C);
-	int st = vgt_stop(&D);
-	if (st != 0)
-		vgt_dump_log(&D);
-	vgt_cleanup(&D);
-	return st == 0 ? 0 : -1;
+	return vgt_finish(&D);
 }
 
 /* Drive c until nothing is pending (or 30 s of no progress). Returns 0 or

@@ -28,9 +28,7 @@ static vg_client *C;
 static int setup(void **state)
 {
 	(void)state;
-	if (vgt_setup(&D, NULL, vgt_default_keys) < 0 || vgt_start(&D, 0, NULL) < 0)
-		return -1;
-	C = vg_client_new(D.sock);
+	C = vgt_start_client(&D, 0);
 	return C ? 0 : -1;
 }
 
@@ -38,11 +36,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	vg_client_free(C);
-	int st = vgt_stop(&D);
-	if (st != 0)
-		vgt_dump_log(&D);
-	vgt_cleanup(&D);
-	return st == 0 ? 0 : -1;
+	return vgt_finish(&D);
 }
 
 static long long now_ms(void)

@@ -337,9 +337,7 @@ int dt_run_vgd(const char *const argv[], char *out, size_t cap)
 int dt_stop_clean(vgt_daemon *d)
 {
 	int violations = vgt_log_count(d, "sandbox violation");
-	int st = vgt_stop(d);
-	if (st != 0 || violations)
+	if (violations)
 		vgt_dump_log(d);
-	vgt_cleanup(d);
-	return st == 0 && violations == 0 ? 0 : -1;
+	return vgt_finish(d) == 0 && violations == 0 ? 0 : -1;
 }

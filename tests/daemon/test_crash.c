@@ -115,17 +115,6 @@ static void *pipe_client(void *arg)
 	return NULL;
 }
 
-/* Stop and remove the daemon; its log goes to stderr if it did not stop
- * cleanly. (Not dt_stop_clean: these tests cause sandbox violations.) */
-static void stop(vgt_daemon *d)
-{
-	int st = vgt_stop(d);
-	if (st != 0)
-		vgt_dump_log(d);
-	vgt_cleanup(d);
-	assert_int_equal(st, 0);
-}
-
 static void test_keyholders_killed(void **state)
 {
 	(void)state;
@@ -178,25 +167,16 @@ static void test_keyholders_killed(void **state)
 	assert_int_equal(dt_children_named(d, "vgd-front", kh, 8), 1);
 	assert_int_equal(vgt_log_count(d, "sandbox violation"), 0);
 	EVP_PKEY_free(ED);
-	stop(d);
-}
-
-/* A daemon whose keyholders break their sandbox on the test message
- * (vgd-testhooks), and a client of it. */
-static vg_client *start_with_hooks(vgt_daemon *d)
-{
-	assert_int_equal(vgt_setup(d, NULL, vgt_default_keys), 0);
-	assert_int_equal(vgt_start(d, 1, NULL), 0);
-	vg_client *c = vg_client_new(d->sock);
-	assert_non_null(c);
-	return c;
+	assert_int_equal(vgt_finish(d), 0);
 }
 
 static void test_sandbox_violation(void **state)
 {
 	(void)state;
 	vgt_daemon *d = &D;
-	vg_client *c = start_with_hooks(d);
+	/* vgd-testhooks: keyholders break their sandbox on the test message. */
+	vg_client *c = vgt_start_client(d, 1);
+	assert_non_null(c);
 	vg_client_set_timeout(c, 20000);
 	uint8_t sig[64];
 	size_t sl;
@@ -225,7 +205,7 @@ static void test_sandbox_violation(void **state)
 	assert_int_equal(vgt_log_count(d, "called mkdir"), 3);
 	assert_int_equal(vgt_log_count(d, "sandbox violation: keyholder (pid"), 3); /* nothing else */
 	vg_client_free(c);
-	stop(d);
+	assert_int_equal(vgt_finish(d), 0);
 }
 
 /* A request that kills every keyholder it reaches, sent again and again,
@@ -237,7 +217,9 @@ static void test_crash_loop_backs_off(void **state)
 {
 	(void)state;
 	vgt_daemon *d = &D;
-	vg_client *c = start_with_hooks(d);
+	/* vgd-testhooks: keyholders break their sandbox on the test message. */
+	vg_client *c = vgt_start_client(d, 1);
+	assert_non_null(c);
 	vg_client_set_timeout(c, 30000);
 	uint8_t sig[64];
 	size_t sl;
@@ -253,7 +235,7 @@ static void test_crash_loop_backs_off(void **state)
 			 0);
 	assert_int_equal(vgt_log_count(d, "sandbox violation: front"), 0);
 	vg_client_free(c);
-	stop(d);
+	assert_int_equal(vgt_finish(d), 0);
 }
 
 int main(void)

@@ -121,11 +121,7 @@ static void test_sighup(void **state)
 	EVP_PKEY_free(edb);
 	EVP_PKEY_free(rsa);
 	assert_int_equal(vgt_log_count(&d, "sandbox violation"), 0);
-	int st = vgt_stop(&d);
-	if (st != 0)
-		vgt_dump_log(&d);
-	assert_int_equal(st, 0);
-	vgt_cleanup(&d);
+	assert_int_equal(vgt_finish(&d), 0);
 }
 
 static void test_sigterm_in_flight(void **state)

@@ -169,6 +169,22 @@ void vgt_cleanup(vgt_daemon *d)
 	d->dir[0] = 0;
 }
 
+int vgt_finish(vgt_daemon *d)
+{
+	int st = vgt_stop(d);
+	if (st != 0)
+		vgt_dump_log(d);
+	vgt_cleanup(d);
+	return st == 0 ? 0 : -1;
+}
+
+vg_client *vgt_start_client(vgt_daemon *d, int testhooks)
+{
+	if (vgt_setup(d, NULL, vgt_default_keys) < 0 || vgt_start(d, testhooks, NULL) < 0)
+		return NULL;
+	return vg_client_new(d->sock);
+}
+
 int vgt_log_count(const vgt_daemon *d, const char *needle)
 {
 	FILE *f = fopen(d->log, "r");

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "vgclient.h"
+
 typedef struct {
 	char dir[256];  /* temporary directory, removed by vgt_cleanup */
 	char sock[320];
@@ -34,6 +36,12 @@ int vgt_start(vgt_daemon *d, int testhooks, char *const extra_env[]);
 int vgt_stop(vgt_daemon *d);
 /* Remove the temp dir (stops the daemon first if running). */
 void vgt_cleanup(vgt_daemon *d);
+/* vgt_stop, the log to stderr if it did not stop cleanly, vgt_cleanup.
+ * Returns 0 if the daemon stopped cleanly, -1 otherwise. */
+int vgt_finish(vgt_daemon *d);
+/* vgt_setup with the default keys, vgt_start, and a client of it; NULL
+ * if any step fails. */
+vg_client *vgt_start_client(vgt_daemon *d, int testhooks);
 /* Number of times needle occurs in the daemon's log so far. */
 int vgt_log_count(const vgt_daemon *d, const char *needle);
 /* Print the daemon's log to stderr (for failures). */

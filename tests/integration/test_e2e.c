@@ -34,9 +34,7 @@ static EVP_PKEY *load_key(const char *file)
 static int setup(void **state)
 {
 	(void)state;
-	if (vgt_setup(&D, NULL, vgt_default_keys) < 0 || vgt_start(&D, 0, NULL) < 0)
-		return -1;
-	C = vg_client_new(D.sock);
+	C = vgt_start_client(&D, 0);
 	return C ? 0 : -1;
 }
 
@@ -44,11 +42,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	vg_client_free(C);
-	int st = vgt_stop(&D);
-	if (st != 0)
-		vgt_dump_log(&D);
-	vgt_cleanup(&D);
-	return st == 0 ? 0 : -1;
+	return vgt_finish(&D);
 }
 
 static void test_ping_hello(void **state)
