@@ -21,6 +21,7 @@
 #include "c25519/c25519_impl.h"
 #include "c25519/fe4.h"
 #include "checkasm.h"
+#include "welch.h"
 
 /* |t| above this is a leak. dudect uses 4.5 on long quiet runs; the
  * control gives |t| in the hundreds within a second, while constant-time
@@ -31,32 +32,6 @@
 
 typedef void (*target_fn)(const uint8_t *in);
 
-struct welch {
-	double n[2], mean[2], m2[2];
-};
-
-static void welch_add(struct welch *w, int cls, double x)
-{
-	w->n[cls] += 1;
-	double d = x - w->mean[cls];
-	w->mean[cls] += d / w->n[cls];
-	w->m2[cls] += d * (x - w->mean[cls]);
-}
-
-static double welch_t(const struct welch *w)
-{
-	if (w->n[0] < 2 || w->n[1] < 2)
-		return 0;
-	double v0 = w->m2[0] / (w->n[0] - 1), v1 = w->m2[1] / (w->n[1] - 1);
-	double den = sqrt(v0 / w->n[0] + v1 / w->n[1]);
-	return den > 0 ? (w->mean[0] - w->mean[1]) / den : 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
 
 /* Runs target for `seconds`; returns the largest |t| over the raw and
  * cropped tests and prints them. */
@@ -67,7 +42,7 @@ static double dudect(const char *name, target_fn fn, void (*fixed)(uint8_t *), s
 	static uint8_t in[BATCH][128];
 	static uint64_t cyc[BATCH], sorted[BATCH];
 	int cls[BATCH];
-	struct welch w[1 + NCROP];
+	vgt_welch w[1 + NCROP];
 	double cut[NCROP] = {0};
 	const double pct[NCROP] = {0.1, 0.3, 0.5, 0.7, 0.9};
 	memset(w, 0, sizeof(w));
@@ -91,16 +66,16 @@ static double dudect(const char *name, target_fn fn, void (*fixed)(uint8_t *), s
 		}
 		if (round == 0) { /* first batch: warm-up, sets the crop points */
 			memcpy(sorted, cyc, sizeof(sorted));
-			qsort(sorted, BATCH, sizeof(sorted[0]), cmp_u64);
+			vgt_sort_u64(sorted, BATCH);
 			for (int k = 0; k < NCROP; k++)
 				cut[k] = (double)sorted[(int)(pct[k] * BATCH)];
 			continue;
 		}
 		for (int i = 0; i < BATCH; i++) {
-			welch_add(&w[0], cls[i], (double)cyc[i]);
+			vgt_welch_add(&w[0], cls[i], (double)cyc[i]);
 			for (int k = 0; k < NCROP; k++)
 				if ((double)cyc[i] <= cut[k])
-					welch_add(&w[1 + k], cls[i], (double)cyc[i]);
+					vgt_welch_add(&w[1 + k], cls[i], (double)cyc[i]);
 		}
 		total += BATCH;
 		clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -110,7 +85,7 @@ static double dudect(const char *name, target_fn fn, void (*fixed)(uint8_t *), s
 	double worst = 0;
 	printf("  %-28s n=%-8ld t:", name, total);
 	for (int k = 0; k <= NCROP; k++) {
-		double t = welch_t(&w[k]);
+		double t = vgt_welch_t(&w[k]);
 		printf(" %7.2f", t);
 		if (fabs(t) > worst)
 			worst = fabs(t);

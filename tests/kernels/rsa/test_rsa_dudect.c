@@ -24,6 +24,7 @@
 #include "rsa/rsa52.h"
 #include "rsa/rsa_key.h"
 #include "rsa_testutil.h"
+#include "welch.h"
 
 #define SAMPLES 1200 /* both classes; ~0.3 s at 2048 bits, ~1.2 s at 4096 */
 #define THRESHOLD 10.0 /* dudect's "definitely not constant time" bound */
@@ -31,31 +32,6 @@
 
 static const double crops[NCROP] = {1.0, 0.9, 0.75, 0.5};
 
-struct welch {
-	double n[2], mean[2], m2[2];
-};
-
-static void welch_add(struct welch *w, int cls, double x)
-{
-	double d = x - w->mean[cls];
-	w->n[cls] += 1;
-	w->mean[cls] += d / w->n[cls];
-	w->m2[cls] += d * (x - w->mean[cls]);
-}
-
-static double welch_t(const struct welch *w)
-{
-	if (w->n[0] < 2 || w->n[1] < 2)
-		return 0;
-	double v0 = w->m2[0] / (w->n[0] - 1), v1 = w->m2[1] / (w->n[1] - 1);
-	return (w->mean[0] - w->mean[1]) / sqrt(v0 / w->n[0] + v1 / w->n[1] + 1e-30);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv)
 {
@@ -122,16 +98,16 @@ int main(int argc, char **argv)
 	trsa_key_free(key);
 
 	memcpy(sorted, cycles, sizeof(sorted));
-	qsort(sorted, SAMPLES, sizeof(sorted[0]), cmp_u64);
+	vgt_sort_u64(sorted, SAMPLES);
 	double worst = 0;
 	for (int k = 0; k < NCROP; k++) {
 		uint64_t limit = sorted[(size_t)(crops[k] * (SAMPLES - 1))];
-		struct welch w;
+		vgt_welch w;
 		memset(&w, 0, sizeof(w));
 		for (int i = 0; i < SAMPLES; i++)
 			if (cycles[i] <= limit)
-				welch_add(&w, cls[i], (double)cycles[i]);
-		double t = welch_t(&w);
+				vgt_welch_add(&w, cls[i], (double)cycles[i]);
+		double t = vgt_welch_t(&w);
 		printf("crop %.2f: n = %.0f/%.0f, mean %.0f/%.0f cycles, t = %.2f\n", crops[k],
 		       w.n[0], w.n[1], w.mean[0], w.mean[1], t);
 		if (fabs(t) > worst)
