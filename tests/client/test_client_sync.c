@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -345,13 +344,8 @@ static void test_timeout_stalled(void **state)
 {
 	(void)state;
 	char p[400];
-	snprintf(p, sizeof(p), "%s/stall.sock", D.dir);
-	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+	int s = vgt_silent_server(&D, "stall.sock", p, sizeof(p));
 	assert_true(s >= 0);
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	memcpy(sa.sun_path, p, strlen(p) + 1);
-	assert_int_equal(bind(s, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	assert_int_equal(listen(s, 8), 0);
 	vg_client *c = vg_client_new(p);
 	assert_non_null(c);
 	vg_client_set_timeout(c, 300);

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -167,6 +169,23 @@ void vgt_cleanup(vgt_daemon *d)
 		return;
 	vg_remove_dir(d->dir);
 	d->dir[0] = 0;
+}
+
+int vgt_silent_server(const vgt_daemon *d, const char *name, char *path, size_t cap)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int n = snprintf(path, cap, "%s/%s", d->dir, name);
+	if (n < 0 || (size_t)n >= cap || (size_t)n >= sizeof(sa.sun_path))
+		return -1;
+	memcpy(sa.sun_path, path, (size_t)n + 1);
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -1;
+	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(s, 8) < 0) {
+		close(s);
+		return -1;
+	}
+	return s;
 }
 
 int vgt_finish(vgt_daemon *d)

@@ -48,6 +48,10 @@ int vgt_log_count(const vgt_daemon *d, const char *needle);
 void vgt_dump_log(const vgt_daemon *d);
 /* Path of a test key copy inside d->dir. */
 const char *vgt_key(const vgt_daemon *d, const char *file, char *buf, size_t cap);
+/* A Unix socket named name in d's directory that listens (its backlog
+ * accepts connections) and never answers: a stalled daemon for timeout
+ * tests. Its path goes to path; returns the listening fd, or -1. */
+int vgt_silent_server(const vgt_daemon *d, const char *name, char *path, size_t cap);
 /* Pids of the daemon's children (front and keyholders) via /proc;
  * returns count. */
 int vgt_children(const vgt_daemon *d, pid_t *pids, int cap);
