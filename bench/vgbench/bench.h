@@ -57,15 +57,15 @@ typedef struct {
 
 /* One implementation. init prepares its keys from the fixture (0, or a
  * negative value with why filled); has says whether it implements op
- * (after init); run performs op iters times (0 or negative on an error);
- * once performs op once and returns its output for the cross-check
- * (verify yields one byte, 1 for "valid"). */
+ * (after init); one performs op once into out (room for
+ * VG_BENCH_OUT_MAX bytes) and returns the output's length, or a negative
+ * value on an error: timed in batches, and compared across
+ * implementations (verify yields one byte, 1 for "valid"). */
 typedef struct {
 	const char *name;
 	int (*init)(const vg_bench_fixture *fx, char *why, size_t whylen);
 	int (*has)(int op);
-	int (*run)(int op, unsigned iters);
-	int (*once)(int op, uint8_t *out, size_t cap, size_t *len);
+	int (*one)(int op, uint8_t *out);
 	void (*fini)(void);
 	const char *(*version)(void); /* for the report's first line */
 } vg_bench_impl;

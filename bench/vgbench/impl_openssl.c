@@ -21,7 +21,6 @@ static EVP_PKEY_CTX *x_ctx; /* derive context: the peer is set once */
 static EVP_MD_CTX *md;
 static EVP_PKEY *rsa[VG_BENCH_RSA_SIZES];
 static EVP_PKEY_CTX *rsa_dec[VG_BENCH_RSA_SIZES], *rsa_enc[VG_BENCH_RSA_SIZES];
-static uint8_t sink[VG_BENCH_OUT_MAX];
 
 static int fail(char *why, size_t whylen, const char *what)
 {
@@ -98,7 +97,7 @@ static int sign(size_t mlen, uint8_t *out)
 	return 64;
 }
 
-static int one(int op, uint8_t *out)
+static int ossl_one(int op, uint8_t *out)
 {
 	size_t len;
 	int s;
@@ -133,25 +132,6 @@ static int one(int op, uint8_t *out)
 	}
 }
 
-static int ossl_run(int op, unsigned iters)
-{
-	for (unsigned i = 0; i < iters; i++)
-		if (one(op, sink) < 0)
-			return -1;
-	return 0;
-}
-
-static int ossl_once(int op, uint8_t *out, size_t cap, size_t *len)
-{
-	if (cap < VG_BENCH_OUT_MAX)
-		return -1;
-	int r = one(op, out);
-	if (r < 0)
-		return r;
-	*len = (size_t)r;
-	return 0;
-}
-
 static void ossl_fini(void)
 {
 	for (size_t s = 0; s < VG_BENCH_RSA_SIZES; s++) {
@@ -173,5 +153,5 @@ static void ossl_fini(void)
 
 static const char *ossl_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
 
-const vg_bench_impl vg_bench_openssl = {"openssl", ossl_init, ossl_has,  ossl_run,
-					ossl_once, ossl_fini, ossl_version};
+const vg_bench_impl vg_bench_openssl = {"openssl", ossl_init, ossl_has, ossl_one,
+				ossl_fini, ossl_version};

@@ -17,7 +17,6 @@
 /* Owned by this file: set by init, read by run/once, released by fini. */
 static const vg_bench_fixture *fx;
 static vg_rsa_key *keys[VG_BENCH_RSA_SIZES];
-static uint8_t sink[VG_BENCH_OUT_MAX]; /* outputs land here so no call is dead */
 
 static int load_rsa(size_t s, char *why, size_t whylen)
 {
@@ -79,7 +78,7 @@ static int rsa_op(int op, uint8_t *out)
 }
 
 /* One operation into out; returns its output length or a negative error. */
-static int one(int op, uint8_t *out)
+static int ours_one(int op, uint8_t *out)
 {
 	int r;
 	switch (op) {
@@ -107,27 +106,6 @@ static int one(int op, uint8_t *out)
 	}
 }
 
-static int ours_run(int op, unsigned iters)
-{
-	for (unsigned i = 0; i < iters; i++) {
-		int r = one(op, sink);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-static int ours_once(int op, uint8_t *out, size_t cap, size_t *len)
-{
-	if (cap < VG_BENCH_OUT_MAX)
-		return VG_E_INVALID;
-	int r = one(op, out);
-	if (r < 0)
-		return r;
-	*len = (size_t)r;
-	return 0;
-}
-
 static void ours_fini(void)
 {
 	for (size_t s = 0; s < VG_BENCH_RSA_SIZES; s++) {
@@ -141,8 +119,8 @@ static void ours_fini(void)
 /* The variant of each kernel family, e.g. "ed25519=c x25519=c rsa=c". */
 static const char *ours_version(void) { return vg_kernel_variants(); }
 
-const vg_bench_impl vg_bench_ours = {"vgd",     ours_init, ours_has,    ours_run,
-				     ours_once, ours_fini, ours_version};
+const vg_bench_impl vg_bench_ours = {"vgd", ours_init, ours_has, ours_one,
+				ours_fini, ours_version};
 
 int vg_bench_ours_derive(vg_bench_fixture *f)
 {

@@ -11,7 +11,6 @@
 /* Owned by this file: set by init, used by run/once. */
 static const vg_bench_fixture *fx;
 static uint8_t sk[crypto_sign_SECRETKEYBYTES], pk[crypto_sign_PUBLICKEYBYTES];
-static uint8_t sink[VG_BENCH_OUT_MAX];
 static char version[64];
 
 static int na_init(const vg_bench_fixture *f, char *why, size_t whylen)
@@ -31,7 +30,7 @@ static int na_init(const vg_bench_fixture *f, char *why, size_t whylen)
 
 static int na_has(int op) { return vg_bench_op_rsa_index(op) < 0; }
 
-static int one(int op, uint8_t *out)
+static int na_one(int op, uint8_t *out)
 {
 	uint8_t tmp_sk[crypto_sign_SECRETKEYBYTES];
 	int r;
@@ -56,28 +55,9 @@ static int one(int op, uint8_t *out)
 	}
 }
 
-static int na_run(int op, unsigned iters)
-{
-	for (unsigned i = 0; i < iters; i++)
-		if (one(op, sink) < 0)
-			return -1;
-	return 0;
-}
-
-static int na_once(int op, uint8_t *out, size_t cap, size_t *len)
-{
-	if (cap < VG_BENCH_OUT_MAX)
-		return -1;
-	int r = one(op, out);
-	if (r < 0)
-		return r;
-	*len = (size_t)r;
-	return 0;
-}
-
 static void na_fini(void) { sodium_memzero(sk, sizeof(sk)); }
 
 static const char *na_version(void) { return version; }
 
-const vg_bench_impl vg_bench_sodium = {"libsodium", na_init, na_has,    na_run,
-				       na_once,     na_fini, na_version};
+const vg_bench_impl vg_bench_sodium = {"libsodium", na_init, na_has, na_one,
+				na_fini, na_version};

@@ -17,9 +17,11 @@ static uint64_t now_ns(void)
 /* Nanoseconds for one batch of iters operations, or 0 on failure. */
 static uint64_t time_batch(const vg_bench_impl *impl, int op, unsigned iters)
 {
+	static uint8_t sink[VG_BENCH_OUT_MAX]; /* outputs land here so no call is dead */
 	uint64_t t0 = now_ns();
-	if (impl->run(op, iters) < 0)
-		return 0;
+	for (unsigned i = 0; i < iters; i++)
+		if (impl->one(op, sink) < 0)
+			return 0;
 	uint64_t t = now_ns() - t0;
 	return t ? t : 1;
 }
