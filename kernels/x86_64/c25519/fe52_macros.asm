@@ -50,6 +50,70 @@ c_kp1:  dq 0x3ffffffffffff800    ; 2^62 - 2^11 (limbs 1..4); above every
     vpmadd52luq ymm%[r0], ymm29, [c_19]{1to4}
 %endmacro
 
+; SCARRY b: one serial carry pass over ymm b..b+4 (limbs < 2^61): limbs
+; 1..4 end below 2^51, limb 0 below 2^51 + 2^16 (limb 4's carry enters it
+; times 19). Uses ymm29, ymm30.
+%macro SCARRY 1
+%assign sc_i 0
+%rep 4
+%assign sc_a %1 + sc_i
+%assign sc_b %1 + sc_i + 1
+    vpsrlq ymm30, ymm%[sc_a], 51
+    vpandq ymm%[sc_a], ymm%[sc_a], [c_m51]{1to4}
+    vpaddq ymm%[sc_b], ymm%[sc_b], ymm30
+%assign sc_i sc_i + 1
+%endrep
+%assign sc_a %1 + 4
+    vpsrlq ymm29, ymm%[sc_a], 51
+    vpandq ymm%[sc_a], ymm%[sc_a], [c_m51]{1to4}
+    MUL19 %1, 29, 30
+%endmacro
+
+; PACK64 off, n: lanes 0..n-1 of the element whose limbs were stored at
+; [rsp + off + 32 i] (after SCARRY) as 4 x 64-bit words at rdi + 32 lane
+; (l0 may reach 2^51: its carry ripples up; the value stays below 2^256).
+; Uses rax, rcx, rdx, r8, r9, r10.
+%macro PACK64 2
+%assign pk_lane 0
+%rep %2
+    mov rcx, [rsp + %1 + 32 + 8 * pk_lane]      ; l1
+    mov rdx, [rsp + %1 + 64 + 8 * pk_lane]      ; l2
+    mov r8, [rsp + %1 + 96 + 8 * pk_lane]       ; l3
+    mov r9, [rsp + %1 + 128 + 8 * pk_lane]      ; l4
+    mov rax, rcx
+    shl rax, 51                 ; w0 = l1 << 51
+    shr rcx, 13
+    mov r10, rdx
+    shl r10, 38
+    or rcx, r10                 ; w1 = l1 >> 13 | l2 << 38
+    shr rdx, 26
+    mov r10, r8
+    shl r10, 25
+    or rdx, r10                 ; w2 = l2 >> 26 | l3 << 25
+    shr r8, 39
+    shl r9, 12
+    or r8, r9                   ; w3 = l3 >> 39 | l4 << 12
+    add rax, [rsp + %1 + 8 * pk_lane]           ; + l0
+    adc rcx, 0
+    adc rdx, 0
+    adc r8, 0
+    mov [rdi + 32 * pk_lane], rax
+    mov [rdi + 32 * pk_lane + 8], rcx
+    mov [rdi + 32 * pk_lane + 16], rdx
+    mov [rdi + 32 * pk_lane + 24], r8
+%assign pk_lane pk_lane + 1
+%endrep
+%endmacro
+
+; WIPE_HI: zero ymm16..31 (vzeroall leaves them).
+%macro WIPE_HI 0
+%assign wh_i 16
+%rep 16
+    vpxorq ymm%[wh_i], ymm%[wh_i], ymm%[wh_i]
+%assign wh_i wh_i + 1
+%endrep
+%endmacro
+
 ; MUL4 a, b: ymm 5..9 = (ymm a..a+4) * (ymm b..b+4)
 ; in every lane, inputs normalized (limbs < 2^52); output limbs below
 ; 15 * 2^52 + 19 * 15 * 2^52 < 2^61, not normalized: every product

@@ -296,53 +296,14 @@ FUNC vg_ge4_comb_ifma
     jnz .even                   ; ct: public row counter
 
     ; one serial carry (limbs < 2^61 in), then 5 x 51 -> 4 x 64 per lane
-%assign i 0
-%rep 4
-%assign ra 5 + i
-%assign rb 6 + i
-    vpsrlq ymm30, ymm%[ra], 51
-    vpandq ymm%[ra], ymm%[ra], [c_m51]{1to4}
-    vpaddq ymm%[rb], ymm%[rb], ymm30
-%assign i i + 1
-%endrep
-    vpsrlq ymm29, ymm9, 51
-    vpandq ymm9, ymm9, [c_m51]{1to4}
-    MUL19 5, 29, 30
+    SCARRY 5
 %assign i 0
 %rep 5
 %assign ra 5 + i
     vmovdqa64 [rsp + 32 * i], ymm%[ra]
 %assign i i + 1
 %endrep
-%assign lane 0
-%rep 4
-    mov rcx, [rsp + 32 + 8 * lane]      ; l1
-    mov rdx, [rsp + 64 + 8 * lane]      ; l2
-    mov r8, [rsp + 96 + 8 * lane]       ; l3
-    mov r9, [rsp + 128 + 8 * lane]      ; l4
-    mov rax, rcx
-    shl rax, 51
-    shr rcx, 13
-    mov r10, rdx
-    shl r10, 38
-    or rcx, r10
-    shr rdx, 26
-    mov r10, r8
-    shl r10, 25
-    or rdx, r10
-    shr r8, 39
-    shl r9, 12
-    or r8, r9
-    add rax, [rsp + 8 * lane]           ; + l0, which may reach 2^51
-    adc rcx, 0
-    adc rdx, 0
-    adc r8, 0
-    mov [rdi + 32 * lane], rax
-    mov [rdi + 32 * lane + 8], rcx
-    mov [rdi + 32 * lane + 16], rdx
-    mov [rdi + 32 * lane + 24], r8
-%assign lane lane + 1
-%endrep
+    PACK64 0, 4
     ; wipe the frame and every vector register that held secrets
     vpxorq ymm30, ymm30, ymm30
 %assign i 0
@@ -350,11 +311,7 @@ FUNC vg_ge4_comb_ifma
     vmovdqa64 [rsp + 32 * i], ymm30
 %assign i i + 1
 %endrep
-%assign i 16
-%rep 16
-    vpxorq ymm%[i], ymm%[i], ymm%[i]
-%assign i i + 1
-%endrep
+    WIPE_HI
     vzeroall
     kxorw k5, k5, k5
     xor eax, eax

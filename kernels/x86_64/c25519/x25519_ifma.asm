@@ -223,52 +223,14 @@ FUNC vg_x25519_ladder_ifma
 %assign i i + 1
 %endrep
     ; one serial carry (limbs < 2^61 in): l1..l4 < 2^51, l0 < 2^51 + 2^16
-%assign i 0
-%rep 4
-%assign rb i + 1
-    vpsrlq ymm30, ymm%[i], 51
-    vpandq ymm%[i], ymm%[i], [c_m51]{1to4}
-    vpaddq ymm%[rb], ymm%[rb], ymm30
-%assign i i + 1
-%endrep
-    vpsrlq ymm29, ymm4, 51
-    vpandq ymm4, ymm4, [c_m51]{1to4}
-    MUL19 0, 29, 30
+    SCARRY 0
 %assign i 0
 %rep 5
     vmovdqa64 [rsp + F_V + 32 * i], ymm%[i]
 %assign i i + 1
 %endrep
     ; x2 (lane 0) and z2 (lane 1): 5 x 51 -> 4 x 64 (l0 may reach bit 51)
-%assign lane 0
-%rep 2
-    mov rcx, [rsp + F_V + 32 + 8 * lane]        ; l1
-    mov rdx, [rsp + F_V + 64 + 8 * lane]        ; l2
-    mov r8, [rsp + F_V + 96 + 8 * lane]         ; l3
-    mov r9, [rsp + F_V + 128 + 8 * lane]        ; l4
-    mov rax, rcx
-    shl rax, 51                 ; w0 = l1 << 51
-    shr rcx, 13
-    mov r10, rdx
-    shl r10, 38
-    or rcx, r10                 ; w1 = l1 >> 13 | l2 << 38
-    shr rdx, 26
-    mov r10, r8
-    shl r10, 25
-    or rdx, r10                 ; w2 = l2 >> 26 | l3 << 25
-    shr r8, 39
-    shl r9, 12
-    or r8, r9                   ; w3 = l3 >> 39 | l4 << 12
-    add rax, [rsp + F_V + 8 * lane]             ; + l0, which may reach 2^51
-    adc rcx, 0
-    adc rdx, 0
-    adc r8, 0
-    mov [rdi + 32 * lane], rax
-    mov [rdi + 32 * lane + 8], rcx
-    mov [rdi + 32 * lane + 16], rdx
-    mov [rdi + 32 * lane + 24], r8
-%assign lane lane + 1
-%endrep
+    PACK64 F_V, 2
     ; wipe the frame and every vector register that held secrets
     vpxorq ymm30, ymm30, ymm30
 %assign i 0
@@ -276,11 +238,7 @@ FUNC vg_x25519_ladder_ifma
     vmovdqa64 [rsp + 32 * i], ymm30
 %assign i i + 1
 %endrep
-%assign i 16
-%rep 16
-    vpxorq ymm%[i], ymm%[i], ymm%[i]
-%assign i i + 1
-%endrep
+    WIPE_HI
     vzeroall
     xor eax, eax
     xor ecx, ecx
