@@ -15,7 +15,7 @@ section .note.GNU-stack noalloc noexec nowrite progbits
 section .text
 
 ; t lives on the stack: N + 2 limbs (t < 2m plus the carry of a row).
-%define T(j) [rsp + 8 * (j)]
+%include "x86_64/rsa/mont_macros.asm"
 
 %macro MONT_MUL_ADX 1
 %assign N %1
@@ -104,35 +104,8 @@ vg_mont_mul_adx_%1:
 
 	; t < 2m with t_N in {0, 1}: r = t - m, then keep t instead when the
 	; subtraction borrows past t_N (mask = t_N - borrow is 0 or -1).
-	mov r10, T(0)
-	sub r10, [rcx]
-	mov [rdi], r10
-%assign j 1
-%rep N - 1
-	mov r10, T(j)
-	sbb r10, [rcx + 8 * j]
-	mov [rdi + 8 * j], r10
-%assign j j + 1
-%endrep
-	mov rax, T(N)
-	sbb rax, 0
-%assign j 0
-%rep N
-	mov r10, [rdi + 8 * j]
-	mov r11, T(j)
-	xor r11, r10
-	and r11, rax
-	xor r10, r11
-	mov [rdi + 8 * j], r10
-%assign j j + 1
-%endrep
-	; Wipe t: it holds secret intermediates.
-	xor eax, eax
-%assign j 0
-%rep N + 2
-	mov T(j), rax
-%assign j j + 1
-%endrep
+	MONT_FINAL 0, rax, T(N)
+	MONT_WIPE N + 2
 	add rsp, 8 * (N + 2)
 	pop r12
 	pop rbp

@@ -12,7 +12,7 @@ default rel
 section .note.GNU-stack noalloc noexec nowrite progbits
 section .text
 
-%define T(j) [rsp + 8 * (j)]
+%include "x86_64/rsa/mont_macros.asm"
 
 %macro MONT_MUL_BASE 1
 %assign N %1
@@ -86,34 +86,8 @@ vg_mont_mul_base_%1:
 	jnz %%row
 
 	; r = t - m unless that borrows past t_N (mask = t_N - borrow).
-	mov r10, T(0)
-	sub r10, [rcx]
-	mov [rdi], r10
-%assign j 1
-%rep N - 1
-	mov r10, T(j)
-	sbb r10, [rcx + 8 * j]
-	mov [rdi + 8 * j], r10
-%assign j j + 1
-%endrep
-	mov rax, T(N)
-	sbb rax, 0
-%assign j 0
-%rep N
-	mov r10, [rdi + 8 * j]
-	mov r11, T(j)
-	xor r11, r10
-	and r11, rax
-	xor r10, r11
-	mov [rdi + 8 * j], r10
-%assign j j + 1
-%endrep
-	xor eax, eax
-%assign j 0
-%rep N + 2
-	mov T(j), rax
-%assign j j + 1
-%endrep
+	MONT_FINAL 0, rax, T(N)
+	MONT_WIPE N + 2
 	add rsp, 8 * (N + 2)
 	pop rbp
 	pop rbx

@@ -15,7 +15,7 @@ default rel
 section .note.GNU-stack noalloc noexec nowrite progbits
 section .text
 
-%define T(j) [rsp + 8 * (j)]
+%include "x86_64/rsa/mont_macros.asm"
 
 %macro MONT_SQR_ADX 1
 %assign N %1
@@ -122,33 +122,8 @@ vg_mont_sqr_adx_%1:
 
 	; t = T(N..2N-1) + r13 2^(64 N) < 2m: r = t - m unless that borrows
 	; past r13 (mask = r13 - borrow is 0 or -1).
-	mov r10, T(N)
-	sub r10, [rcx]
-	mov [rdi], r10
-%assign j 1
-%rep N - 1
-	mov r10, T(N + j)
-	sbb r10, [rcx + 8 * j]
-	mov [rdi + 8 * j], r10
-%assign j j + 1
-%endrep
-	sbb r13, 0
-%assign j 0
-%rep N
-	mov r10, [rdi + 8 * j]
-	mov r11, T(N + j)
-	xor r11, r10
-	and r11, r13
-	xor r10, r11
-	mov [rdi + 8 * j], r10
-%assign j j + 1
-%endrep
-	xor eax, eax
-%assign j 0
-%rep 2 * N
-	mov T(j), rax
-%assign j j + 1
-%endrep
+	MONT_FINAL N, r13
+	MONT_WIPE 2 * N
 	add rsp, 8 * (2 * N)
 	pop r13
 	pop r12
