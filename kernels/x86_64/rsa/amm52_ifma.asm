@@ -20,6 +20,7 @@
 
 default rel
 section .note.GNU-stack noalloc noexec nowrite progbits
+%include "x86_64/rsa/rsa52_macros.asm"
 section .text
 
 ; Register map, single multiply (HALVES = 1): accumulators zmm0..Z-1, m
@@ -263,22 +264,7 @@ vg_amm52x%2_ifma_%1:
 %endif
 %assign k k + 1
 %endrep
-	xor eax, eax
-	xor r11d, r11d
-%assign j 0
-%rep L
-	add rax, [rdi + 8 * j]
-	bzhi r9, rax, r10
-	mov [rdi + 8 * j], r9
-	shr rax, 52
-%if HALVES == 2
-	add r11, [rdi + 8 * j + 64 * Z]
-	bzhi rdx, r11, r10
-	mov [rdi + 8 * j + 64 * Z], rdx
-	shr r11, 52
-%endif
-%assign j j + 1
-%endrep
+	NORM52 HALVES, 64 * Z
 	; The registers held secrets (operands, moduli, sums): clear them.
 %assign k 0
 %rep 31

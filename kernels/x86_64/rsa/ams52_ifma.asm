@@ -35,6 +35,7 @@
 
 default rel
 section .note.GNU-stack noalloc noexec nowrite progbits
+%include "x86_64/rsa/rsa52_macros.asm"
 
 section .rodata
 align 64
@@ -329,20 +330,7 @@ vg_ams52x2_ifma_%1:
 	vmovdqu64 [rdi + 64 * k + OFF(1)], ACC(1, k)
 %assign k k + 1
 %endrep
-	xor eax, eax
-	xor r11d, r11d
-%assign j 0
-%rep L
-	add rax, [rdi + 8 * j]
-	bzhi r9, rax, r10
-	mov [rdi + 8 * j], r9
-	shr rax, 52
-	add r11, [rdi + 8 * j + OFF(1)]
-	bzhi rdx, r11, r10
-	mov [rdi + 8 * j + OFF(1)], rdx
-	shr r11, 52
-%assign j j + 1
-%endrep
+	NORM52 2, OFF(1)
 	; The registers and the frame held secrets: clear them.
 %assign k 0
 %rep 32
