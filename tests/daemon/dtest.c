@@ -3,8 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/pem.h>
-#include <openssl/rsa.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,38 +203,6 @@ long dt_proc_status(pid_t pid, const char *field)
 			break;
 	fclose(f);
 	return v;
-}
-
-EVP_PKEY *dt_load_key(const vgt_daemon *d, const char *file)
-{
-	char p[512];
-	vgt_key(d, file, p, sizeof(p));
-	FILE *f = fopen(p, "r");
-	if (!f)
-		return NULL;
-	EVP_PKEY *k = PEM_read_PrivateKey(f, NULL, NULL, NULL);
-	fclose(f);
-	return k;
-}
-
-int dt_ed25519_ok(EVP_PKEY *k, const uint8_t *msg, size_t len, const uint8_t *sig, size_t sl)
-{
-	EVP_MD_CTX *m = EVP_MD_CTX_new();
-	int ok = m && sl == 64 && EVP_DigestVerifyInit(m, NULL, NULL, NULL, k) == 1 &&
-		 EVP_DigestVerify(m, sig, sl, msg, len) == 1;
-	EVP_MD_CTX_free(m);
-	return ok;
-}
-
-int dt_rsa_pkcs1_sha256_ok(EVP_PKEY *k, const uint8_t *dg, const uint8_t *sig, size_t sl)
-{
-	EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new(k, NULL);
-	int ok = pc && EVP_PKEY_verify_init(pc) == 1 &&
-		 EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_PADDING) == 1 &&
-		 EVP_PKEY_CTX_set_signature_md(pc, EVP_sha256()) == 1 &&
-		 EVP_PKEY_verify(pc, sig, sl, dg, 32) == 1;
-	EVP_PKEY_CTX_free(pc);
-	return ok;
 }
 
 long long dt_stat(const char *sock, const char *name)

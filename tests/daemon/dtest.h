@@ -1,7 +1,8 @@
 /* dtest.h: helpers for the daemon integration tests on top of the shared
  * harness (tests/integration/harness.h): raw protocol sockets (for
- * pipelining and malformed frames), finding children by role, signature
- * checks with OpenSSL, stats lookups. Nothing here is secret. */
+ * pipelining and malformed frames), finding children by role, stats
+ * lookups; OpenSSL checks of results come from verify.h. Nothing here is
+ * secret. */
 #ifndef VG_DTEST_H
 #define VG_DTEST_H
 
@@ -12,6 +13,7 @@
 
 #include "harness.h"
 #include "vg/proto.h"
+#include "verify.h"
 #include "vgclient.h"
 
 /* Connect a blocking Unix stream socket; -1 on failure. */
@@ -45,13 +47,6 @@ int dt_wait_children(const vgt_daemon *d, const char *comm, int n, pid_t not_thi
 /* A number from /proc/PID/status ("VmRSS", "voluntary_ctxt_switches"), or
  * -1 if the process or the field is missing. */
 long dt_proc_status(pid_t pid, const char *field);
-
-/* The test key file (copied into the daemon's directory), for OpenSSL. */
-EVP_PKEY *dt_load_key(const vgt_daemon *d, const char *file);
-/* 1 if sig is a valid Ed25519 signature of msg under k. */
-int dt_ed25519_ok(EVP_PKEY *k, const uint8_t *msg, size_t len, const uint8_t *sig, size_t sl);
-/* 1 if sig is a valid RSA PKCS#1 v1.5 SHA-256 signature of digest dg. */
-int dt_rsa_pkcs1_sha256_ok(EVP_PKEY *k, const uint8_t *dg, const uint8_t *sig, size_t sl);
 
 /* The value of one stat (by name) from a fresh stats call; -1 if missing. */
 long long dt_stat(const char *sock, const char *name);

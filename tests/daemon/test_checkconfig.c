@@ -126,7 +126,7 @@ static void test_refused_key_files(void **state)
 	expect(1, "cert.pem", "not a private key");
 
 	/* Encrypted PKCS#8, written by OpenSSL. */
-	EVP_PKEY *ed = dt_load_key(&D, "ed25519-b.pem");
+	EVP_PKEY *ed = vt_load_file(&D, "ed25519-b.pem");
 	assert_non_null(ed);
 	vgt_key(&D, "enc.pem", p, sizeof(p));
 	FILE *f = fopen(p, "w");
@@ -212,7 +212,7 @@ static size_t pkcs1_der(EVP_PKEY *k, const BIGNUM *n_override, uint8_t *out)
 static void test_rsa_validation(void **state)
 {
 	(void)state;
-	EVP_PKEY *k = dt_load_key(&D, "rsa2048.pem");
+	EVP_PKEY *k = vt_load_file(&D, "rsa2048.pem");
 	assert_non_null(k);
 	uint8_t der[4096];
 	/* Unchanged: our encoder is right, vgd takes it. */

@@ -31,7 +31,7 @@ static void test_many_connections(void **state)
 	vgt_daemon d;
 	assert_int_equal(vgt_setup(&d, "max_connections = 2000\n", vgt_default_keys), 0);
 	assert_int_equal(vgt_start(&d, 0, NULL), 0);
-	EVP_PKEY *ed = dt_load_key(&d, "ed25519.pem");
+	EVP_PKEY *ed = vt_load_file(&d, "ed25519.pem");
 	static int fds[MANY];
 	for (int i = 0; i < MANY; i++) {
 		fds[i] = dt_connect(d.sock);
@@ -52,7 +52,7 @@ static void test_many_connections(void **state)
 		assert_int_equal(rep.status, VG_ST_OK);
 		assert_int_equal(rep.id, (uint32_t)i);
 		int ml = snprintf((char *)m, sizeof(m), "conn %d", i);
-		assert_true(dt_ed25519_ok(ed, m, (size_t)ml, rep.result, rep.result_len));
+		assert_true(vt_verify(ed, VGC_ALG_ED25519, m, (size_t)ml, rep.result, rep.result_len));
 	}
 	long long open_now = dt_stat(d.sock, "connections.open");
 	printf("# connections.open while %d are held: %lld\n", MANY, open_now);

@@ -40,7 +40,7 @@ static void *sync_client(void *arg)
 		size_t sl = 0;
 		int ml = snprintf((char *)m, sizeof(m), "client %d request %ld", r->index, i);
 		int e = vg_client_sign(c, "ed", VGC_ALG_ED25519, m, (size_t)ml, sig, sizeof(sig), &sl);
-		if (e != 0 || !dt_ed25519_ok(ED, m, (size_t)ml, sig, sl)) {
+		if (e != 0 || !vt_verify(ED, VGC_ALG_ED25519, m, (size_t)ml, sig, sl)) {
 			r->failed++;
 			snprintf(r->why, sizeof(r->why), "request %ld: %s", i,
 				 e ? vg_client_errmsg(c) : "signature does not verify");
@@ -98,7 +98,7 @@ static void *pipe_client(void *arg)
 			uint8_t m[32];
 			int ml = snprintf((char *)m, sizeof(m), "pipe %u", rep.id);
 			if (i >= B || seen[i]++ || rep.status != VG_ST_OK ||
-			    !dt_ed25519_ok(ED, m, (size_t)ml, rep.result, rep.result_len)) {
+			    !vt_verify(ED, VGC_ALG_ED25519, m, (size_t)ml, rep.result, rep.result_len)) {
 				r->failed++;
 				snprintf(r->why, sizeof(r->why), "bad reply id %u status %d", rep.id,
 					 rep.status);
@@ -121,7 +121,7 @@ static void test_keyholders_killed(void **state)
 	vgt_daemon *d = &D;
 	assert_int_equal(vgt_setup(d, NULL, vgt_default_keys), 0);
 	assert_int_equal(vgt_start(d, 0, NULL), 0);
-	ED = dt_load_key(d, "ed25519.pem");
+	ED = vt_load_file(d, "ed25519.pem");
 	assert_non_null(ED);
 	enum { NC = 4 };
 	pthread_t th[NC];

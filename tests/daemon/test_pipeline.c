@@ -42,7 +42,7 @@ static void msg_of(int i, uint8_t *m, size_t *len)
 static void test_pipelined_out_of_order(void **state)
 {
 	(void)state;
-	EVP_PKEY *ed = dt_load_key(&D, "ed25519.pem"), *rsa = dt_load_key(&D, "rsa4096.pem");
+	EVP_PKEY *ed = vt_load_file(&D, "ed25519.pem"), *rsa = vt_load_file(&D, "rsa4096.pem");
 	assert_non_null(ed);
 	assert_non_null(rsa);
 	int fd = dt_connect(D.sock);
@@ -89,9 +89,9 @@ static void test_pipelined_out_of_order(void **state)
 			uint8_t dg[32];
 			SHA256(m, ml, dg);
 			assert_int_equal(rep.result_len, 512);
-			assert_true(dt_rsa_pkcs1_sha256_ok(rsa, dg, rep.result, rep.result_len));
+			assert_true(vt_verify(rsa, VGC_ALG_RSA_PKCS1_SHA256, dg, 32, rep.result, rep.result_len));
 		} else {
-			assert_true(dt_ed25519_ok(ed, m, ml, rep.result, rep.result_len));
+			assert_true(vt_verify(ed, VGC_ALG_ED25519, m, ml, rep.result, rep.result_len));
 		}
 	}
 	printf("# %d of %d replies arrived after a later request's reply\n", out_of_order, N);

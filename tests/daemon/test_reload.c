@@ -39,7 +39,7 @@ static void test_sighup(void **state)
 	vgt_daemon d;
 	assert_int_equal(vgt_setup(&d, NULL, vgt_default_keys), 0);
 	assert_int_equal(vgt_start(&d, 0, NULL), 0);
-	EVP_PKEY *edb = dt_load_key(&d, "ed25519-b.pem"), *rsa = dt_load_key(&d, "rsa2048.pem");
+	EVP_PKEY *edb = vt_load_file(&d, "ed25519-b.pem"), *rsa = vt_load_file(&d, "rsa2048.pem");
 	vg_client *c = vg_client_new(d.sock);
 	assert_int_equal(sign_ok(c, "ed-new"), VGC_E_UNKNOWN_KEY);
 	/* A raw connection opened before the reload, with 100 requests in
@@ -70,7 +70,7 @@ static void test_sighup(void **state)
 		assert_int_equal(rep.status, VG_ST_OK);
 		assert_true(rep.id < N);
 		assert_int_equal(seen[rep.id]++, 0);
-		assert_true(dt_rsa_pkcs1_sha256_ok(rsa, dg[rep.id], rep.result, rep.result_len));
+		assert_true(vt_verify(rsa, VGC_ALG_RSA_PKCS1_SHA256, dg[rep.id], 32, rep.result, rep.result_len));
 	}
 	assert_true(dt_wait_log(&d, "key set 1 installed", 1, 10000));
 	/* The new key is served, on the old connection and on a new one. */
@@ -80,7 +80,8 @@ static void test_sighup(void **state)
 	vg_reply rep;
 	assert_int_equal(dt_read_reply(fd, buf, sizeof(buf), 5000, &rep), 0);
 	assert_int_equal(rep.status, VG_ST_OK);
-	assert_true(dt_ed25519_ok(edb, (const uint8_t *)"after", 5, rep.result, rep.result_len));
+	assert_true(vt_verify(edb, VGC_ALG_ED25519, (const uint8_t *)"after", 5, rep.result,
+			      rep.result_len));
 	assert_int_equal(sign_ok(c, "ed-new"), 0);
 	/* The limits were reloaded too. */
 	vgc_hello h;
@@ -131,7 +132,7 @@ static void test_sigterm_in_flight(void **state)
 	vgt_daemon d;
 	assert_int_equal(vgt_setup(&d, "drain_timeout = 60\n", vgt_default_keys), 0);
 	assert_int_equal(vgt_start(&d, 0, NULL), 0);
-	EVP_PKEY *rsa = dt_load_key(&d, "rsa4096.pem");
+	EVP_PKEY *rsa = vt_load_file(&d, "rsa4096.pem");
 	int fd = dt_connect(d.sock);
 	assert_true(fd >= 0);
 	static uint8_t out[N * 128 + 64];
@@ -168,7 +169,7 @@ static void test_sigterm_in_flight(void **state)
 		assert_int_equal(rep.status, VG_ST_OK);
 		assert_true(rep.id < N);
 		assert_int_equal(seen[rep.id]++, 0);
-		assert_true(dt_rsa_pkcs1_sha256_ok(rsa, dg[rep.id], rep.result, rep.result_len));
+		assert_true(vt_verify(rsa, VGC_ALG_RSA_PKCS1_SHA256, dg[rep.id], 32, rep.result, rep.result_len));
 		got++;
 	}
 	assert_int_equal(dt_wait_closed(fd, 20000), 1);

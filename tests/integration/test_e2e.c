@@ -1,8 +1,7 @@
 /* test_e2e.c: a real vgd on a temporary socket, driven through
  * libvgclient; every signature and shared secret is checked with OpenSSL
- * (libcrypto) using the key file itself, independently of vgd. */
+ * (libcrypto, verify.h) using the key file itself, independently of vgd. */
 #include <openssl/evp.h>
-#include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <setjmp.h>
@@ -14,6 +13,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "verify.h"
 #include "vgclient.h"
 
 static vgt_daemon D;
@@ -21,12 +21,7 @@ static vg_client *C;
 
 static EVP_PKEY *load_key(const char *file)
 {
-	char p[512];
-	vgt_key(&D, file, p, sizeof(p));
-	FILE *f = fopen(p, "r");
-	assert_non_null(f);
-	EVP_PKEY *k = PEM_read_PrivateKey(f, NULL, NULL, NULL);
-	fclose(f);
+	EVP_PKEY *k = vt_load_file(&D, file);
 	assert_non_null(k);
 	return k;
 }
@@ -60,14 +55,6 @@ static void test_ping_hello(void **state)
 	assert_non_null(strstr(h.server, "rsa="));
 }
 
-static void ed25519_verify(EVP_PKEY *k, const uint8_t *msg, size_t len, const uint8_t *sig)
-{
-	EVP_MD_CTX *m = EVP_MD_CTX_new();
-	assert_int_equal(EVP_DigestVerifyInit(m, NULL, NULL, NULL, k), 1);
-	assert_int_equal(EVP_DigestVerify(m, sig, 64, msg, len), 1);
-	EVP_MD_CTX_free(m);
-}
-
 static void test_ed25519(void **state)
 {
 	(void)state;
@@ -83,32 +70,10 @@ static void test_ed25519(void **state)
 							sizeof(sig), &sl),
 					 0);
 			assert_int_equal(sl, 64);
-			ed25519_verify(k, msg, len, sig);
+			assert_true(vt_verify(k, VGC_ALG_ED25519, msg, len, sig, sl));
 		}
 		EVP_PKEY_free(k);
 	}
-}
-
-static const EVP_MD *md_of(int alg)
-{
-	switch (alg) {
-	case VGC_ALG_RSA_PKCS1_SHA256: case VGC_ALG_RSA_PSS_SHA256: return EVP_sha256();
-	case VGC_ALG_RSA_PKCS1_SHA384: case VGC_ALG_RSA_PSS_SHA384: return EVP_sha384();
-	default: return EVP_sha512();
-	}
-}
-
-static void rsa_verify(EVP_PKEY *k, int pss, const EVP_MD *md, const uint8_t *dg, size_t dl,
-		       const uint8_t *sig, size_t sl)
-{
-	EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new(k, NULL);
-	assert_int_equal(EVP_PKEY_verify_init(pc), 1);
-	assert_int_equal(EVP_PKEY_CTX_set_rsa_padding(pc, pss ? RSA_PKCS1_PSS_PADDING : RSA_PKCS1_PADDING), 1);
-	assert_int_equal(EVP_PKEY_CTX_set_signature_md(pc, md), 1);
-	if (pss)
-		assert_int_equal(EVP_PKEY_CTX_set_rsa_pss_saltlen(pc, (int)dl), 1);
-	assert_int_equal(EVP_PKEY_verify(pc, sig, sl, dg, dl), 1);
-	EVP_PKEY_CTX_free(pc);
 }
 
 static void test_rsa_sign(void **state)
@@ -120,47 +85,37 @@ static void test_rsa_sign(void **state)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		EVP_PKEY *k = load_key(keys[i].file);
 		for (int alg = VGC_ALG_RSA_PKCS1_SHA256; alg <= VGC_ALG_RSA_PSS_SHA512; alg++) {
-			const EVP_MD *md = md_of(alg);
+			static const size_t dlen[3] = {32, 48, 64}; /* SHA-256/384/512 */
 			uint8_t dg[64], sig[512];
-			size_t dl = (size_t)EVP_MD_get_size(md), sl = 0;
+			size_t dl = dlen[(alg - VGC_ALG_RSA_PKCS1_SHA256) % 3], sl = 0;
 			RAND_bytes(dg, (int)dl);
 			assert_int_equal(vg_client_sign(C, keys[i].key, alg, dg, dl, sig, sizeof(sig), &sl), 0);
 			assert_int_equal(sl, keys[i].bytes);
-			rsa_verify(k, alg >= VGC_ALG_RSA_PSS_SHA256, md, dg, dl, sig, sl);
+			assert_true(vt_verify(k, alg, dg, dl, sig, sl));
 		}
 		EVP_PKEY_free(k);
 	}
 }
 
-/* TLS 1.3: the daemon builds 64 x 0x20 || context || 0 || hash. */
-static size_t tls13_content(uint8_t *out, int role, const uint8_t *h, size_t hl)
-{
-	const char *ctx = role == VGC_TLS_SERVER ? "TLS 1.3, server CertificateVerify"
-						 : "TLS 1.3, client CertificateVerify";
-	memset(out, 0x20, 64);
-	memcpy(out + 64, ctx, strlen(ctx));
-	out[64 + strlen(ctx)] = 0;
-	memcpy(out + 65 + strlen(ctx), h, hl);
-	return 65 + strlen(ctx) + hl;
-}
-
+/* TLS 1.3: the daemon builds 64 x 0x20 || context || 0 || hash
+ * (vt_verify_tls13 checks against that content). */
 static void test_tls13(void **state)
 {
 	(void)state;
 	EVP_PKEY *ed = load_key("ed25519-b.pem"), *rsa = load_key("rsa2048-pkcs1.pem");
 	for (int role = VGC_TLS_SERVER; role <= VGC_TLS_CLIENT; role++) {
 		for (size_t hl = 32; hl <= 64; hl += 16) {
-			uint8_t h[64], sig[512], content[200], dg[64];
+			uint8_t h[64], sig[512];
 			size_t sl = 0;
 			RAND_bytes(h, (int)hl);
-			size_t cl = tls13_content(content, role, h, hl);
-			assert_int_equal(vg_client_sign_tls13(C, "ed-tls", role, h, hl, sig, sizeof(sig), &sl), 0);
-			ed25519_verify(ed, content, cl, sig);
-			assert_int_equal(vg_client_sign_tls13(C, "rsa-pkcs1", role, h, hl, sig, sizeof(sig), &sl), 0);
-			const EVP_MD *md = hl == 32 ? EVP_sha256() : hl == 48 ? EVP_sha384() : EVP_sha512();
-			unsigned dl;
-			EVP_Digest(content, cl, dg, &dl, md, NULL);
-			rsa_verify(rsa, 1, md, dg, dl, sig, sl);
+			assert_int_equal(vg_client_sign_tls13(C, "ed-tls", role, h, hl, sig, sizeof(sig),
+							      &sl),
+					 0);
+			assert_true(vt_verify_tls13(ed, role, h, hl, sig, sl));
+			assert_int_equal(vg_client_sign_tls13(C, "rsa-pkcs1", role, h, hl, sig,
+							      sizeof(sig), &sl),
+					 0);
+			assert_true(vt_verify_tls13(rsa, role, h, hl, sig, sl));
 		}
 	}
 	/* A TLS 1.3-only key refuses arbitrary signing. */
@@ -180,18 +135,10 @@ static void test_x25519(void **state)
 	(void)state;
 	EVP_PKEY *mine = load_key("x25519.pem");
 	for (int i = 0; i < 8; i++) {
-		EVP_PKEY *peer = EVP_PKEY_Q_keygen(NULL, NULL, "X25519");
-		uint8_t pub[32], want[32], got[32];
-		size_t pl = 32, wl = 32;
-		assert_int_equal(EVP_PKEY_get_raw_public_key(peer, pub, &pl), 1);
-		EVP_PKEY_CTX *dc = EVP_PKEY_CTX_new(mine, NULL);
-		assert_int_equal(EVP_PKEY_derive_init(dc), 1);
-		assert_int_equal(EVP_PKEY_derive_set_peer(dc, peer), 1);
-		assert_int_equal(EVP_PKEY_derive(dc, want, &wl), 1);
+		uint8_t pub[32], got[32];
+		vt_x25519_peer(pub);
 		assert_int_equal(vg_client_x25519(C, "x", pub, got), 0);
-		assert_memory_equal(want, got, 32);
-		EVP_PKEY_CTX_free(dc);
-		EVP_PKEY_free(peer);
+		assert_true(vt_check_x25519(mine, pub, got));
 	}
 	/* A low-order peer point (u = 0) gives an all-zero secret: refused. */
 	uint8_t zero[32] = {0}, out[32];
@@ -264,11 +211,8 @@ static void test_list_keys(void **state)
 		}
 		if (strcmp(k[i].name, "ed") == 0) {
 			EVP_PKEY *e = load_key("ed25519.pem");
-			uint8_t pub[32];
-			size_t pl = 32;
-			EVP_PKEY_get_raw_public_key(e, pub, &pl);
 			assert_int_equal(k[i].pub_len, 32);
-			assert_memory_equal(k[i].pub, pub, 32);
+			assert_true(vt_check_public(e, k[i].pub, 32));
 			EVP_PKEY_free(e);
 			seen++;
 		}

@@ -1,6 +1,6 @@
 /* verify.h: independent checks of vgd's results with OpenSSL (libcrypto),
- * from the test key files, for the libvgclient tests. Each returns 1 if
- * the value is right, 0 if not. */
+ * from the test key files, for the integration, client and daemon tests.
+ * Each check returns 1 if the value is right, 0 if not. */
 #ifndef VGC_TEST_VERIFY_H
 #define VGC_TEST_VERIFY_H
 
@@ -13,6 +13,8 @@
 const char *vt_key_file(const char *name);
 /* Load the private key of a vgt_default_keys name from d's copy. */
 void *vt_load(const vgt_daemon *d, const char *name);
+/* The same by file name (e.g. "ed25519.pem"); NULL if unreadable. */
+void *vt_load_file(const vgt_daemon *d, const char *file);
 void vt_free(void *pkey);
 /* sign: alg is a vgc_alg other than tls13; data is the message (ed25519)
  * or the digest. */

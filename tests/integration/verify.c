@@ -32,8 +32,11 @@ const char *vt_key_file(const char *name)
 void *vt_load(const vgt_daemon *d, const char *name)
 {
 	const char *file = vt_key_file(name);
-	if (!file)
-		return NULL;
+	return file ? vt_load_file(d, file) : NULL;
+}
+
+void *vt_load_file(const vgt_daemon *d, const char *file)
+{
 	char p[512];
 	vgt_key(d, file, p, sizeof(p));
 	FILE *f = fopen(p, "r");
