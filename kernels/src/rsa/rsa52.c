@@ -14,8 +14,7 @@ typedef unsigned __int128 u128;
 #define M52 (((uint64_t)1 << 52) - 1)
 #define TABLE 16 /* 4-bit windows */
 
-/* d[0..L) = a[0..n) in radix 2^52 (bit positions are public). */
-static void to52(uint64_t *d, size_t L, const uint64_t *a, size_t n)
+void vg_rsa52_to52(uint64_t *d, size_t L, const uint64_t *a, size_t n)
 {
 	for (size_t j = 0; j < L; j++) {
 		size_t pos = 52 * j, w = pos / 64, off = pos % 64;
@@ -99,13 +98,13 @@ void vg_rsa52_init(struct vg_rsa52 *c, const uint64_t *p, size_t lp, const uint6
 	c->digits = L;
 	c->k0[0] = k0_52(p[0]);
 	c->k0[1] = k0_52(q[0]);
-	to52(c->m, L, p, lp);
-	to52(c->m + S, L, q, lq);
+	vg_rsa52_to52(c->m, L, p, lp);
+	vg_rsa52_to52(c->m + S, L, q, lq);
 	/* 2^(104 L) mod p by constant-time doublings: once per key. */
 	vg_bn_pow2_mod(t, 104 * L, p, lp);
-	to52(c->rr, L, t, lp);
+	vg_rsa52_to52(c->rr, L, t, lp);
 	vg_bn_pow2_mod(t, 104 * L, q, lq);
-	to52(c->rr + S, L, t, lq);
+	vg_rsa52_to52(c->rr + S, L, t, lq);
 	vg_wipe(t, sizeof(t));
 }
 
@@ -182,8 +181,8 @@ void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, u
 	for (size_t j = 0; j < 2 * S; j++)
 		s.m[j] = c->m[j];
 	/* table[1] = c R (almost), table[0] = R, table[i] = c^i R */
-	to52(tab[1], L, cp, limbs);
-	to52(tab[1] + S, L, cq, limbs);
+	vg_rsa52_to52(tab[1], L, cp, limbs);
+	vg_rsa52_to52(tab[1] + S, L, cq, limbs);
 	f(tab[1], tab[1], c->rr, m, c->k0);
 	f(tab[0], c->rr, s.one, m, c->k0);
 	for (size_t i = 2; i < TABLE; i++)
@@ -217,7 +216,7 @@ void vg_rsa52_pub_init(struct vg_rsa52_pub *c, const uint64_t *n, const uint64_t
 	L = limbs / 4 * 5; /* 52 L = 65 limbs' worth of bits >= 64 limbs + 2 */
 	c->digits = L;
 	c->k0[0] = k0_52(n[0]);
-	to52(c->m, L, n, limbs);
+	vg_rsa52_to52(c->m, L, n, limbs);
 	/* 2^(104 L) = 2^(128 limbs) 2^(104 L - 128 limbs): a few modular
 	 * doublings of R^2 (n is public; constant time anyway). */
 	for (size_t i = 0; i < limbs; i++)
@@ -226,7 +225,7 @@ void vg_rsa52_pub_init(struct vg_rsa52_pub *c, const uint64_t *n, const uint64_t
 		uint64_t carry = vg_bn_add(t, t, t, limbs);
 		vg_bn_cond_sub(carry | (vg_bn_lt(t, n, limbs) ^ 1), t, n, limbs);
 	}
-	to52(c->rr, L, t, limbs);
+	vg_rsa52_to52(c->rr, L, t, limbs);
 }
 
 /* Scratch of the public exponentiation; vector operands 64-byte aligned. */
@@ -248,7 +247,7 @@ void vg_rsa52_exp_pub(const struct vg_rsa52_pub *c, vg_amm52x2_fn *f, uint64_t *
 	vg_wipe(&s, sizeof(s));
 	for (size_t j = 0; j < L; j++)
 		s.m[j] = c->m[j];
-	to52(s.x, L, a, limbs);
+	vg_rsa52_to52(s.x, L, a, limbs);
 	f(s.xM, s.x, c->rr, s.m, c->k0); /* a R */
 	for (size_t j = 0; j < L; j++)
 		s.acc[j] = s.xM[j];

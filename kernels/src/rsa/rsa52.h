@@ -47,6 +47,10 @@ struct vg_rsa52_impl {
 
 /* Portable reference of one half (checkasm's oracle): same contract with
  * L digits and k0 = -m^-1 mod 2^52. r may alias a or b. */
+/* d[0..L) = a[0..n) (64-bit limbs) in radix 2^52, digits above a zero
+ * (bit positions are public; constant time in the values). */
+void vg_rsa52_to52(uint64_t *d, size_t L, const uint64_t *a, size_t n);
+
 void vg_amm52_c(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
 		size_t L);
 

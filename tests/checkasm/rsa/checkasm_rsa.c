@@ -189,18 +189,6 @@ static void check_sqr(vg_mont_mul_fn *fn, size_t n)
 #define M52 (((uint64_t)1 << 52) - 1)
 #define S52 VG_RSA52_MAX_DIGITS
 
-/* d[0..L) = a[0..n) in radix 2^52. */
-static void to52(uint64_t *d, size_t L, const uint64_t *a, size_t n)
-{
-	for (size_t j = 0; j < L; j++) {
-		size_t pos = 52 * j, w = pos / 64, off = pos % 64;
-		uint64_t v = w < n ? a[w] >> off : 0;
-		if (off > 12 && w + 1 < n)
-			v |= a[w + 1] << (64 - off);
-		d[j] = v & M52;
-	}
-}
-
 /* Operand kind k (0..8) below 2m, as n + 1 limbs: 0, 1, m-1, all lower
  * limbs 2^64-1 below m, m, m+1, 2m-1, random below m, random in [m, 2m). */
 static void operand52(uint64_t *v, const uint64_t *m, size_t n, int k)
@@ -244,7 +232,7 @@ static void check_amm52(vg_amm52x2_fn *fn, size_t L, int halves, int sqr)
 			for (int h = 0; h < H; h++) {
 				rand_modulus(m64[h], n, edges ? (i / 81) % 3 : (int)(vg_checkasm_rand64() % 3));
 				memset(m + h * S, 0, S * 8);
-				to52(m + h * S, L, m64[h], n);
+				vg_rsa52_to52(m + h * S, L, m64[h], n);
 				k0[h] = vg_mont_m0inv(m64[h][0]) & M52;
 			}
 		}
@@ -252,9 +240,9 @@ static void check_amm52(vg_amm52x2_fn *fn, size_t L, int halves, int sqr)
 		memset(b, 0, sizeof(b));
 		for (int h = 0; h < H; h++) {
 			operand52(v, m64[h], n, edges ? (i % 81) / 9 : 7 + (int)(vg_checkasm_rand64() % 2));
-			to52(a + h * S, L, v, n + 1);
+			vg_rsa52_to52(a + h * S, L, v, n + 1);
 			operand52(v, m64[h], n, edges ? (i % 81) % 9 : 7 + (int)(vg_checkasm_rand64() % 2));
-			to52(b + h * S, L, v, n + 1);
+			vg_rsa52_to52(b + h * S, L, v, n + 1);
 		}
 		memset(want, 0, sizeof(want));
 		for (int h = 0; h < H; h++)
