@@ -62,14 +62,8 @@ typedef struct {
 	uint8_t out[VGD_RESULT_MAX];
 } reply;
 
-static int is_rsa(const vgd_keystore *ks, const vgd_kreq *q)
-{
-	int i = vgd_keystore_find(ks, q->key);
-	return i >= 0 && ks->info[i].type == VG_KEY_RSA;
-}
-
-/* Run one checked request into r. */
-static void run_request(vgd_keystore *ks, const vgd_kreq *q, reply *r)
+/* Run one checked request into r; i is its key's index in ks, or -1. */
+static void run_request(vgd_keystore *ks, int i, const vgd_kreq *q, reply *r)
 {
 	memset(&r->rep, 0, sizeof(r->rep));
 	r->rep.magic = VGD_KREP_MAGIC;
@@ -81,7 +75,6 @@ static void run_request(vgd_keystore *ks, const vgd_kreq *q, reply *r)
 #endif
 	const char *reason = "";
 	size_t out_len = 0;
-	int i = vgd_keystore_find(ks, q->key);
 	if (i < 0) {
 		/* The key set changed between the front's check and now. */
 		r->rep.status = VG_ST_UNKNOWN_KEY;
@@ -161,14 +154,15 @@ int vgd_keyholder_main(vgd_keystore *ks, int fd)
 			}
 			/* Replies wait only for short operations: those held
 			 * go out before an RSA one (up to a millisecond). */
-			if (held && is_rsa(ks, q)) {
+			int ki = vgd_keystore_find(ks, q->key);
+			if (held && ki >= 0 && ks->info[ki].type == VG_KEY_RSA) {
 				if (send_replies(fd, out, held) < 0) {
 					bad = 2;
 					break;
 				}
 				held = 0;
 			}
-			run_request(ks, q, &out[held]);
+			run_request(ks, ki, q, &out[held]);
 			uint64_t t = vgd_now_us();
 			if (held++ == 0)
 				first = t;
