@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,19 +65,20 @@ int vg_copy_file(const char *src, const char *dst)
 	return r;
 }
 
+/* nftw callback: remove each entry after its contents (FTW_DEPTH). */
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP)
+		(void)rmdir(path);
+	else
+		(void)unlink(path);
+	return 0;
+}
+
 void vg_remove_dir(const char *dir)
 {
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-				continue;
-			char p[600];
-			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-			unlink(p);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
+	/* FTW_PHYS: a symlink is removed, never followed out of the tree. */
+	(void)nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -14,8 +14,9 @@ int vg_proc_children(pid_t parent, pid_t *pids, int cap);
  * files). 0 or -1. */
 int vg_copy_file(const char *src, const char *dst);
 
-/* Remove dir and the files in it (a flat temporary directory: the
- * daemon's config, keys, socket and log). Best effort. */
+/* Remove dir and everything under it (the daemon's config, keys,
+ * socket and log, and what servers started by the tests create there,
+ * such as nginx's temporary directories). Best effort. */
 void vg_remove_dir(const char *dir);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -127,11 +128,27 @@ static int common_setup(void)
 	return make_certs();
 }
 
+/* The test directory of the last daemon, checked after the group ran:
+ * nothing of a run may stay behind (nginx makes sub-directories there). */
+static char last_dir[sizeof(W.d.dir)];
+
 static int common_teardown(void **state)
 {
+	memcpy(last_dir, W.d.dir, sizeof(last_dir));
 	vgt_kill_all();
 	vgt_cleanup(&W.d);
 	return 0;
+}
+
+/* cmocka does not count a failed group teardown, so the check is here. */
+static int left_behind(int rc)
+{
+	struct stat st;
+	if (last_dir[0] && stat(last_dir, &st) == 0) {
+		fprintf(stderr, "test directory %s was left behind\n", last_dir);
+		return rc ? rc : 1;
+	}
+	return rc;
 }
 
 /* ---- openssl s_server ---- */
@@ -495,11 +512,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_nginx_vgd_down),
 	};
 	if (argc == 2 && strcmp(argv[1], "s_server") == 0)
-		return cmocka_run_group_tests_name("s_server", s_server_tests, s_server_setup,
-						   common_teardown);
+		return left_behind(cmocka_run_group_tests_name("s_server", s_server_tests,
+							       s_server_setup, common_teardown));
 	if (argc == 2 && strcmp(argv[1], "nginx") == 0)
-		return cmocka_run_group_tests_name("nginx", nginx_tests, nginx_setup,
-						   common_teardown);
+		return left_behind(cmocka_run_group_tests_name("nginx", nginx_tests, nginx_setup,
+							       common_teardown));
 	fprintf(stderr, "usage: test_tls s_server|nginx\n");
 	return 2;
 }
