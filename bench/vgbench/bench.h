@@ -1,7 +1,7 @@
 /* bench.h: what vgbench measures: the operation list, the inputs every
  * implementation shares (the fixture), and the interface each
- * implementation (ours, OpenSSL, libsodium) provides. Nothing here is
- * secret: the keys are public test keys. */
+ * implementation (ours, OpenSSL, libsodium, aws-lc) provides. Nothing here
+ * is secret: the keys are public test keys. */
 #ifndef VG_BENCH_H
 #define VG_BENCH_H
 
@@ -21,20 +21,30 @@ enum vg_bench_op {
 	VG_BENCH_RSA3072_PUB,
 	VG_BENCH_RSA4096_PRIV,
 	VG_BENCH_RSA4096_PUB,
+	VG_BENCH_P256_SIGN,
+	VG_BENCH_P256_VERIFY,
+	VG_BENCH_P384_SIGN,
+	VG_BENCH_P384_VERIFY,
 	VG_BENCH_OP_COUNT
 };
 
 #define VG_BENCH_RSA_SIZES 3
+#define VG_BENCH_EC_CURVES 2 /* P-256, P-384 */
+#define VG_BENCH_EC_MAX 48   /* largest scalar, digest and coordinate (P-384) */
 #define VG_BENCH_MSG_LEN 1024
 #define VG_BENCH_VERIFY_LEN 64 /* verify is timed on the 64-byte message */
 #define VG_BENCH_OUT_MAX 512   /* largest result: an RSA-4096 block */
 
 /* Name of an op ("ed25519-sign-64"), its kernel family for
- * vg_kernel_variant ("ed25519"), and for RSA ops the size index (0..2),
- * else -1. */
+ * vg_kernel_variant ("ed25519"), for RSA ops the size index (0..2) and for
+ * ECDSA ops the curve index (0..1), else -1. */
 const char *vg_bench_op_name(int op);
 const char *vg_bench_op_family(int op);
 int vg_bench_op_rsa_index(int op);
+int vg_bench_op_ec_index(int op);
+/* ECDSA signing: randomized, so outputs are cross-checked by verifying
+ * them (vg_bench_impl.check), not by comparing bytes. */
+int vg_bench_op_is_ecdsa_sign(int op);
 
 /* Inputs shared by all implementations, so their outputs can be compared. */
 typedef struct {
@@ -53,21 +63,51 @@ typedef struct {
 		uint8_t priv_in[VG_BENCH_OUT_MAX]; /* below n */
 		uint8_t pub_in[VG_BENCH_OUT_MAX];  /* = priv_in^d mod n (ours) */
 	} rsa[VG_BENCH_RSA_SIZES];
+	/* ECDSA test keys (ecdsa-p256.pem, ecdsa-p384.pem), as file bytes; NULL
+	 * when missing. Signing and verifying work on a digest of
+	 * msg[0..VG_BENCH_VERIFY_LEN): SHA-256 for P-256, SHA-384 for P-384.
+	 * Signatures are raw r||s, each n_len bytes big-endian. */
+	struct {
+		const char *name; /* "P-256" */
+		unsigned bits;
+		size_t n_len; /* 32, 48 */
+		uint8_t *file;
+		size_t file_len;
+		uint8_t digest[VG_BENCH_EC_MAX];
+		size_t digest_len;
+		/* Input of the verify op: made by the first implementation that
+		 * signs (main.c); sig_len is 0 until then. */
+		uint8_t sig[2 * VG_BENCH_EC_MAX];
+		size_t sig_len;
+	} ec[VG_BENCH_EC_CURVES];
 } vg_bench_fixture;
 
+/* init's answer when the implementation cannot be measured honestly
+ * (e.g. it ignored the tier's mask): the run stops instead of leaving it
+ * out. Any other negative answer leaves the implementation out, with a
+ * note. */
+#define VG_BENCH_FATAL (-1000)
+
 /* One implementation. init prepares its keys from the fixture (0, or a
- * negative value with why filled); has says whether it implements op
- * (after init); one performs op once into out (room for
+ * negative value with why filled); arg is the text after '=' in
+ * "--peer NAME=ARG" (a library path for aws-lc), or NULL. has says whether
+ * it implements op (after init); one performs op once into out (room for
  * VG_BENCH_OUT_MAX bytes) and returns the output's length, or a negative
  * value on an error: timed in batches, and compared across
- * implementations (verify yields one byte, 1 for "valid"). */
+ * implementations (verify yields one byte, 1 for "valid"). check (NULL
+ * for implementations without ECDSA) verifies a raw r||s signature of the
+ * fixture digest of ECDSA op's curve: 1 valid, 0 invalid, negative on an
+ * error; it is how randomized signatures are cross-checked. detail (may
+ * be NULL) is one more line for the report's header, or NULL. */
 typedef struct {
 	const char *name;
-	int (*init)(const vg_bench_fixture *fx, char *why, size_t whylen);
+	int (*init)(const vg_bench_fixture *fx, const char *arg, char *why, size_t whylen);
 	int (*has)(int op);
 	int (*one)(int op, uint8_t *out);
 	void (*fini)(void);
 	const char *(*version)(void); /* for the report's first line */
+	int (*check)(int op, const uint8_t *sig, size_t len);
+	const char *(*detail)(void);
 } vg_bench_impl;
 
 extern const vg_bench_impl vg_bench_ours;
@@ -80,10 +120,20 @@ extern const vg_bench_impl vg_bench_openssl;
 #ifdef VG_BENCH_HAVE_SODIUM
 extern const vg_bench_impl vg_bench_sodium;
 #endif
+/* Always built: the library is opened at run time (impl_awslc.c). */
+extern const vg_bench_impl vg_bench_awslc;
 
-/* Fill the fixed inputs (seeds, message) and read the RSA key files from
- * keydir. A missing key file leaves that size's file NULL (its ops are
- * skipped) and is reported on stderr. */
+/* ECDSA signatures between raw r||s (what vgd's kernels produce, n_len
+ * bytes each) and DER (what OpenSSL's and aws-lc's APIs speak). to_raw
+ * returns 2 * n_len, to_der the DER length (cap >= VG_BENCH_DER_MAX);
+ * both return -1 for input they reject. */
+#define VG_BENCH_DER_MAX (2 * (VG_BENCH_EC_MAX + 3) + 3)
+int vg_bench_sig_to_raw(uint8_t *raw, size_t n_len, const uint8_t *der, size_t der_len);
+int vg_bench_sig_to_der(uint8_t *der, size_t cap, const uint8_t *raw, size_t n_len);
+
+/* Fill the fixed inputs (seeds, message, ECDSA digests) and read the RSA
+ * and ECDSA key files from keydir. A missing key file leaves that file
+ * NULL (its ops are skipped) and is reported on stderr. */
 int vg_bench_fixture_init(vg_bench_fixture *fx, const char *keydir);
 void vg_bench_fixture_free(vg_bench_fixture *fx);
 

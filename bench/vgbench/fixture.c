@@ -1,33 +1,43 @@
-/* fixture.c: the operation names and the shared inputs of vgbench (fixed
- * seeds and message, the RSA test key files). Nothing here is secret. */
+/* fixture.c: the operation table and the shared inputs of vgbench (fixed
+ * seeds and message, the RSA and ECDSA test key files, the digests ECDSA
+ * signs). Nothing here is secret. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "vg/sha2.h"
 
+/* One row per op: name, kernel family, RSA size index, ECDSA curve index,
+ * randomized (ECDSA signing). */
 static const struct {
 	const char *name, *family;
-	int rsa;
+	int rsa, ec, randomized;
 } ops[VG_BENCH_OP_COUNT] = {
-	[VG_BENCH_ED_KEYPAIR] = {"ed25519-keypair", "ed25519", -1},
-	[VG_BENCH_ED_SIGN64] = {"ed25519-sign-64", "ed25519", -1},
-	[VG_BENCH_ED_SIGN1K] = {"ed25519-sign-1k", "ed25519", -1},
-	[VG_BENCH_ED_VERIFY] = {"ed25519-verify", "ed25519", -1},
-	[VG_BENCH_X_BASE] = {"x25519-base", "x25519", -1},
-	[VG_BENCH_X_VAR] = {"x25519-var", "x25519", -1},
-	[VG_BENCH_RSA2048_PRIV] = {"rsa2048-private", "rsa", 0},
-	[VG_BENCH_RSA2048_PUB] = {"rsa2048-public", "rsa", 0},
-	[VG_BENCH_RSA3072_PRIV] = {"rsa3072-private", "rsa", 1},
-	[VG_BENCH_RSA3072_PUB] = {"rsa3072-public", "rsa", 1},
-	[VG_BENCH_RSA4096_PRIV] = {"rsa4096-private", "rsa", 2},
-	[VG_BENCH_RSA4096_PUB] = {"rsa4096-public", "rsa", 2},
+	[VG_BENCH_ED_KEYPAIR] = {"ed25519-keypair", "ed25519", -1, -1, 0},
+	[VG_BENCH_ED_SIGN64] = {"ed25519-sign-64", "ed25519", -1, -1, 0},
+	[VG_BENCH_ED_SIGN1K] = {"ed25519-sign-1k", "ed25519", -1, -1, 0},
+	[VG_BENCH_ED_VERIFY] = {"ed25519-verify", "ed25519", -1, -1, 0},
+	[VG_BENCH_X_BASE] = {"x25519-base", "x25519", -1, -1, 0},
+	[VG_BENCH_X_VAR] = {"x25519-var", "x25519", -1, -1, 0},
+	[VG_BENCH_RSA2048_PRIV] = {"rsa2048-private", "rsa", 0, -1, 0},
+	[VG_BENCH_RSA2048_PUB] = {"rsa2048-public", "rsa", 0, -1, 0},
+	[VG_BENCH_RSA3072_PRIV] = {"rsa3072-private", "rsa", 1, -1, 0},
+	[VG_BENCH_RSA3072_PUB] = {"rsa3072-public", "rsa", 1, -1, 0},
+	[VG_BENCH_RSA4096_PRIV] = {"rsa4096-private", "rsa", 2, -1, 0},
+	[VG_BENCH_RSA4096_PUB] = {"rsa4096-public", "rsa", 2, -1, 0},
+	[VG_BENCH_P256_SIGN] = {"p256-sign", "ecdsa", -1, 0, 1},
+	[VG_BENCH_P256_VERIFY] = {"p256-verify", "ecdsa", -1, 0, 0},
+	[VG_BENCH_P384_SIGN] = {"p384-sign", "ecdsa", -1, 1, 1},
+	[VG_BENCH_P384_VERIFY] = {"p384-verify", "ecdsa", -1, 1, 0},
 };
 
 const char *vg_bench_op_name(int op) { return ops[op].name; }
 const char *vg_bench_op_family(int op) { return ops[op].family; }
 int vg_bench_op_rsa_index(int op) { return ops[op].rsa; }
+int vg_bench_op_ec_index(int op) { return ops[op].ec; }
+int vg_bench_op_is_ecdsa_sign(int op) { return ops[op].randomized; }
 
 /* Whole file into a malloc'd buffer; key files are a few KiB. */
 static int read_file(const char *path, uint8_t **out, size_t *len)
@@ -63,9 +73,32 @@ static int read_file(const char *path, uint8_t **out, size_t *len)
 	return 0;
 }
 
+/* keydir/name into *file (NULL with a note on stderr when it cannot be
+ * read: the ops that need it are skipped). */
+static int read_key(const char *keydir, const char *name, uint8_t **file, size_t *len)
+{
+	char path[4096];
+	if (snprintf(path, sizeof(path), "%s/%s", keydir, name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	int r = read_file(path, file, len);
+	if (r < 0) {
+		fprintf(stderr, "vgbench: %s: %s; its ops are skipped\n", path, strerror(-r));
+		*file = NULL;
+	}
+	return 0;
+}
+
 int vg_bench_fixture_init(vg_bench_fixture *fx, const char *keydir)
 {
 	static const unsigned bits[VG_BENCH_RSA_SIZES] = {2048, 3072, 4096};
+	static const struct {
+		const char *name, *file;
+		unsigned bits;
+		vg_hash_alg hash; /* the one matching the curve's size, as TLS 1.3 pairs them */
+	} curves[VG_BENCH_EC_CURVES] = {
+		{"P-256", "ecdsa-p256.pem", 256, VG_HASH_SHA256},
+		{"P-384", "ecdsa-p384.pem", 384, VG_HASH_SHA384},
+	};
 	memset(fx, 0, sizeof(*fx));
 	/* Fixed, arbitrary inputs: every run times the same work. */
 	for (size_t i = 0; i < 32; i++) {
@@ -75,21 +108,26 @@ int vg_bench_fixture_init(vg_bench_fixture *fx, const char *keydir)
 	for (size_t i = 0; i < sizeof(fx->msg); i++)
 		fx->msg[i] = (uint8_t)(i * 31 + 5);
 	for (size_t s = 0; s < VG_BENCH_RSA_SIZES; s++) {
-		char path[4096];
+		char name[32];
 		fx->rsa[s].bits = bits[s];
-		if (snprintf(path, sizeof(path), "%s/rsa%u.pem", keydir, bits[s]) >= (int)sizeof(path))
+		snprintf(name, sizeof(name), "rsa%u.pem", bits[s]);
+		if (read_key(keydir, name, &fx->rsa[s].file, &fx->rsa[s].file_len) < 0)
 			return -ENAMETOOLONG;
-		int r = read_file(path, &fx->rsa[s].file, &fx->rsa[s].file_len);
-		if (r < 0) {
-			fprintf(stderr, "vgbench: %s: %s; rsa%u ops skipped\n", path, strerror(-r),
-				bits[s]);
-			fx->rsa[s].file = NULL;
-		}
 		/* Input for the private operation: below n because its top byte
 		 * is zero (n has k bytes with a nonzero top byte). */
 		for (size_t i = 0; i < sizeof(fx->rsa[s].priv_in); i++)
 			fx->rsa[s].priv_in[i] = (uint8_t)(i * 151 + 3);
 		fx->rsa[s].priv_in[0] = 0;
+	}
+	for (size_t c = 0; c < VG_BENCH_EC_CURVES; c++) {
+		fx->ec[c].name = curves[c].name;
+		fx->ec[c].bits = curves[c].bits;
+		fx->ec[c].n_len = curves[c].bits / 8;
+		if (read_key(keydir, curves[c].file, &fx->ec[c].file, &fx->ec[c].file_len) < 0)
+			return -ENAMETOOLONG;
+		fx->ec[c].digest_len = vg_hash_len(curves[c].hash);
+		if (vg_hash(curves[c].hash, fx->ec[c].digest, fx->msg, VG_BENCH_VERIFY_LEN) < 0)
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -99,5 +137,9 @@ void vg_bench_fixture_free(vg_bench_fixture *fx)
 	for (size_t s = 0; s < VG_BENCH_RSA_SIZES; s++) {
 		free(fx->rsa[s].file);
 		fx->rsa[s].file = NULL;
+	}
+	for (size_t c = 0; c < VG_BENCH_EC_CURVES; c++) {
+		free(fx->ec[c].file);
+		fx->ec[c].file = NULL;
 	}
 }

@@ -13,9 +13,13 @@ static const vg_bench_fixture *fx;
 static uint8_t sk[crypto_sign_SECRETKEYBYTES], pk[crypto_sign_PUBLICKEYBYTES];
 static char version[64];
 
-static int na_init(const vg_bench_fixture *f, char *why, size_t whylen)
+static int na_init(const vg_bench_fixture *f, const char *arg, char *why, size_t whylen)
 {
 	fx = f;
+	if (arg) {
+		snprintf(why, whylen, "takes no '=%s'", arg);
+		return -1;
+	}
 	snprintf(version, sizeof(version), "libsodium %s", sodium_version_string());
 	if (sodium_init() < 0) {
 		snprintf(why, whylen, "sodium_init failed");
@@ -28,7 +32,8 @@ static int na_init(const vg_bench_fixture *f, char *why, size_t whylen)
 	return 0;
 }
 
-static int na_has(int op) { return vg_bench_op_rsa_index(op) < 0; }
+/* No RSA and no ECDSA (libsodium has neither). */
+static int na_has(int op) { return vg_bench_op_rsa_index(op) < 0 && vg_bench_op_ec_index(op) < 0; }
 
 static int na_one(int op, uint8_t *out)
 {
@@ -59,5 +64,11 @@ static void na_fini(void) { sodium_memzero(sk, sizeof(sk)); }
 
 static const char *na_version(void) { return version; }
 
-const vg_bench_impl vg_bench_sodium = {"libsodium", na_init, na_has, na_one,
-				na_fini, na_version};
+const vg_bench_impl vg_bench_sodium = {
+	.name = "libsodium",
+	.init = na_init,
+	.has = na_has,
+	.one = na_one,
+	.fini = na_fini,
+	.version = na_version,
+};

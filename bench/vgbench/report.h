@@ -18,7 +18,8 @@ typedef struct {
 /* Title lines (human) or the header line (TSV). what describes the run
  * (versions, tier masks): stdout for the table, stderr with TSV. */
 void vg_bench_report_begin(const vg_bench_report *rp, const char *what);
-/* One op: peer_us[i] < 0 when peer i does not implement it. */
+/* One op: ours_us < 0 when vgd does not implement it (its ratios are then
+ * left blank), peer_us[i] < 0 when peer i does not. */
 void vg_bench_report_row(const vg_bench_report *rp, const char *op, const char *tier,
 			 double ours_us, const double *peer_us, unsigned rounds);
 /* Footnotes under the table. */

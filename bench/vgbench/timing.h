@@ -10,7 +10,7 @@
 
 #include "bench.h"
 
-#define VG_BENCH_MAX_IMPLS 3
+#define VG_BENCH_MAX_IMPLS 4 /* vgd and up to three peers */
 
 typedef struct {
 	uint64_t batch_ns;    /* aim for batches of about this length */
