@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "errcode.h"
 #include "log.h"
-#include "vg/error.h"
 #include "vg/proto.h"
 #include "vg_config.h"
 
@@ -47,12 +47,12 @@ static int fail(char *err, size_t errlen, int line, const char *fmt, ...)
 {
 	int n = snprintf(err, errlen, "line %d: ", line);
 	if (n < 0 || (size_t)n >= errlen)
-		return VG_E_INVALID;
+		return VGD_E_INVALID;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
 	va_end(ap);
-	return VG_E_INVALID;
+	return VGD_E_INVALID;
 }
 
 static char *trim(char *s)
@@ -287,18 +287,18 @@ int vgd_config_load(vgd_config *cfg, const char *path, char *err, size_t errlen)
 	vgd_config_defaults(cfg);
 	if (copy_str(cfg->path, sizeof(cfg->path), path) < 0) {
 		snprintf(err, errlen, "%s: path too long", path);
-		return VG_E_INVALID;
+		return VGD_E_INVALID;
 	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return VG_E_IO;
+		return VGD_E_IO;
 	}
 	char *text = malloc(CONFIG_MAX_BYTES);
 	if (!text) {
 		close(fd);
 		snprintf(err, errlen, "%s: out of memory", path);
-		return VG_E_NOMEM;
+		return VGD_E_NOMEM;
 	}
 	size_t len = 0;
 	for (;;) {
@@ -309,7 +309,7 @@ int vgd_config_load(vgd_config *cfg, const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
 			free(text);
 			close(fd);
-			return VG_E_IO;
+			return VGD_E_IO;
 		}
 		if (n == 0)
 			break;
@@ -318,7 +318,7 @@ int vgd_config_load(vgd_config *cfg, const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: larger than 1 MiB", path);
 			free(text);
 			close(fd);
-			return VG_E_TOOBIG;
+			return VGD_E_TOOBIG;
 		}
 	}
 	close(fd);

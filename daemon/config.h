@@ -48,7 +48,7 @@ typedef struct {
 void vgd_config_defaults(vgd_config *cfg);
 
 /* Parse config text. base_dir resolves relative key paths. On error
- * returns a negative VG_E_* and writes "line N: why" into err. */
+ * returns a negative VGD_E_* and writes "line N: why" into err. */
 int vgd_config_parse(vgd_config *cfg, const char *text, size_t len, const char *base_dir,
 		     char *err, size_t errlen);
 

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "vg/error.h"
+#include "errcode.h"
 #include "vg/proto.h"
 #include "vg/wipe.h"
 
@@ -90,19 +90,19 @@ static int parse_pkcs1(der_cur *c, vgd_keyfile *kf, const char **why)
 	vg_rsa_key_parts *r = &kf->rsa;
 	*why = "malformed RSAPrivateKey";
 	if (der_get(c, 0x30, &seq) < 0 || c->left != 0)
-		return VG_E_DECODE;
+		return VGD_E_DECODE;
 	if (der_small_uint(&seq, &version) < 0)
-		return VG_E_DECODE;
+		return VGD_E_DECODE;
 	if (version != 0) {
 		*why = "multi-prime RSA keys are not supported";
-		return VG_E_UNSUPPORTED;
+		return VGD_E_UNSUPPORTED;
 	}
 	if (der_uint(&seq, &r->n, &r->n_len) < 0 || der_uint(&seq, &r->e, &r->e_len) < 0 ||
 	    der_uint(&seq, &r->d, &r->d_len) < 0 || der_uint(&seq, &r->p, &r->p_len) < 0 ||
 	    der_uint(&seq, &r->q, &r->q_len) < 0 || der_uint(&seq, &r->dp, &r->dp_len) < 0 ||
 	    der_uint(&seq, &r->dq, &r->dq_len) < 0 ||
 	    der_uint(&seq, &r->qinv, &r->qinv_len) < 0 || seq.left != 0)
-		return VG_E_DECODE;
+		return VGD_E_DECODE;
 	kf->type = VG_KEY_RSA;
 	return 0;
 }
@@ -115,31 +115,31 @@ static int parse_pkcs8(der_cur *c, vgd_keyfile *kf, const char **why)
 	unsigned version;
 	*why = "malformed PKCS#8 PrivateKeyInfo";
 	if (der_get(c, 0x30, &seq) < 0 || c->left != 0)
-		return VG_E_DECODE;
+		return VGD_E_DECODE;
 	if (der_small_uint(&seq, &version) < 0 || version > 1)
-		return VG_E_DECODE;
+		return VGD_E_DECODE;
 	if (der_get(&seq, 0x30, &alg) < 0 || der_get(&alg, 0x06, &oid) < 0)
-		return VG_E_DECODE;
+		return VGD_E_DECODE;
 	if (der_get(&seq, 0x04, &priv) < 0)
-		return VG_E_DECODE;
+		return VGD_E_DECODE;
 	if (der_peek(&seq, 0xa0)) {
 		der_cur attrs;
 		if (der_get(&seq, 0xa0, &attrs) < 0)
-			return VG_E_DECODE;
+			return VGD_E_DECODE;
 	}
 	if (der_peek(&seq, 0x81) || der_peek(&seq, 0xa1)) {
 		der_cur pub;
 		if (version != 1 || der_get(&seq, seq.p[0], &pub) < 0)
-			return VG_E_DECODE;
+			return VGD_E_DECODE;
 	}
 	if (seq.left != 0)
-		return VG_E_DECODE;
+		return VGD_E_DECODE;
 
 	if (oid_is(&oid, oid_rsa, sizeof(oid_rsa))) {
 		/* parameters: NULL */
 		der_cur null;
 		if (der_get(&alg, 0x05, &null) < 0 || null.left != 0 || alg.left != 0)
-			return VG_E_DECODE;
+			return VGD_E_DECODE;
 		return parse_pkcs1(&priv, kf, why);
 	}
 	int type = oid_is(&oid, oid_ed25519, sizeof(oid_ed25519))  ? VG_KEY_ED25519
@@ -147,13 +147,13 @@ static int parse_pkcs8(der_cur *c, vgd_keyfile *kf, const char **why)
 								   : 0;
 	if (!type) {
 		*why = "unsupported key algorithm (want Ed25519, X25519 or RSA)";
-		return VG_E_UNSUPPORTED;
+		return VGD_E_UNSUPPORTED;
 	}
 	der_cur sk;
 	/* RFC 8410: no parameters; CurvePrivateKey ::= OCTET STRING (32 bytes). */
 	if (alg.left != 0 || der_get(&priv, 0x04, &sk) < 0 || priv.left != 0 || sk.left != 32) {
 		*why = "malformed RFC 8410 private key";
-		return VG_E_DECODE;
+		return VGD_E_DECODE;
 	}
 	memcpy(kf->seed, sk.p, 32);
 	kf->type = type;
@@ -196,20 +196,20 @@ static int pem_decode(const uint8_t *in, size_t len, uint8_t *out, size_t cap, s
 	*why = "malformed PEM";
 	const char *b = find(in, len, "-----BEGIN ");
 	if (!b)
-		return VG_E_DECODE;
+		return VGD_E_DECODE;
 	const char *lab = b + 11, *end = (const char *)in + len;
 	const char *dash = find((const uint8_t *)lab, (size_t)(end - lab), "-----");
 	if (!dash || (size_t)(dash - lab) >= label_cap)
-		return VG_E_DECODE;
+		return VGD_E_DECODE;
 	memcpy(label, lab, (size_t)(dash - lab));
 	label[dash - lab] = 0;
 	const char *body = dash + 5;
 	const char *fin = find((const uint8_t *)body, (size_t)(end - body), "-----END ");
 	if (!fin)
-		return VG_E_DECODE;
+		return VGD_E_DECODE;
 	if (find((const uint8_t *)body, (size_t)(fin - body), ":")) {
 		*why = "encrypted PEM keys are not supported (decrypt with openssl pkey first)";
-		return VG_E_UNSUPPORTED;
+		return VGD_E_UNSUPPORTED;
 	}
 	uint32_t acc = 0;
 	int bits = 0, pad = 0;
@@ -224,21 +224,21 @@ static int pem_decode(const uint8_t *in, size_t len, uint8_t *out, size_t cap, s
 		}
 		int v = b64_value(ch);
 		if (v < 0 || pad)
-			return VG_E_DECODE;
+			return VGD_E_DECODE;
 		acc = acc << 6 | (uint32_t)v;
 		bits += 6;
 		if (bits >= 8) {
 			bits -= 8;
 			if (n == cap) {
 				*why = "key file too large";
-				return VG_E_TOOBIG;
+				return VGD_E_TOOBIG;
 			}
 			out[n++] = (uint8_t)(acc >> bits);
 		}
 	}
 	acc = 0;
 	if (pad > 2 || bits >= 6)
-		return VG_E_DECODE;
+		return VGD_E_DECODE;
 	*outlen = n;
 	return 0;
 }
@@ -263,10 +263,10 @@ int vgd_keyfile_parse(const uint8_t *in, size_t len, uint8_t *der, size_t cap,
 			pkcs1 = 1;
 		else if (strcmp(label, "ENCRYPTED PRIVATE KEY") == 0) {
 			*why = "encrypted PKCS#8 keys are not supported (decrypt with openssl pkey first)";
-			return VG_E_UNSUPPORTED;
+			return VGD_E_UNSUPPORTED;
 		} else if (strcmp(label, "PRIVATE KEY") != 0) {
 			*why = "PEM block is not a private key (want PRIVATE KEY or RSA PRIVATE KEY)";
-			return VG_E_DECODE;
+			return VGD_E_DECODE;
 		}
 		c.p = der;
 		c.left = n;

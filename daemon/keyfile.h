@@ -18,7 +18,7 @@ typedef struct {
 
 /* Parse in[0..len) (PEM text or DER). PEM is decoded into der (cap bytes);
  * DER input is used in place (der may then be unused). On failure returns
- * a negative VG_E_* and *why says what is wrong. */
+ * a negative VGD_E_* and *why says what is wrong. */
 int vgd_keyfile_parse(const uint8_t *in, size_t len, uint8_t *der, size_t cap,
 		      vgd_keyfile *kf, const char **why);
 

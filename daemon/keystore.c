@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "errcode.h"
 #include "keyfile.h"
 #include "log.h"
 #include "secmem.h"
@@ -38,7 +39,7 @@ int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *
 	uint8_t *der = vgd_secmem_alloc(KEYFILE_MAX, &locked);
 	vgd_keyfile *kf = vgd_secmem_alloc(sizeof(*kf), &locked);
 	const char *reason = "";
-	int r = VG_E_NOMEM;
+	int r = VGD_E_NOMEM;
 	if (!der || !kf) {
 		snprintf(why, whylen, "out of memory");
 		goto out;
@@ -51,7 +52,7 @@ int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *
 	info->type = (uint8_t)kf->type;
 	if (kf->type == VG_KEY_RSA) {
 		if (secret_cap < vg_rsa_key_size()) {
-			r = VG_E_INTERNAL;
+			r = VGD_E_INTERNAL;
 			snprintf(why, whylen, "internal: secret slot too small");
 			goto out;
 		}
@@ -59,6 +60,7 @@ int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *
 		r = vg_rsa_key_init(rk, &kf->rsa);
 		if (r < 0) {
 			snprintf(why, whylen, "RSA key rejected: %s", vg_strerror(r));
+			r = vgd_err_from_kernel(r);
 			goto out;
 		}
 		r = vg_rsa_public_export(vg_rsa_key_public(rk), info->pub, sizeof(info->pub),
@@ -67,6 +69,7 @@ int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *
 		if (r < 0) {
 			snprintf(why, whylen, "RSA public exponent larger than 64 bits");
 			vg_rsa_key_wipe(rk);
+			r = vgd_err_from_kernel(r);
 			goto out;
 		}
 	} else {
@@ -94,32 +97,32 @@ int vgd_key_load_file(const char *path, vgd_keyinfo *info, void *secret, size_t 
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		snprintf(why, whylen, "%s", strerror(errno));
-		return VG_E_IO;
+		return VGD_E_IO;
 	}
 	struct stat st;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		snprintf(why, whylen, "not a regular file");
 		close(fd);
-		return VG_E_IO;
+		return VGD_E_IO;
 	}
 	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
 		snprintf(why, whylen,
 			 "file mode %03o gives access to other users; chmod 600 (or 400) it",
 			 (unsigned)(st.st_mode & 0777));
 		close(fd);
-		return VG_E_PERM;
+		return VGD_E_PERM;
 	}
 	if (st.st_size > (off_t)KEYFILE_MAX) {
 		snprintf(why, whylen, "larger than %u bytes", KEYFILE_MAX);
 		close(fd);
-		return VG_E_TOOBIG;
+		return VGD_E_TOOBIG;
 	}
 	int locked;
 	uint8_t *buf = vgd_secmem_alloc(KEYFILE_MAX, &locked);
 	if (!buf) {
 		close(fd);
 		snprintf(why, whylen, "out of memory");
-		return VG_E_NOMEM;
+		return VGD_E_NOMEM;
 	}
 	size_t len = 0;
 	int r = 0;
@@ -129,7 +132,7 @@ int vgd_key_load_file(const char *path, vgd_keyinfo *info, void *secret, size_t 
 			continue;
 		if (n < 0) {
 			snprintf(why, whylen, "%s", strerror(errno));
-			r = VG_E_IO;
+			r = VGD_E_IO;
 			break;
 		}
 		if (n == 0)
@@ -173,7 +176,7 @@ int vgd_keystore_load(vgd_keystore *ks, const vgd_config *cfg, char *err, size_t
 	if (!ks->info || !ks->secret || !ks->arena) {
 		snprintf(err, errlen, "out of memory loading keys");
 		vgd_keystore_free(ks);
-		return VG_E_NOMEM;
+		return VGD_E_NOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const vgd_key_conf *kc = &cfg->keys[i];
@@ -182,7 +185,7 @@ int vgd_keystore_load(vgd_keystore *ks, const vgd_config *cfg, char *err, size_t
 		ks->secret[i] = ks->arena + i * slot;
 		const char *path = key_path(kc, pathbuf, sizeof(pathbuf), why, sizeof(why));
 		int r = path ? vgd_key_load_file(path, info, ks->secret[i], slot, why, sizeof(why))
-			     : VG_E_NOTFOUND;
+			     : VGD_E_NOTFOUND;
 		if (r < 0) {
 			snprintf(err, errlen, "key '%s' (%s): %s", kc->name, path ? path : kc->file,
 				 why);
@@ -204,7 +207,7 @@ int vgd_keystore_load(vgd_keystore *ks, const vgd_config *cfg, char *err, size_t
 				 kc->name);
 			ks->n = i + 1;
 			vgd_keystore_free(ks);
-			return VG_E_INVALID;
+			return VGD_E_INVALID;
 		}
 		info->n_uids = kc->n_uids;
 		info->n_gids = kc->n_gids;

@@ -13,8 +13,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "errcode.h"
 #include "log.h"
-#include "vg/error.h"
 #include "vg_config.h"
 
 #if VG_HAVE_SECCOMP
@@ -78,7 +78,7 @@ static int load_filter(const int *calls, size_t n)
 	 * supervisor learns of every violation. */
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
 	if (!ctx)
-		return VG_E_NOMEM;
+		return VGD_E_NOMEM;
 	int r = 0;
 	for (size_t i = 0; i < n && r == 0; i++)
 		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, calls[i], 0);
@@ -87,7 +87,7 @@ static int load_filter(const int *calls, size_t n)
 	if (r == 0)
 		r = seccomp_load(ctx);
 	seccomp_release(ctx);
-	return r == 0 ? 0 : VG_E_INTERNAL;
+	return r == 0 ? 0 : VGD_E_INTERNAL;
 }
 #endif
 
@@ -117,21 +117,21 @@ int vgd_sandbox_enter(enum vgd_role role, const vgd_sandbox_opts *o)
 		if (setgroups(0, NULL) < 0 || setgid(o->gid) < 0 || setuid(o->uid) < 0) {
 			vgd_err("cannot drop privileges to %u:%u: %s", (unsigned)o->uid,
 				(unsigned)o->gid, strerror(errno));
-			return VG_E_PERM;
+			return VGD_E_PERM;
 		}
 		if (setuid(0) == 0) {
 			vgd_err("privilege drop did not stick");
-			return VG_E_PERM;
+			return VGD_E_PERM;
 		}
 	}
 	if (set_limit(RLIMIT_CORE, 0) < 0 || set_limit(RLIMIT_NPROC, 0) < 0 ||
 	    set_limit(RLIMIT_NOFILE, o->nofile) < 0) {
 		vgd_err("setrlimit: %s", strerror(errno));
-		return VG_E_PERM;
+		return VGD_E_PERM;
 	}
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
 		vgd_err("prctl: %s", strerror(errno));
-		return VG_E_PERM;
+		return VGD_E_PERM;
 	}
 #if VG_HAVE_SECCOMP
 	report_fd = o->report_fd;
@@ -140,7 +140,7 @@ int vgd_sandbox_enter(enum vgd_role role, const vgd_sandbox_opts *o)
 	sa.sa_sigaction = on_sigsys;
 	sa.sa_flags = SA_SIGINFO;
 	if (sigaction(SIGSYS, &sa, NULL) < 0)
-		return VG_E_INTERNAL;
+		return VGD_E_INTERNAL;
 	int r = role == VGD_ROLE_KEYHOLDER
 			? load_filter(keyholder_calls, sizeof(keyholder_calls) / sizeof(int))
 			: load_filter(front_calls, sizeof(front_calls) / sizeof(int));

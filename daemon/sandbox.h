@@ -19,7 +19,7 @@ typedef struct {
 	int report_fd;   /* violations are written here as {pid, syscall} */
 } vgd_sandbox_opts;
 
-/* Enter the sandbox. Returns 0 or a negative VG_E_* (the child must exit). */
+/* Enter the sandbox. Returns 0 or a negative VGD_E_* (the child must exit). */
 int vgd_sandbox_enter(enum vgd_role role, const vgd_sandbox_opts *o);
 
 /* Name of a system call number, for the supervisor's log. */

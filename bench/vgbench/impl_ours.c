@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "bench.h"
+#include "errcode.h"
 #include "keystore.h"
 #include "vg/cpu.h"
 #include "vg/ed25519.h"
-#include "vg/error.h"
 #include "vg/proto.h"
 #include "vg/rsa.h"
 #include "vg/x25519.h"
@@ -26,19 +26,19 @@ static int load_rsa(size_t s, char *why, size_t whylen)
 	void *slot = aligned_alloc(64, cap);
 	if (!slot) {
 		snprintf(why, whylen, "out of memory");
-		return VG_E_NOMEM;
+		return VGD_E_NOMEM;
 	}
 	memset(slot, 0, cap);
 	int r = vgd_key_from_bytes(fx->rsa[s].file, fx->rsa[s].file_len, &info, slot, cap, reason,
 				   sizeof(reason));
 	if (r == 0 && info.type != VG_KEY_RSA) {
 		snprintf(reason, sizeof(reason), "not an RSA key");
-		r = VG_E_KEY;
+		r = VGD_E_KEY;
 	}
 	if (r == 0 && vg_rsa_key_bits(slot) != fx->rsa[s].bits) {
 		snprintf(reason, sizeof(reason), "%zu bits, expected %u", vg_rsa_key_bits(slot),
 			 fx->rsa[s].bits);
-		r = VG_E_KEY;
+		r = VGD_E_KEY;
 	}
 	if (r < 0) {
 		snprintf(why, whylen, "rsa%u key: %s", fx->rsa[s].bits, reason);
