@@ -7,8 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <sys/un.h>
 
 #include "vg/proto.h"
+#include "vg/proto_tables.h"
 #include "vgclient.h"
 
 #define VGC_HIDDEN __attribute__((visibility("hidden")))

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "vg/proto_reason.h"
 
 /* Queue the end-of-iteration work. event_active on our own loop is no
  * system call: the callback runs after the callbacks already made active
@@ -183,7 +184,8 @@ static void fail_all(front *f)
 	while (f->queue.head) {
 		job *j = f->queue.head;
 		vgd_front_q_remove(&f->queue, j);
-		vgd_front_job_finish(f, j, VG_ST_UNAVAILABLE, NULL, 0, "daemon stopped before this request ran");
+		vgd_front_job_finish(f, j, VG_ST_UNAVAILABLE, NULL, 0,
+				     vg_reason(VG_R_STOPPED_QUEUED));
 	}
 	for (int i = 0; i < f->nslots; i++) {
 		khslot *k = &f->kh[i];
@@ -192,7 +194,7 @@ static void fail_all(front *f)
 			job *j = k->out.head;
 			vgd_front_q_remove(&k->out, j);
 			vgd_front_job_finish(f, j, VG_ST_UNAVAILABLE, NULL, 0,
-				   "daemon stopped before this request finished");
+				   vg_reason(VG_R_STOPPED_RUNNING));
 		}
 	}
 }
@@ -238,7 +240,8 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	while (f->queue.head && now - f->queue.head->t_queued_ms > QUEUE_TIMEOUT_MS) {
 		job *j = f->queue.head;
 		vgd_front_q_remove(&f->queue, j);
-		vgd_front_job_finish(f, j, VG_ST_UNAVAILABLE, NULL, 0, "no keyholder available in time");
+		vgd_front_job_finish(f, j, VG_ST_UNAVAILABLE, NULL, 0,
+				     vg_reason(VG_R_NO_KEYHOLDER));
 	}
 	if (f->draining) {
 		int out_pending = 0;

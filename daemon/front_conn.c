@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "vg/proto_reason.h"
 #include "vg/wipe.h"
 
 /* Read / write interest: an epoll_ctl each, so only on a change. A dead
@@ -261,9 +262,7 @@ void vgd_front_conn_process(front *f, conn *c)
 		vg_frame_hdr h;
 		long r = vg_frame_check(c->in + off, want, &h);
 		if (r < 0) {
-			const char *why = r == -VG_ST_TOO_LARGE  ? "frame larger than the maximum"
-					  : r == -VG_ST_BAD_VERSION ? "unsupported protocol version"
-								    : "malformed frame header";
+			const char *why = vg_reason(vg_frame_fault(r));
 			/* h is zero unless the magic was right: then its id is the
 			 * request's. */
 			vgd_stats_record(&f->stats, 0, (int)-r, 0);
@@ -278,7 +277,8 @@ void vgd_front_conn_process(front *f, conn *c)
 			if (!c->partial_since_ms)
 				c->partial_since_ms = c->last_active_ms;
 			if (conn_in_reserve(c, total) < 0) {
-				vgd_front_send_error(f, c, h.opcode, h.id, VG_ST_INTERNAL, "out of memory");
+				vgd_front_send_error(f, c, h.opcode, h.id, VG_ST_INTERNAL,
+					     vg_reason(VG_R_NO_MEMORY));
 				vgd_front_conn_start_closing(c);
 			}
 			break;
@@ -351,7 +351,8 @@ void vgd_front_on_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
 		/* Accepted only to say why, then closed. */
 		f->stats.connections_refused++;
 		long n = vg_error_encode(0, 0, f->draining ? VG_ST_UNAVAILABLE : VG_ST_OVERLOADED,
-					 f->draining ? "daemon is shutting down" : "too many connections",
+					 vg_reason(f->draining ? VG_R_SHUTTING_DOWN
+							       : VG_R_TOO_MANY_CONNECTIONS),
 					 f->frame, sizeof(f->frame));
 		if (n > 0)
 			(void)send(fd, f->frame, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);

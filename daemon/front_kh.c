@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "vg/proto_reason.h"
 #include "vg/wipe.h"
 
 /* ---- keyholders ---- */
@@ -37,7 +38,7 @@ static void kh_lost(front *f, khslot *k)
 		vgd_front_q_remove(&k->out, j);
 		if (++j->attempts >= MAX_ATTEMPTS) {
 			vgd_front_job_finish(f, j, VG_ST_INTERNAL, NULL, 0,
-				   "keyholder crashed while processing this request");
+				   vg_reason(VG_R_KEYHOLDER_CRASHED));
 			continue;
 		}
 		f->stats.retries++;

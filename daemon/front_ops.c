@@ -1,6 +1,7 @@
 /* front_ops.c: the front's request handling (see front_internal.h). Holds
  * no key material: only public key descriptions. Frames are untrusted and
- * go through protocol/ before use. */
+ * go through protocol/ before use; where an operation runs (here or on a
+ * keyholder) and which stats it keeps is the operation table's. */
 #include "front_internal.h"
 
 #include <stdio.h>
@@ -10,7 +11,15 @@
 #include "keyops.h"
 #include "log.h"
 #include "vg/cpu.h"
+#include "vg/proto_reason.h"
+#include "vg/proto_tables.h"
 #include "vg_config.h"
+
+/* Answer with a reason from the table (its status goes with it). */
+static void refuse(front *f, conn *c, uint8_t op, uint32_t id, int why, uint64_t t0)
+{
+	vgd_front_answer(f, c, op, id, vg_reason_status(why), NULL, 0, vg_reason(why), t0);
+}
 
 /* ---- requests ---- */
 static const vgd_keyinfo *find_key(front *f, const char *name)
@@ -27,7 +36,7 @@ static void put_keyinfo(vg_writer *w, const vgd_keyinfo *k)
 	vg_put_str(w, VG_T_KEY, k->name);
 	vg_put_u8(w, VG_T_KEY_TYPE, k->type);
 	vg_put(w, VG_T_PUBKEY, k->pub, k->pub_len);
-	if (k->type == VG_KEY_RSA)
+	if (k->rsa_e_len != 0) /* RSA keys only (KEYINFO, PROTOCOL.md 6.3) */
 		vg_put(w, VG_T_RSA_E, k->rsa_e, k->rsa_e_len);
 	vg_put_u32(w, VG_T_OPS, k->allow);
 	vg_put_close(w);
@@ -46,14 +55,17 @@ static long encode_stats(front *f, uint32_t id)
 	vg_writer w;
 	vg_frame_begin(&w, f->frame, sizeof(f->frame), VG_OP_STATS | VG_OP_REPLY, VG_ST_OK, id);
 	for (int op = 1; op <= VG_OP_MAX; op++) {
+		const vg_op_info *info = vg_op_get(op);
+		if (info == NULL)
+			continue;
 		const vgd_op_stats *o = &f->stats.op[op];
 		char name[64];
-		const char *on = vg_op_name(op);
+		const char *on = info->name;
 		snprintf(name, sizeof(name), "%s.count", on);
 		put_stat(&w, name, o->count);
 		snprintf(name, sizeof(name), "%s.errors", on);
 		put_stat(&w, name, o->errors);
-		if (op == VG_OP_SIGN || op == VG_OP_X25519 || op == VG_OP_RSA_PRIVATE) {
+		if (info->latency) {
 			static const struct { const char *n; double p; } pct[] = {
 				{"p50_us", 50}, {"p90_us", 90}, {"p99_us", 99}, {"p999_us", 99.9}};
 			for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
@@ -88,9 +100,7 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	switch (op) {
 	case VG_OP_HELLO:
 		vg_put_u8(&w, VG_T_VERSION, VG_PROTO_VERSION);
-		vg_put_u32(&w, VG_T_CAPS,
-			   VG_CAP_PIPELINE | VG_CAP_TLS13 | VG_CAP_ED25519 | VG_CAP_X25519 |
-				   VG_CAP_RSA);
+		vg_put_u32(&w, VG_T_CAPS, vg_caps());
 		vg_put_open(&w, VG_T_LIMIT);
 		vg_put_u32(&w, VG_T_LIM_MAX_FRAME, VG_PROTO_MAX_FRAME);
 		vg_put_u32(&w, VG_T_LIM_MAX_INFLIGHT, (uint32_t)f->lim.max_inflight);
@@ -118,7 +128,7 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 		if (!k || !vgd_acl_allows(k, c->uid, c->gid)) {
 			/* Unknown and forbidden look the same to a caller not
 			 * allowed to see the key. */
-			vgd_front_answer(f, c, op, rq->id, VG_ST_UNKNOWN_KEY, NULL, 0, "no such key", t0);
+			refuse(f, c, op, rq->id, VG_R_NO_SUCH_KEY, t0);
 			return;
 		}
 		put_keyinfo(&w, k);
@@ -133,7 +143,7 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	}
 	long n = vg_frame_end(&w);
 	if (n < 0) {
-		vgd_front_answer(f, c, op, rq->id, VG_ST_INTERNAL, NULL, 0, "reply too large", t0);
+		refuse(f, c, op, rq->id, VG_R_REPLY_TOO_LARGE, t0);
 		return;
 	}
 	vgd_stats_record(&f->stats, op, VG_ST_OK, vgd_now_us() - t0);
@@ -145,22 +155,17 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	const char *reason = "";
 	const vgd_keyinfo *k = find_key(f, rq->key);
 	if (!k) {
-		vgd_front_answer(f, c, rq->op, rq->id, VG_ST_UNKNOWN_KEY, NULL, 0, "no such key", t0);
+		refuse(f, c, rq->op, rq->id, VG_R_NO_SUCH_KEY, t0);
 		return;
 	}
 	if (!vgd_acl_allows(k, c->uid, c->gid)) {
 		f->stats.denied++;
 		vgd_warn("denied: uid %u gid %u pid %d may not use key '%s' (%s)", (unsigned)c->uid,
 			 (unsigned)c->gid, (int)c->pid, k->name, vg_op_name(rq->op));
-		vgd_front_answer(f, c, rq->op, rq->id, VG_ST_NOT_ALLOWED, NULL, 0,
-		       "caller may not use this key", t0);
+		refuse(f, c, rq->op, rq->id, VG_R_CALLER_DENIED, t0);
 		return;
 	}
-	int st = vgd_policy_check(k, rq->op, rq->alg, &reason);
-	if (st == VG_ST_OK && rq->op == VG_OP_RSA_PRIVATE && rq->data_len != k->pub_len) {
-		st = VG_ST_BAD_INPUT;
-		reason = "input length must equal the modulus length";
-	}
+	int st = vgd_request_check(k, rq->op, rq->alg, rq->data_len, &reason);
 	if (st != VG_ST_OK) {
 		if (st == VG_ST_NOT_ALLOWED) {
 			f->stats.denied++;
@@ -172,8 +177,7 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	}
 	if (f->queue.len >= (size_t)f->lim.max_queue) {
 		f->stats.overloaded++;
-		vgd_front_answer(f, c, rq->op, rq->id, VG_ST_OVERLOADED, NULL, 0,
-		       "request queue is full; try again", t0);
+		refuse(f, c, rq->op, rq->id, VG_R_QUEUE_FULL, t0);
 		return;
 	}
 	job *j = vgd_front_job_alloc(f);
@@ -181,7 +185,7 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	if (!j || (rq->data_len > INLINE_DATA && !big)) {
 		free(j);
 		free(big);
-		vgd_front_answer(f, c, rq->op, rq->id, VG_ST_INTERNAL, NULL, 0, "out of memory", t0);
+		refuse(f, c, rq->op, rq->id, VG_R_NO_MEMORY, t0);
 		return;
 	}
 	memset(j, 0, offsetof(job, inline_data));
@@ -224,17 +228,12 @@ void vgd_front_handle_frame(front *f, conn *c, const uint8_t *frame, size_t len)
 		return;
 	}
 	if (f->draining) {
-		vgd_front_answer(f, c, rq.op, rq.id, VG_ST_UNAVAILABLE, NULL, 0, "daemon is shutting down",
-		       t0);
+		refuse(f, c, rq.op, rq.id, VG_R_SHUTTING_DOWN, t0);
 		return;
 	}
-	switch (rq.op) {
-	case VG_OP_SIGN:
-	case VG_OP_X25519:
-	case VG_OP_RSA_PRIVATE:
+	/* The decoder accepted the opcode, so it has a row. */
+	if (vg_op_get(rq.op)->kind == VG_OPK_KEY)
 		handle_key_op(f, c, &rq, t0);
-		break;
-	default:
+	else
 		handle_local(f, c, &rq, t0);
-	}
 }

@@ -15,6 +15,8 @@
 #include "log.h"
 #include "record.h"
 #include "vg/proto.h"
+#include "vg/proto_reason.h"
+#include "vg/proto_tables.h"
 #include "vg/wipe.h"
 
 #ifdef VGD_TEST_HOOKS
@@ -24,6 +26,10 @@
 static const char violate_msg[] = "vgd-test-violate-sandbox";
 #endif
 
+/* The record's shape, by the operation table's rules for its opcode: a
+ * key operation, ALG a known algorithm where the operation takes one and
+ * 0 elsewhere, TLS_ROLE exactly where ALG is the TLS 1.3 mode. The key's
+ * type and policy are checked again when it runs (vgd_keyop_run). */
 static int check_request(const uint8_t *buf, ssize_t n, const vgd_kreq **out)
 {
 	if (n < (ssize_t)sizeof(vgd_kreq))
@@ -31,10 +37,16 @@ static int check_request(const uint8_t *buf, ssize_t n, const vgd_kreq **out)
 	const vgd_kreq *q = (const vgd_kreq *)buf;
 	if (q->magic != VGD_KREQ_MAGIC || q->data_len > VG_PROTO_MAX_DATA ||
 	    (size_t)n != sizeof(vgd_kreq) + q->data_len ||
-	    memchr(q->key, 0, sizeof(q->key)) == NULL || q->op < VG_OP_SIGN ||
-	    q->op > VG_OP_RSA_PRIVATE || q->alg > VG_ALG_MAX || q->role > VG_TLS_CLIENT)
+	    memchr(q->key, 0, sizeof(q->key)) == NULL)
 		return 0;
-	if (q->op == VG_OP_SIGN && (q->alg == 0 || (q->alg == VG_ALG_TLS13) != (q->role != 0)))
+	const vg_op_info *o = vg_op_get(q->op);
+	if (o == NULL || o->kind != VG_OPK_KEY)
+		return 0;
+	const vg_alg_info *a = vg_alg_get(q->alg);
+	if (o->req[VG_T_ALG] == VG_RULE_NO ? q->alg != 0 : a == NULL)
+		return 0;
+	int tls = a != NULL && a->data == VG_DATA_TLS13_HASH;
+	if (tls ? q->role != VG_TLS_SERVER && q->role != VG_TLS_CLIENT : q->role != 0)
 		return 0;
 	*out = q;
 	return 1;
@@ -77,8 +89,8 @@ static void run_request(vgd_keystore *ks, int i, const vgd_kreq *q, reply *r)
 	size_t out_len = 0;
 	if (i < 0) {
 		/* The key set changed between the front's check and now. */
-		r->rep.status = VG_ST_UNKNOWN_KEY;
-		reason = "no such key";
+		r->rep.status = (uint8_t)vg_reason_status(VG_R_NO_SUCH_KEY);
+		reason = vg_reason(VG_R_NO_SUCH_KEY);
 	} else {
 		r->rep.status = (uint8_t)vgd_keyop_run(&ks->info[i], ks->secret[i], q->op, q->alg,
 						       q->role, data, q->data_len, r->out, &out_len,

@@ -1,6 +1,9 @@
-/* keyops.c: sign / x25519 / rsa-private on a held key. Secret: the key's
- * secret part; inputs and outputs here are not secret (they go back to
- * the client), except X25519 shared values, which only the client sees. */
+/* keyops.c: sign / x25519 / rsa-private on a held key, driven by the
+ * protocol's operation and algorithm tables (vg/proto_tables.h): the
+ * tables say which key type and policy bit a request needs and what its
+ * DATA is; this file holds the kernel calls. Secret: the key's secret
+ * part; inputs and outputs here are not secret (they go back to the
+ * client), except X25519 shared values, which only the client sees. */
 #include "keyops.h"
 
 #include <string.h>
@@ -8,10 +11,17 @@
 #include "vg/ed25519.h"
 #include "vg/error.h"
 #include "vg/proto.h"
+#include "vg/proto_reason.h"
+#include "vg/proto_tables.h"
+#include "vg/proto_tls13.h"
 #include "vg/rsa.h"
 #include "vg/sha2.h"
 #include "vg/wipe.h"
 #include "vg/x25519.h"
+
+_Static_assert(VG_DIGEST_MAX_LEN == VG_SHA512_LEN, "the longest digest");
+_Static_assert(VG_PROTO_X25519_LEN == VG_X25519_LEN, "x25519 values");
+_Static_assert(VG_ED25519_SIG_LEN <= VG_PROTO_MAX_RESULT, "a signature fits a result");
 
 int vgd_acl_allows(const vgd_keyinfo *info, uid_t uid, gid_t gid)
 {
@@ -26,170 +36,189 @@ int vgd_acl_allows(const vgd_keyinfo *info, uid_t uid, gid_t gid)
 	return 0;
 }
 
-static int is_rsa_alg(uint8_t alg) { return alg >= VG_ALG_RSA_PKCS1_SHA256 && alg <= VG_ALG_RSA_PSS_SHA512; }
-
-int vgd_policy_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, const char **reason)
+/* A failure: the reason's text and its status, from the reason table. */
+static int fail(const char **reason, int why)
 {
-	switch (op) {
-	case VG_OP_SIGN:
-		if (alg == VG_ALG_TLS13) {
-			if (info->type == VG_KEY_X25519) {
-				*reason = "key cannot sign (X25519)";
-				return VG_ST_BAD_INPUT;
-			}
-			if (!(info->allow & VG_ALLOW_SIGN_TLS13)) {
-				*reason = "key policy does not allow TLS 1.3 signing";
-				return VG_ST_NOT_ALLOWED;
-			}
-			return VG_ST_OK;
-		}
-		if ((alg == VG_ALG_ED25519) != (info->type == VG_KEY_ED25519) ||
-		    (is_rsa_alg(alg) && info->type != VG_KEY_RSA)) {
-			*reason = "algorithm does not match the key type";
-			return VG_ST_BAD_INPUT;
-		}
-		if (!(info->allow & VG_ALLOW_SIGN)) {
-			*reason = "key policy allows only TLS 1.3 signing";
-			return VG_ST_NOT_ALLOWED;
-		}
+	*reason = vg_reason(why);
+	return vg_reason_status(why);
+}
+
+int vgd_status_from_kernel(int err, const char **reason)
+{
+	if (err == VG_OK)
 		return VG_ST_OK;
-	case VG_OP_X25519:
-		if (info->type != VG_KEY_X25519) {
-			*reason = "not an X25519 key";
-			return VG_ST_BAD_INPUT;
-		}
-		return (info->allow & VG_ALLOW_X25519) ? VG_ST_OK
-						       : (*reason = "key policy forbids x25519",
-							  VG_ST_NOT_ALLOWED);
-	case VG_OP_RSA_PRIVATE:
-		if (info->type != VG_KEY_RSA) {
-			*reason = "not an RSA key";
-			return VG_ST_BAD_INPUT;
-		}
-		return (info->allow & VG_ALLOW_RSA_PRIVATE)
-			       ? VG_ST_OK
-			       : (*reason = "key policy forbids rsa-private", VG_ST_NOT_ALLOWED);
+	*reason = vg_strerror(err); /* the kernels' own text: one source */
+	switch (err) {
+	case VG_E_RANGE:
+	case VG_E_INVALID:
+		return VG_ST_BAD_INPUT; /* the client's input, not our fault */
 	default:
-		*reason = "not a key operation";
-		return VG_ST_UNKNOWN_OP;
+		return VG_ST_INTERNAL; /* a fault, a bad key, a failed RNG */
 	}
 }
 
-static vg_hash_alg hash_for_len(size_t len)
+/* The kernels' hash for a protocol digest (0, which the kernels refuse
+ * with VG_E_INVALID, for none). */
+static vg_hash_alg kernel_hash(int digest)
 {
-	return len == 32 ? VG_HASH_SHA256 : len == 48 ? VG_HASH_SHA384 : VG_HASH_SHA512;
+	switch (digest) {
+	case VG_DIGEST_SHA256: return VG_HASH_SHA256;
+	case VG_DIGEST_SHA384: return VG_HASH_SHA384;
+	case VG_DIGEST_SHA512: return VG_HASH_SHA512;
+	default: return (vg_hash_alg)0;
+	}
 }
 
-static int rsa_status(int r, const char **reason)
+int vgd_policy_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, const char **reason)
 {
-	if (r == 0)
+	const vg_op_info *o = vg_op_get(op);
+	int fits, wrong_key, denied;
+	uint32_t need;
+
+	if (o == NULL || o->kind != VG_OPK_KEY)
+		return fail(reason, VG_R_NOT_KEY_OP);
+	need = o->allow;
+	wrong_key = o->wrong_key;
+	denied = o->denied;
+	if (o->key_type != 0) {
+		fits = info->type == o->key_type;
+	} else {
+		/* The algorithm names the key type and the policy bit (sign). */
+		const vg_alg_info *a = vg_alg_get(alg);
+		if (a == NULL)
+			return fail(reason, VG_R_UNKNOWN_ALG);
+		need = a->allow;
+		if (a->data == VG_DATA_TLS13_HASH) {
+			/* Any key with a TLS 1.3 scheme; the policy may allow
+			 * only this mode. */
+			fits = (vg_key_type_allow(info->type) & VG_ALLOW_SIGN_TLS13) != 0;
+			wrong_key = VG_R_KEY_CANNOT_SIGN;
+			denied = VG_R_TLS13_DENIED;
+		} else {
+			fits = info->type == a->key_type;
+		}
+	}
+	if (!fits)
+		return fail(reason, wrong_key);
+	if (!(info->allow & need))
+		return fail(reason, denied);
+	return VG_ST_OK;
+}
+
+int vgd_request_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, size_t len,
+		      const char **reason)
+{
+	int st = vgd_policy_check(info, op, alg, reason);
+
+	if (st != VG_ST_OK)
+		return st;
+	/* rsa-private takes exactly the modulus length (the codec allowed
+	 * any RSA size; the key decides). */
+	if (op == VG_OP_RSA_PRIVATE && len != info->pub_len)
+		return fail(reason, VG_R_MODULUS_LEN);
+	return VG_ST_OK;
+}
+
+/* The kernel call of a signature row: in is the message (VG_DATA_MESSAGE)
+ * or the digest (VG_DATA_DIGEST) the row expects. out holds
+ * VG_PROTO_MAX_RESULT bytes. */
+static int kernel_sign(const vg_alg_info *a, const void *secret, const uint8_t *in, size_t len,
+		       uint8_t *out, size_t *out_len, const char **reason)
+{
+	switch (a->key_type) {
+	case VG_KEY_ED25519: {
+		const vgd_secret_25519 *s = secret;
+		vg_ed25519_sign(out, in, len, s->seed, s->pk);
+		*out_len = VG_ED25519_SIG_LEN;
 		return VG_ST_OK;
-	*reason = vg_strerror(r);
-	return r == VG_E_RANGE || r == VG_E_INVALID ? VG_ST_BAD_INPUT : VG_ST_INTERNAL;
-}
-
-/* RFC 8446 4.4.3: 64 spaces, context string, 0, transcript hash. */
-static size_t tls13_content(uint8_t *buf, uint8_t role, const uint8_t *hash, size_t hlen)
-{
-	static const char server[] = "TLS 1.3, server CertificateVerify";
-	static const char client[] = "TLS 1.3, client CertificateVerify";
-	const char *ctx = role == VG_TLS_SERVER ? server : client;
-	size_t n = 64, cl = sizeof(server) - 1;
-	memset(buf, 0x20, 64);
-	memcpy(buf + n, ctx, cl);
-	n += cl;
-	buf[n++] = 0;
-	memcpy(buf + n, hash, hlen);
-	return n + hlen;
+	}
+	case VG_KEY_RSA: {
+		const vg_rsa_key *rk = secret;
+		vg_hash_alg h = kernel_hash(a->digest);
+		size_t k = vg_rsa_key_bytes(rk);
+		int r = a->pad == VG_PAD_PSS ? vg_rsa_sign_pss(rk, h, in, len, out, k)
+					     : vg_rsa_sign_pkcs1(rk, h, in, len, out, k);
+		*out_len = k;
+		return vgd_status_from_kernel(r, reason);
+	}
+	default:
+		return fail(reason, VG_R_ALG_KEY_MISMATCH);
+	}
 }
 
 static int sign(const vgd_keyinfo *info, const void *secret, uint8_t alg, uint8_t role,
 		const uint8_t *data, size_t len, uint8_t *out, size_t *out_len,
 		const char **reason)
 {
-	uint8_t content[64 + 34 + 64];
-	if (alg == VG_ALG_TLS13) {
-		if (len != 32 && len != 48 && len != 64) {
-			*reason = "transcript hash must be 32, 48 or 64 bytes";
-			return VG_ST_BAD_INPUT;
+	const vg_alg_info *a = vg_alg_get(alg);
+	uint8_t content[VG_TLS13_CONTENT_MAX], digest[VG_DIGEST_MAX_LEN];
+
+	if (a != NULL && a->data == VG_DATA_TLS13_HASH) {
+		/* TLS 1.3 mode: build the content, then sign it with the
+		 * key's TLS 1.3 row (hashing it first if that row signs a
+		 * digest). */
+		size_t clen = vg_tls13_content(content, role, data, len);
+		a = vg_alg_tls13(info->type, len);
+		if (clen == 0 || a == NULL)
+			return fail(reason, VG_R_ALG_DATA_LEN);
+		data = content;
+		len = clen;
+		if (a->data == VG_DATA_DIGEST) {
+			if (vg_hash(kernel_hash(a->digest), digest, content, clen) != VG_OK)
+				return fail(reason, VG_R_ALG_DATA_LEN);
+			data = digest;
+			len = vg_digest_len(a->digest);
 		}
-		size_t clen = tls13_content(content, role, data, len);
-		if (info->type == VG_KEY_ED25519) {
-			data = content;
-			len = clen;
-			alg = VG_ALG_ED25519;
-		} else {
-			vg_hash_alg h = hash_for_len(len);
-			uint8_t digest[64];
-			(void)vg_hash(h, digest, content, clen);
-			const vg_rsa_key *rk = secret;
-			size_t k = vg_rsa_key_bytes(rk);
-			int r = vg_rsa_sign_pss(rk, h, digest, vg_hash_len(h), out, k);
-			*out_len = k;
-			return rsa_status(r, reason);
-		}
+	} else if (a == NULL || !vg_alg_data_len_ok(alg, len)) {
+		return fail(reason, VG_R_ALG_DATA_LEN);
 	}
-	if (alg == VG_ALG_ED25519) {
-		const vgd_secret_25519 *s = secret;
-		vg_ed25519_sign(out, data, len, s->seed, s->pk);
-		*out_len = 64;
-		return VG_ST_OK;
-	}
-	static const vg_hash_alg hashes[] = {VG_HASH_SHA256, VG_HASH_SHA384, VG_HASH_SHA512};
-	int pss = alg >= VG_ALG_RSA_PSS_SHA256;
-	vg_hash_alg h = hashes[(alg - VG_ALG_RSA_PKCS1_SHA256) % 3];
-	if (len != vg_hash_len(h)) {
-		*reason = "digest length does not match the hash";
-		return VG_ST_BAD_INPUT;
-	}
+	return kernel_sign(a, secret, data, len, out, out_len, reason);
+}
+
+static int x25519(const void *secret, const uint8_t *data, size_t len, uint8_t *out,
+		  size_t *out_len, const char **reason)
+{
+	const vgd_secret_25519 *s = secret;
+
+	if (len != VG_PROTO_X25519_LEN)
+		return fail(reason, VG_R_X25519_DATA_LEN);
+	if (vg_x25519(out, s->seed, data) < 0)
+		return fail(reason, VG_R_LOW_ORDER);
+	*out_len = VG_PROTO_X25519_LEN;
+	return VG_ST_OK;
+}
+
+static int rsa_private(const void *secret, const uint8_t *data, size_t len, uint8_t *out,
+		       size_t *out_len, const char **reason)
+{
 	const vg_rsa_key *rk = secret;
 	size_t k = vg_rsa_key_bytes(rk);
-	int r = pss ? vg_rsa_sign_pss(rk, h, data, len, out, k)
-		    : vg_rsa_sign_pkcs1(rk, h, data, len, out, k);
+	int r;
+
+	if (len != k)
+		return fail(reason, VG_R_MODULUS_LEN);
+	r = vg_rsa_private(rk, out, data, len);
+	if (r == VG_E_RANGE)
+		return fail(reason, VG_R_NOT_BELOW_MODULUS);
 	*out_len = k;
-	return rsa_status(r, reason);
+	return vgd_status_from_kernel(r, reason);
 }
 
 int vgd_keyop_run(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8_t alg,
 		  uint8_t tls_role, const uint8_t *data, size_t len, uint8_t *out,
 		  size_t *out_len, const char **reason)
 {
-	int st = vgd_policy_check(info, op, alg, reason);
+	int st = vgd_request_check(info, op, alg, len, reason);
 	if (st != VG_ST_OK)
 		return st;
 	*out_len = 0;
 	switch (op) {
 	case VG_OP_SIGN:
 		return sign(info, secret, alg, tls_role, data, len, out, out_len, reason);
-	case VG_OP_X25519: {
-		if (len != 32) {
-			*reason = "peer value must be 32 bytes";
-			return VG_ST_BAD_INPUT;
-		}
-		const vgd_secret_25519 *s = secret;
-		if (vg_x25519(out, s->seed, data) < 0) {
-			*reason = "peer value is a low-order point (all-zero shared secret)";
-			return VG_ST_BAD_INPUT;
-		}
-		*out_len = 32;
-		return VG_ST_OK;
+	case VG_OP_X25519:
+		return x25519(secret, data, len, out, out_len, reason);
+	case VG_OP_RSA_PRIVATE:
+		return rsa_private(secret, data, len, out, out_len, reason);
 	}
-	case VG_OP_RSA_PRIVATE: {
-		const vg_rsa_key *rk = secret;
-		size_t k = vg_rsa_key_bytes(rk);
-		if (len != k) {
-			*reason = "input length must equal the modulus length";
-			return VG_ST_BAD_INPUT;
-		}
-		int r = vg_rsa_private(rk, out, data, len);
-		if (r == VG_E_RANGE) {
-			*reason = "input is not less than the modulus";
-			return VG_ST_BAD_INPUT;
-		}
-		*out_len = k;
-		return rsa_status(r, reason);
-	}
-	}
-	*reason = "not a key operation";
-	return VG_ST_UNKNOWN_OP;
+	return fail(reason, VG_R_NOT_KEY_OP);
 }

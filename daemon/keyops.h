@@ -1,5 +1,7 @@
-/* keyops.h: the operations a keyholder runs on a key, and the policy check
- * shared by the front (first) and the keyholder (again). */
+/* keyops.h: the operations a keyholder runs on a key, and the checks
+ * shared by the front (first) and the keyholder (again). What a request
+ * needs (key type, policy bit, DATA) comes from the protocol's tables
+ * (vg/proto_tables.h); statuses and reasons from vg/proto_reason.h. */
 #ifndef VGD_KEYOPS_H
 #define VGD_KEYOPS_H
 
@@ -13,11 +15,22 @@
 int vgd_acl_allows(const vgd_keyinfo *info, uid_t uid, gid_t gid);
 
 /* Does the key's type and policy permit (op, alg)? VG_ST_OK, or
- * VG_ST_NOT_ALLOWED / VG_ST_BAD_INPUT with *reason. */
+ * VG_ST_UNKNOWN_OP / VG_ST_NOT_ALLOWED / VG_ST_BAD_INPUT with *reason. */
 int vgd_policy_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, const char **reason);
 
-/* Run op on the key. out holds at least 512 bytes. Returns VG_ST_* and
- * *reason for errors; *out_len on success. */
+/* vgd_policy_check, then whether len bytes of DATA fit this key (an
+ * rsa-private input must be exactly the modulus length). */
+int vgd_request_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, size_t len,
+		      const char **reason);
+
+/* The boundary from kernel codes to the wire: a VG_E_* result of a kernel
+ * call as a status (VG_ST_OK for VG_OK; a bad input is VG_ST_BAD_INPUT,
+ * anything else VG_ST_INTERNAL), with the kernel's message as *reason. */
+int vgd_status_from_kernel(int err, const char **reason);
+
+/* Run op on the key (vgd_request_check first). out holds at least
+ * VG_PROTO_MAX_RESULT bytes. Returns VG_ST_* and *reason for errors;
+ * *out_len on success. */
 int vgd_keyop_run(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8_t alg,
 		  uint8_t tls_role, const uint8_t *data, size_t len, uint8_t *out,
 		  size_t *out_len, const char **reason);

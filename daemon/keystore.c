@@ -16,8 +16,8 @@
 #include "log.h"
 #include "secmem.h"
 #include "vg/ed25519.h"
-#include "vg/error.h"
 #include "vg/proto.h"
+#include "vg/proto_tables.h"
 #include "vg/rsa.h"
 #include "vg/wipe.h"
 #include "vg/x25519.h"
@@ -196,12 +196,7 @@ int vgd_keystore_load(vgd_keystore *ks, const vgd_config *cfg, char *err, size_t
 		snprintf(info->name, sizeof(info->name), "%s", kc->name);
 		info->allow = kc->allow;
 		/* Operations that do not fit the key type are not allowed. */
-		if (info->type == VG_KEY_X25519)
-			info->allow &= VG_ALLOW_X25519;
-		else if (info->type == VG_KEY_ED25519)
-			info->allow &= VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13;
-		else
-			info->allow &= VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13 | VG_ALLOW_RSA_PRIVATE;
+		info->allow &= vg_key_type_allow(info->type);
 		if (!info->allow) {
 			snprintf(err, errlen, "key '%s': 'allow' permits nothing this key type can do",
 				 kc->name);

@@ -12,7 +12,11 @@
 
 #define VGD_KREQ_MAGIC 0x76674b51u /* "vgKQ" */
 #define VGD_KREP_MAGIC 0x76674b50u /* "vgKP" */
-#define VGD_RESULT_MAX 512u
+#define VGD_RESULT_MAX VG_PROTO_MAX_RESULT
+/* A reason in a keyholder reply, NUL included: room for the longest text
+ * the keyholder sends (the reason table's and the kernels' messages;
+ * tests/daemon/test_keyops.c checks that each fits). */
+#define VGD_KREP_REASON_LEN 112u
 
 typedef struct {
 	uint32_t magic;
@@ -29,7 +33,7 @@ typedef struct {
 	uint64_t job;
 	uint8_t status; /* VG_ST_* */
 	uint8_t pad[7];
-	char reason[112]; /* NUL-terminated */
+	char reason[VGD_KREP_REASON_LEN]; /* NUL-terminated */
 } vgd_krep;
 
 #define VGD_KREQ_MAX (sizeof(vgd_kreq) + VG_PROTO_MAX_DATA)

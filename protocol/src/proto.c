@@ -1,10 +1,13 @@
 /* proto.c: the vgd v1 codec: frame boundaries, the bounded item cursor,
- * request validation driven by one rule table per opcode, the bounded
+ * request validation driven by the operation table (optab.c), the bounded
  * writer, and reply decoding. Every input byte is untrusted; nothing here is
  * secret (frames carry public values, digests and signatures). */
 #include "vg/proto.h"
 
 #include <string.h>
+
+#include "vg/proto_reason.h"
+#include "vg/proto_tables.h"
 
 _Static_assert(VG_T_MAX < 32, "the seen-set of request items is a uint32_t bitmask");
 _Static_assert(VG_PROTO_MAX_FRAME <= 65536, "body_len and item lengths assume a 64 KiB frame");
@@ -232,44 +235,7 @@ static int bad_width(uint16_t tag, uint16_t len)
 	}
 }
 
-/* ---- request rules: what each opcode requires, allows and forbids ---- */
-
-enum rule {
-	R_NO = 0, /* forbidden (the default for every tag not listed) */
-	R_OPT,    /* optional, at most once */
-	R_REQ,    /* required, exactly once */
-	R_TLS,    /* required iff ALG is tls13, forbidden otherwise */
-};
-
-#define DATA_BY_ALG 0xffffffffu /* data_max: DATA length depends on ALG */
-
-static const struct op_rule {
-	uint8_t item[VG_T_MAX + 1];
-	uint32_t data_min, data_max;
-	const char *data_reason; /* reason when DATA's length is out of range */
-} op_rules[VG_OP_MAX + 1] = {
-	[VG_OP_HELLO] = { .item = { 0 } },
-	[VG_OP_PING] = {
-		.item = { [VG_T_DATA] = R_OPT },
-		.data_min = 0, .data_max = 1024, .data_reason = "ping data over 1024 bytes",
-	},
-	[VG_OP_LIST_KEYS] = { .item = { 0 } },
-	[VG_OP_PUBLIC_KEY] = { .item = { [VG_T_KEY] = R_REQ } },
-	[VG_OP_SIGN] = {
-		.item = { [VG_T_KEY] = R_REQ, [VG_T_ALG] = R_REQ, [VG_T_DATA] = R_REQ,
-			  [VG_T_TLS_ROLE] = R_TLS },
-		.data_max = DATA_BY_ALG, .data_reason = "data length does not fit the algorithm",
-	},
-	[VG_OP_X25519] = {
-		.item = { [VG_T_KEY] = R_REQ, [VG_T_DATA] = R_REQ },
-		.data_min = 32, .data_max = 32, .data_reason = "x25519 peer key must be 32 bytes",
-	},
-	[VG_OP_RSA_PRIVATE] = {
-		.item = { [VG_T_KEY] = R_REQ, [VG_T_DATA] = R_REQ },
-		.data_min = 256, .data_max = 512, .data_reason = "rsa input must be 256..512 bytes",
-	},
-	[VG_OP_STATS] = { .item = { 0 } },
-};
+/* ---- request validation (the rules are the operation table's) ---- */
 
 static int key_name_ok(const uint8_t *s, size_t n)
 {
@@ -287,10 +253,25 @@ static int key_name_ok(const uint8_t *s, size_t n)
 
 #define BIT(tag) (1u << (tag))
 
+/* Report a failure: its text and its status, from the reason table. */
+static int fail(const char **reason, int why)
+{
+	*reason = vg_reason(why);
+	return vg_reason_status(why);
+}
+
+/* 1 if an ALG value selects TLS 1.3 mode (where TLS_ROLE belongs). */
+static int alg_is_tls13(uint8_t alg)
+{
+	const vg_alg_info *a = vg_alg_get(alg);
+
+	return a != NULL && a->data == VG_DATA_TLS13_HASH;
+}
+
 int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const char **reason)
 {
 	const char *unused;
-	const struct op_rule *rule;
+	const vg_op_info *rule;
 	vg_frame_hdr h;
 	vg_cursor c;
 	vg_item it, got[VG_T_MAX + 1];
@@ -301,41 +282,24 @@ int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const c
 	if (reason == NULL)
 		reason = &unused;
 	memset(req, 0, sizeof *req);
-	*reason = "ok";
+	*reason = vg_reason(VG_R_OK);
 
 	n = vg_frame_check(frame, len, &h);
 	req->op = h.opcode;
 	req->id = h.id;
-	if (n < 0) {
-		if (n == -VG_ST_BAD_VERSION)
-			*reason = "unsupported protocol version";
-		else if (n == -VG_ST_TOO_LARGE)
-			*reason = "frame too large";
-		else if (h.version == VG_PROTO_VERSION) /* header read: magic was right */
-			*reason = "reserved bytes not zero";
-		else
-			*reason = "bad magic";
-		return (int)-n;
-	}
-	if (n == 0 || (size_t)n != len) {
-		*reason = "frame length does not match its header";
-		return VG_ST_MALFORMED;
-	}
-	if (h.status != VG_ST_OK) {
-		*reason = "status set in a request";
-		return VG_ST_MALFORMED;
-	}
-	if (h.opcode & VG_OP_REPLY) {
-		*reason = "reply bit set in a request";
-		return VG_ST_MALFORMED;
-	}
+	if (n < 0)
+		return fail(reason, vg_frame_fault(n));
+	if (n == 0 || (size_t)n != len)
+		return fail(reason, VG_R_FRAME_LENGTH);
+	if (h.status != VG_ST_OK)
+		return fail(reason, VG_R_STATUS_IN_REQUEST);
+	if (h.opcode & VG_OP_REPLY)
+		return fail(reason, VG_R_REPLY_BIT);
 	/* The frame length is known, so the stream stays in step: an unknown
 	 * opcode is answered without looking at its (opaque) items. */
-	if (h.opcode == 0 || h.opcode > VG_OP_MAX) {
-		*reason = "unknown opcode";
-		return VG_ST_UNKNOWN_OP;
-	}
-	rule = &op_rules[h.opcode];
+	rule = vg_op_get(h.opcode);
+	if (rule == NULL)
+		return fail(reason, VG_R_UNKNOWN_OP);
 
 	/* Pass 1, structure (MALFORMED): item framing, tags allowed for this
 	 * opcode, no duplicates, fixed widths. It runs to the end before any
@@ -345,84 +309,60 @@ int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const c
 	c.p = frame + VG_PROTO_HDR_LEN;
 	c.left = len - VG_PROTO_HDR_LEN;
 	while ((r = vg_item_next(&c, &it)) == 1) {
-		if (it.tag == 0 || it.tag > VG_T_MAX) {
-			*reason = "unknown item";
-			return VG_ST_MALFORMED;
-		}
-		if (rule->item[it.tag] == R_NO) {
-			*reason = "item not allowed";
-			return VG_ST_MALFORMED;
-		}
-		if (seen & BIT(it.tag)) {
-			*reason = "duplicate item";
-			return VG_ST_MALFORMED;
-		}
-		if (bad_width(it.tag, it.len)) {
-			*reason = "bad item length";
-			return VG_ST_MALFORMED;
-		}
+		if (it.tag == 0 || it.tag > VG_T_MAX)
+			return fail(reason, VG_R_UNKNOWN_ITEM);
+		if (rule->req[it.tag] == VG_RULE_NO)
+			return fail(reason, VG_R_ITEM_NOT_ALLOWED);
+		if (seen & BIT(it.tag))
+			return fail(reason, VG_R_DUPLICATE_ITEM);
+		if (bad_width(it.tag, it.len))
+			return fail(reason, VG_R_BAD_ITEM_LENGTH);
 		seen |= BIT(it.tag);
 		got[it.tag] = it;
 	}
-	if (r < 0) {
-		*reason = "item overruns the frame";
-		return VG_ST_MALFORMED;
-	}
+	if (r < 0)
+		return fail(reason, VG_R_ITEM_OVERRUN);
 	for (unsigned t = 1; t <= VG_T_MAX; t++) {
-		if (rule->item[t] == R_REQ && !(seen & BIT(t))) {
-			*reason = "missing item";
-			return VG_ST_MALFORMED;
-		}
+		if (rule->req[t] == VG_RULE_REQ && !(seen & BIT(t)))
+			return fail(reason, VG_R_MISSING_ITEM);
 	}
-	/* ALG is required wherever R_TLS appears, so got[VG_T_ALG] is set. */
+	/* ALG is required wherever VG_RULE_TLS appears (a table test checks
+	 * it), so got[VG_T_ALG] is set and one byte long. */
 	for (unsigned t = 1; t <= VG_T_MAX; t++) {
-		if (rule->item[t] != R_TLS)
+		if (rule->req[t] != VG_RULE_TLS)
 			continue;
-		tls = got[VG_T_ALG].val[0] == VG_ALG_TLS13;
-		if (tls && !(seen & BIT(t))) {
-			*reason = "missing item";
-			return VG_ST_MALFORMED;
-		}
-		if (!tls && (seen & BIT(t))) {
-			*reason = "item not allowed";
-			return VG_ST_MALFORMED;
-		}
+		tls = alg_is_tls13(got[VG_T_ALG].val[0]);
+		if (tls && !(seen & BIT(t)))
+			return fail(reason, VG_R_MISSING_ITEM);
+		if (!tls && (seen & BIT(t)))
+			return fail(reason, VG_R_ITEM_NOT_ALLOWED);
 	}
 
 	/* Pass 2, values (BAD_INPUT): the request is well framed from here on,
 	 * so the connection stays open whatever is wrong with it. */
 	if (seen & BIT(VG_T_KEY)) {
 		it = got[VG_T_KEY];
-		if (!key_name_ok(it.val, it.len)) {
-			*reason = "bad key name";
-			return VG_ST_BAD_INPUT;
-		}
+		if (!key_name_ok(it.val, it.len))
+			return fail(reason, VG_R_BAD_KEY_NAME);
 		memcpy(req->key, it.val, it.len); /* it.len <= VG_PROTO_MAX_KEY_NAME */
 		req->key[it.len] = '\0';
 	}
 	if (seen & BIT(VG_T_ALG)) {
 		req->alg = got[VG_T_ALG].val[0];
-		if (req->alg < 1 || req->alg > VG_ALG_MAX) {
-			*reason = "unknown algorithm";
-			return VG_ST_BAD_INPUT;
-		}
+		if (vg_alg_get(req->alg) == NULL)
+			return fail(reason, VG_R_UNKNOWN_ALG);
 	}
 	if (seen & BIT(VG_T_TLS_ROLE)) {
 		req->tls_role = got[VG_T_TLS_ROLE].val[0];
-		if (req->tls_role != VG_TLS_SERVER && req->tls_role != VG_TLS_CLIENT) {
-			*reason = "bad tls role";
-			return VG_ST_BAD_INPUT;
-		}
+		if (req->tls_role != VG_TLS_SERVER && req->tls_role != VG_TLS_CLIENT)
+			return fail(reason, VG_R_BAD_TLS_ROLE);
 	}
 	if (seen & BIT(VG_T_DATA)) {
 		it = got[VG_T_DATA];
-		int ok = rule->data_max == DATA_BY_ALG
-				 ? vg_alg_data_len_ok(req->alg, it.len)
-				 : it.len >= rule->data_min && it.len <= rule->data_max;
-		if (!ok) {
-			*reason = rule->data_reason;
-			return VG_ST_BAD_INPUT;
-		}
+		int ok = rule->data_by_alg ? vg_alg_data_len_ok(req->alg, it.len)
+					   : it.len >= rule->data_min && it.len <= rule->data_max;
+		if (!ok)
+			return fail(reason, rule->data_reason);
 		req->data = it.val;
 		req->data_len = it.len;
 		req->has_data = 1;

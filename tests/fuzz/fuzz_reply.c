@@ -7,6 +7,7 @@
 
 #include "fuzz_check.h"
 #include "vg/proto.h"
+#include "vg/proto_tables.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -94,6 +95,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	sink += (unsigned)strlen(vg_op_name(rep.op)) + (unsigned)strlen(vg_status_name(rep.status));
 	walk(rep.items, 0);
+	/* The client's check of the operation's reply rules: a tag or 0. */
+	st = vg_reply_check(&rep);
+	CHECK(st >= 0 && st <= VG_T_MAX);
+	CHECK(st == 0 || (rep.status == VG_ST_OK && vg_op_get(rep.op) != NULL));
 
 	/* Differential: the writer reproduces the frame from its items. */
 	vg_frame_begin(&w, out, sizeof out, data[3], rep.status, rep.id);

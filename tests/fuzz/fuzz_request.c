@@ -7,6 +7,8 @@
 
 #include "fuzz_check.h"
 #include "vg/proto.h"
+#include "vg/proto_reason.h"
+#include "vg/proto_tables.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -53,6 +55,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	st = vg_request_decode(data, n > 0 ? (size_t)n : size, &req, &why);
 	CHECK(why != NULL);
 	CHECK(st >= VG_ST_OK && st <= VG_ST_MAX);
+	/* Every reason is a row of the reason table, with the status returned. */
+	{
+		int r = 0;
+		while (r < VG_R_COUNT && strcmp(vg_reason(r), why) != 0)
+			r++;
+		CHECK(r < VG_R_COUNT && vg_reason_status(r) == st);
+	}
 	if (n <= 0)
 		CHECK(st != VG_ST_OK);
 	if (n < 0)

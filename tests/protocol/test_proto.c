@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "vg/proto.h"
+#include "vg/proto_tables.h"
 
 #define BUF 70000 /* larger than any frame, so limits are the codec's */
 
@@ -550,7 +551,7 @@ static void test_frame_check_bad_header(void **state)
 	buf[1] = 0x48;
 	assert_int_equal(vg_frame_check(buf, 1, &h), 0);
 	assert_int_equal(vg_frame_check(buf, 2, &h), -VG_ST_MALFORMED);
-	expect_req(buf, 16, VG_ST_MALFORMED, "bad magic");
+	expect_req(buf, 16, VG_ST_MALFORMED, "malformed frame header");
 	expect_req(buf, 1, VG_ST_MALFORMED, "frame length does not match its header");
 	buf[1] = 0x47;
 
@@ -572,7 +573,7 @@ static void test_frame_check_bad_header(void **state)
 		buf[i] = 1;
 		assert_int_equal(vg_frame_check(buf, 16, &h), -VG_ST_MALFORMED);
 		assert_int_equal(h.id, 0xabcdef01);
-		expect_req(buf, 16, VG_ST_MALFORMED, "reserved bytes not zero");
+		expect_req(buf, 16, VG_ST_MALFORMED, "malformed frame header");
 		buf[i] = 0;
 	}
 
@@ -586,7 +587,7 @@ static void test_frame_check_bad_header(void **state)
 		assert_int_equal(vg_frame_check(buf, 16, &h), -VG_ST_TOO_LARGE);
 		assert_int_equal(h.body_len, sizes[i]);
 		assert_int_equal(h.id, 0xabcdef01);
-		expect_req(buf, 16, VG_ST_TOO_LARGE, "frame too large");
+		expect_req(buf, 16, VG_ST_TOO_LARGE, "frame larger than the maximum");
 	}
 	/* The maximum itself is accepted (waits for the body). */
 	buf[12] = 0;

@@ -23,8 +23,20 @@
 #define VG_PROTO_MAX_KEY_NAME 64u   /* bytes, [A-Za-z0-9._-] */
 #define VG_PROTO_MAX_REASON 255u    /* bytes of UTF-8 text */
 #define VG_PROTO_MAX_DATA 65000u    /* message / digest / input bytes */
+#define VG_PROTO_MAX_PING_DATA 1024u /* ping's optional DATA */
+#define VG_PROTO_X25519_LEN 32u     /* x25519 DATA and RESULT */
+/* RSA moduli vgd serves: 2048..4096 bits. rsa-private DATA is 256..512
+ * bytes; the largest PUBKEY (RSA n) and RESULT (an RSA signature or
+ * rsa-private output) are the largest modulus. */
+#define VG_PROTO_RSA_MIN_LEN 256u
+#define VG_PROTO_RSA_MAX_LEN 512u
+#define VG_PROTO_MAX_PUBKEY VG_PROTO_RSA_MAX_LEN
+#define VG_PROTO_MAX_RESULT VG_PROTO_RSA_MAX_LEN
+#define VG_PROTO_MAX_RSA_E 8u       /* RSA_E: public exponents up to 64 bits */
 
-/* Opcodes. A reply carries the request's opcode | VG_OP_REPLY. */
+/* Opcodes. A reply carries the request's opcode | VG_OP_REPLY. What each
+ * one takes and returns, and where it runs, is its row in the operation
+ * table (vg/proto_tables.h, protocol/src/optab.c). */
 enum vg_op {
 	VG_OP_HELLO = 1,
 	VG_OP_PING = 2,
@@ -79,21 +91,24 @@ enum vg_tag {
 	VG_T_MAX = 20,
 };
 
+/* Signature algorithms: wire values. What each one is (key type, hash,
+ * padding, what DATA is, TLS 1.3 scheme) is its row in the algorithm
+ * table (vg/proto_tables.h, protocol/src/algtab.c). */
 enum vg_sign_alg {
-	VG_ALG_ED25519 = 1,          /* DATA = message */
-	VG_ALG_RSA_PKCS1_SHA256 = 2, /* DATA = digest */
+	VG_ALG_ED25519 = 1,
+	VG_ALG_RSA_PKCS1_SHA256 = 2,
 	VG_ALG_RSA_PKCS1_SHA384 = 3,
 	VG_ALG_RSA_PKCS1_SHA512 = 4,
-	VG_ALG_RSA_PSS_SHA256 = 5,   /* DATA = digest; MGF1 same hash, salt = hash len */
+	VG_ALG_RSA_PSS_SHA256 = 5,
 	VG_ALG_RSA_PSS_SHA384 = 6,
 	VG_ALG_RSA_PSS_SHA512 = 7,
-	VG_ALG_TLS13 = 8,            /* DATA = transcript hash; TLS_ROLE required */
+	VG_ALG_TLS13 = 8,
 	VG_ALG_MAX = 8,
 };
 
 enum vg_tls_role { VG_TLS_SERVER = 1, VG_TLS_CLIENT = 2 };
 
-enum vg_key_type { VG_KEY_ED25519 = 1, VG_KEY_X25519 = 2, VG_KEY_RSA = 3 };
+enum vg_key_type { VG_KEY_ED25519 = 1, VG_KEY_X25519 = 2, VG_KEY_RSA = 3, VG_KEY_MAX = 3 };
 
 /* What a key allows (VG_T_OPS). */
 enum vg_allow {
@@ -173,11 +188,12 @@ typedef struct {
 } vg_request;
 
 /* Decode and validate a request frame (header already checked by
- * vg_frame_check; frame = header + body). Enforces, per opcode, the items
- * required, optional and forbidden, duplicates, unknown tags, value
- * lengths (alg/role values, digest length for the algorithm, x25519 peer
- * 32 bytes, key name charset), and trailing bytes. Returns VG_ST_OK or a
- * status, with *reason set to a static string. req->op and req->id are set
+ * vg_frame_check; frame = header + body). Enforces, per opcode (its row of
+ * the operation table), the items required, optional and forbidden,
+ * duplicates, unknown tags, value lengths (alg/role values, the
+ * algorithm's DATA rule, x25519 peer 32 bytes, key name charset), and
+ * trailing bytes. Returns VG_ST_OK or a status, with *reason set to a
+ * static string from the reason table. req->op and req->id are set
  * even on failure (for the error reply); the rest is meaningful only on
  * VG_ST_OK. */
 int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const char **reason);
@@ -235,19 +251,9 @@ typedef struct {
  * TOO_LARGE: drop the connection); the daemon's answer is rep->status. */
 int vg_reply_decode(const uint8_t *frame, size_t len, vg_reply *rep);
 
-/* Names for logs and messages. */
+/* Names for logs and messages (the operation, algorithm and key type
+ * names live with their tables, vg/proto_tables.h). */
 const char *vg_status_name(int status);
-const char *vg_op_name(int op);
-const char *vg_alg_name(int alg);
-/* Parse an algorithm name ("ed25519", "rsa-pss-sha256", "tls13", ...); 0 if unknown. */
-int vg_alg_from_name(const char *name);
-/* Digest length an algorithm expects in DATA, 0 for "any" (ed25519). For
- * tls13 the transcript hash may be 32, 48 or 64 bytes. */
-size_t vg_alg_digest_len(int alg);
-/* 1 if len is a valid DATA length for sign with alg (tls13: 32, 48, 64;
- * ed25519: 0..VG_PROTO_MAX_DATA), 0 otherwise or for an unknown alg. */
-int vg_alg_data_len_ok(int alg, size_t len);
-const char *vg_key_type_name(int type);
 const char *vg_tag_name(int tag);
 
 #endif

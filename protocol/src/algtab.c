@@ -1,0 +1,212 @@
+/* algtab.c: the algorithm, key type and digest tables (vg/proto_tables.h).
+ * Nothing here is secret.
+ *
+ * Adding a signature algorithm (for a key type vgd already loads):
+ *   1. protocol/include/vg/proto.h: its VG_ALG_* value (raise VG_ALG_MAX);
+ *   2. the row below;
+ *   3. daemon/keyops.c kernel_sign(): the kernel call, if its key type and
+ *      padding do not have one yet;
+ *   4. client/vgclient.h: the VGC_ALG_* constant of the public API;
+ *   5. protocol/PROTOCOL.md 4.2: its line;
+ *   6. the tests' own lists, written from the specifications, which fail
+ *      until they have it: tests/protocol/test_tables.c (test_alg_spec),
+ *      tests/client/test_client_tables.c (test_alg_constants), and the
+ *      OpenSSL oracle tests/integration/verify.c (vt_verify).
+ * Everything else (the codec's DATA rule, the policy and key-type checks,
+ * TLS 1.3 mode, vgctl's names, --help and --hash, vgctl bench's default,
+ * the provider's choice of RSA algorithm, the table walks in the tests)
+ * reads the row.
+ * A new key type also needs: its VG_KEY_* value (raise VG_KEY_MAX) and
+ * row here, a VG_CAP_* bit with its name (optab.c), VGC_KEY_* in
+ * vgclient.h (asserted in client/client.c), loading (daemon/keyfile.c,
+ * keystore.c), the keyholder's choice of which replies to hold
+ * (keyholder.c: a slow key type like RSA), its SubjectPublicKeyInfo in
+ * vgctl (client/vgctl_fmt.c) and, to be used from OpenSSL, a key
+ * manager and signature in provider/. */
+#include <string.h>
+
+#include "vg/proto_tables.h"
+
+static const char unknown_name[] = "unknown";
+
+/* ---- digests ---- */
+
+static const uint8_t digest_lens[VG_DIGEST_MAX + 1] = {
+	[VG_DIGEST_SHA256] = 32,
+	[VG_DIGEST_SHA384] = 48,
+	[VG_DIGEST_SHA512] = 64,
+};
+
+size_t vg_digest_len(int digest)
+{
+	if (digest <= 0 || digest > VG_DIGEST_MAX)
+		return 0;
+	return digest_lens[digest];
+}
+
+int vg_digest_from_len(size_t len)
+{
+	for (int d = 1; d <= VG_DIGEST_MAX; d++)
+		if (len != 0 && digest_lens[d] == len)
+			return d;
+	return VG_DIGEST_NONE;
+}
+
+/* ---- signature algorithms ----
+ * TLS 1.3 SignatureScheme codes (RFC 8446 4.2.3): ed25519 0x0807,
+ * rsa_pss_rsae_sha256/384/512 0x0804/0x0805/0x0806. PKCS#1 v1.5 has codes
+ * too (0x0401...) but TLS 1.3 forbids it in CertificateVerify: 0 here.
+ * Indexed by wire value: a row is looked up for every request. */
+static const vg_alg_info algs[VG_ALG_MAX + 1] = {
+	[VG_ALG_ED25519] = { VG_ALG_ED25519, "ed25519", VG_KEY_ED25519, VG_DIGEST_NONE,
+			     VG_PAD_NONE, VG_DATA_MESSAGE, 0x0807, VG_ALLOW_SIGN },
+	[VG_ALG_RSA_PKCS1_SHA256] = { VG_ALG_RSA_PKCS1_SHA256, "rsa-pkcs1-sha256", VG_KEY_RSA,
+				      VG_DIGEST_SHA256, VG_PAD_PKCS1, VG_DATA_DIGEST, 0,
+				      VG_ALLOW_SIGN },
+	[VG_ALG_RSA_PKCS1_SHA384] = { VG_ALG_RSA_PKCS1_SHA384, "rsa-pkcs1-sha384", VG_KEY_RSA,
+				      VG_DIGEST_SHA384, VG_PAD_PKCS1, VG_DATA_DIGEST, 0,
+				      VG_ALLOW_SIGN },
+	[VG_ALG_RSA_PKCS1_SHA512] = { VG_ALG_RSA_PKCS1_SHA512, "rsa-pkcs1-sha512", VG_KEY_RSA,
+				      VG_DIGEST_SHA512, VG_PAD_PKCS1, VG_DATA_DIGEST, 0,
+				      VG_ALLOW_SIGN },
+	[VG_ALG_RSA_PSS_SHA256] = { VG_ALG_RSA_PSS_SHA256, "rsa-pss-sha256", VG_KEY_RSA,
+				    VG_DIGEST_SHA256, VG_PAD_PSS, VG_DATA_DIGEST, 0x0804,
+				    VG_ALLOW_SIGN },
+	[VG_ALG_RSA_PSS_SHA384] = { VG_ALG_RSA_PSS_SHA384, "rsa-pss-sha384", VG_KEY_RSA,
+				    VG_DIGEST_SHA384, VG_PAD_PSS, VG_DATA_DIGEST, 0x0805,
+				    VG_ALLOW_SIGN },
+	[VG_ALG_RSA_PSS_SHA512] = { VG_ALG_RSA_PSS_SHA512, "rsa-pss-sha512", VG_KEY_RSA,
+				    VG_DIGEST_SHA512, VG_PAD_PSS, VG_DATA_DIGEST, 0x0806,
+				    VG_ALLOW_SIGN },
+	/* The mode, not a scheme: the key's TLS 1.3 row signs the content. */
+	[VG_ALG_TLS13] = { VG_ALG_TLS13, "tls13", 0, VG_DIGEST_NONE, VG_PAD_NONE,
+			   VG_DATA_TLS13_HASH, 0, VG_ALLOW_SIGN_TLS13 },
+};
+
+const vg_alg_info *vg_alg_at(size_t i)
+{
+	/* The i-th row present, in wire order (the index may have gaps). */
+	for (int a = 1; a <= VG_ALG_MAX; a++)
+		if (algs[a].alg == a && i-- == 0)
+			return &algs[a];
+	return NULL;
+}
+
+const vg_alg_info *vg_alg_get(int alg)
+{
+	if (alg <= 0 || alg > VG_ALG_MAX || algs[alg].alg != alg)
+		return NULL;
+	return &algs[alg];
+}
+
+const char *vg_alg_name(int alg)
+{
+	const vg_alg_info *a = vg_alg_get(alg);
+
+	return a ? a->name : unknown_name;
+}
+
+int vg_alg_from_name(const char *name)
+{
+	const vg_alg_info *a;
+
+	if (name == NULL)
+		return 0;
+	for (size_t i = 0; (a = vg_alg_at(i)) != NULL; i++)
+		if (strcmp(name, a->name) == 0)
+			return a->alg;
+	return 0;
+}
+
+size_t vg_alg_digest_len(int alg)
+{
+	const vg_alg_info *a = vg_alg_get(alg);
+
+	return a != NULL && a->data == VG_DATA_DIGEST ? vg_digest_len(a->digest) : 0;
+}
+
+int vg_alg_data_len_ok(int alg, size_t len)
+{
+	const vg_alg_info *a = vg_alg_get(alg);
+
+	if (a == NULL)
+		return 0;
+	switch (a->data) {
+	case VG_DATA_MESSAGE: return len <= VG_PROTO_MAX_DATA;
+	case VG_DATA_DIGEST: return len == vg_digest_len(a->digest);
+	case VG_DATA_TLS13_HASH: return vg_digest_from_len(len) != VG_DIGEST_NONE;
+	default: return 0;
+	}
+}
+
+const vg_alg_info *vg_alg_find(int key_type, int pad, int digest)
+{
+	const vg_alg_info *a;
+
+	for (size_t i = 0; key_type != 0 && (a = vg_alg_at(i)) != NULL; i++)
+		if (a->key_type == key_type && a->pad == pad && a->digest == digest)
+			return a;
+	return NULL;
+}
+
+const vg_alg_info *vg_alg_tls13(int key_type, size_t hash_len)
+{
+	const vg_alg_info *a, *only = NULL;
+	size_t n = 0;
+
+	if (key_type == 0 || vg_digest_from_len(hash_len) == VG_DIGEST_NONE)
+		return NULL;
+	for (size_t i = 0; (a = vg_alg_at(i)) != NULL; i++) {
+		if (a->key_type != key_type || a->tls13 == 0)
+			continue;
+		n++;
+		only = a;
+		if (vg_digest_len(a->digest) == hash_len)
+			return a; /* several rows: the one with the transcript's hash */
+	}
+	return n == 1 ? only : NULL;
+}
+
+/* ---- key types ---- */
+
+static const vg_key_type_info key_types[VG_KEY_MAX + 1] = {
+	[VG_KEY_ED25519] = { VG_KEY_ED25519, "ed25519", VG_CAP_ED25519, 255 },
+	[VG_KEY_X25519] = { VG_KEY_X25519, "x25519", VG_CAP_X25519, 255 },
+	[VG_KEY_RSA] = { VG_KEY_RSA, "rsa", VG_CAP_RSA, 0 },
+};
+
+const vg_key_type_info *vg_key_type_get(int type)
+{
+	if (type <= 0 || type > VG_KEY_MAX || key_types[type].type != type)
+		return NULL;
+	return &key_types[type];
+}
+
+const char *vg_key_type_name(int type)
+{
+	const vg_key_type_info *k = vg_key_type_get(type);
+
+	return k ? k->name : unknown_name;
+}
+
+uint32_t vg_key_type_allow(int type)
+{
+	const vg_alg_info *a;
+	uint32_t allow = 0;
+
+	if (vg_key_type_get(type) == NULL)
+		return 0;
+	for (size_t i = 0; (a = vg_alg_at(i)) != NULL; i++) {
+		if (a->key_type != type)
+			continue;
+		allow |= a->allow;
+		if (a->tls13 != 0)
+			allow |= VG_ALLOW_SIGN_TLS13;
+	}
+	for (int op = 1; op <= VG_OP_MAX; op++) {
+		const vg_op_info *o = vg_op_get(op);
+		if (o != NULL && o->kind == VG_OPK_KEY && o->key_type == type)
+			allow |= o->allow;
+	}
+	return allow;
+}

@@ -1,0 +1,385 @@
+/* test_keyops.c: unit tests of daemon/keyops.c without a daemon: the key
+ * type and policy checks (each case's status and reason as PROTOCOL.md 6
+ * and the wire have them), the two boundaries from kernel codes (to wire
+ * statuses, to daemon codes), and each operation on the test keys, with
+ * results checked by the kernels' verifiers against content built here
+ * (not by the code under test). Test keys only: nothing secret. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "errcode.h"
+#include "keyops.h"
+#include "keystore.h"
+#include "record.h"
+#include "vg/ed25519.h"
+#include "vg/error.h"
+#include "vg/proto.h"
+#include "vg/proto_reason.h"
+#include "vg/rsa.h"
+#include "vg/sha2.h"
+#include "vg/x25519.h"
+
+/* ---- helpers ---- */
+
+typedef struct {
+	vgd_keyinfo info;
+	void *secret;
+} key;
+
+static key load(const char *file)
+{
+	char path[1024], why[256] = "";
+	static uint8_t buf[16384];
+	key k;
+
+	memset(&k, 0, sizeof k);
+	snprintf(path, sizeof path, "%s/%s", VG_TEST_KEYDIR, file);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	size_t cap = (vgd_key_secret_size() + 63) & ~(size_t)63;
+	k.secret = aligned_alloc(64, cap);
+	assert_non_null(k.secret);
+	if (vgd_key_from_bytes(buf, n, &k.info, k.secret, cap, why, sizeof why) != 0)
+		fail_msg("%s: %s", file, why);
+	return k;
+}
+
+static void unload(key *k)
+{
+	if (k->info.type == VG_KEY_RSA)
+		vg_rsa_key_wipe(k->secret);
+	free(k->secret);
+}
+
+static vgd_keyinfo info_of(int type, uint32_t allow)
+{
+	vgd_keyinfo i;
+
+	memset(&i, 0, sizeof i);
+	i.type = (uint8_t)type;
+	i.allow = allow;
+	i.pub_len = 256;
+	return i;
+}
+
+/* policy check of (op, alg) on a key of type with allow: status and reason */
+static void expect_policy(int type, uint32_t allow, int op, int alg, int status,
+			  const char *reason)
+{
+	vgd_keyinfo i = info_of(type, allow);
+	const char *why = "(unset)";
+
+	assert_int_equal(vgd_policy_check(&i, (uint8_t)op, (uint8_t)alg, &why), status);
+	if (reason != NULL)
+		assert_string_equal(why, reason);
+}
+
+/* RFC 8446 4.4.3, written out. */
+static size_t tls13_content(uint8_t *out, int role, const uint8_t *h, size_t hl)
+{
+	memset(out, ' ', 64);
+	memcpy(out + 64, role == VG_TLS_SERVER ? "TLS 1.3, server CertificateVerify"
+					       : "TLS 1.3, client CertificateVerify", 33);
+	out[97] = 0;
+	memcpy(out + 98, h, hl);
+	return 98 + hl;
+}
+
+static const uint32_t ALL = VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13 | VG_ALLOW_X25519 |
+			    VG_ALLOW_RSA_PRIVATE;
+
+/* ---- checks without a key ---- */
+
+static void test_policy_ed25519(void **state)
+{
+	(void)state;
+	expect_policy(VG_KEY_ED25519, ALL, VG_OP_SIGN, VG_ALG_ED25519, VG_ST_OK, NULL);
+	expect_policy(VG_KEY_ED25519, ALL, VG_OP_SIGN, VG_ALG_TLS13, VG_ST_OK, NULL);
+	expect_policy(VG_KEY_ED25519, ALL, VG_OP_SIGN, VG_ALG_RSA_PSS_SHA256, VG_ST_BAD_INPUT,
+		      "algorithm does not match the key type");
+	expect_policy(VG_KEY_ED25519, ALL, VG_OP_X25519, 0, VG_ST_BAD_INPUT, "not an X25519 key");
+	expect_policy(VG_KEY_ED25519, ALL, VG_OP_RSA_PRIVATE, 0, VG_ST_BAD_INPUT,
+		      "not an RSA key");
+	/* allow = tls13 */
+	expect_policy(VG_KEY_ED25519, VG_ALLOW_SIGN_TLS13, VG_OP_SIGN, VG_ALG_ED25519,
+		      VG_ST_NOT_ALLOWED, "key policy allows only TLS 1.3 signing");
+	expect_policy(VG_KEY_ED25519, VG_ALLOW_SIGN_TLS13, VG_OP_SIGN, VG_ALG_TLS13, VG_ST_OK,
+		      NULL);
+	expect_policy(VG_KEY_ED25519, VG_ALLOW_SIGN, VG_OP_SIGN, VG_ALG_TLS13, VG_ST_NOT_ALLOWED,
+		      "key policy does not allow TLS 1.3 signing");
+}
+
+static void test_policy_x25519(void **state)
+{
+	(void)state;
+	expect_policy(VG_KEY_X25519, ALL, VG_OP_X25519, 0, VG_ST_OK, NULL);
+	expect_policy(VG_KEY_X25519, ALL, VG_OP_SIGN, VG_ALG_TLS13, VG_ST_BAD_INPUT,
+		      "key cannot sign (X25519)");
+	expect_policy(VG_KEY_X25519, ALL, VG_OP_SIGN, VG_ALG_ED25519, VG_ST_BAD_INPUT,
+		      "algorithm does not match the key type");
+	expect_policy(VG_KEY_X25519, ALL, VG_OP_SIGN, VG_ALG_RSA_PKCS1_SHA512, VG_ST_BAD_INPUT,
+		      "algorithm does not match the key type");
+	expect_policy(VG_KEY_X25519, 0, VG_OP_X25519, 0, VG_ST_NOT_ALLOWED,
+		      "key policy forbids x25519");
+}
+
+static void test_policy_rsa(void **state)
+{
+	(void)state;
+	for (int a = VG_ALG_RSA_PKCS1_SHA256; a <= VG_ALG_RSA_PSS_SHA512; a++) {
+		expect_policy(VG_KEY_RSA, VG_ALLOW_SIGN, VG_OP_SIGN, a, VG_ST_OK, NULL);
+		expect_policy(VG_KEY_RSA, VG_ALLOW_SIGN_TLS13, VG_OP_SIGN, a, VG_ST_NOT_ALLOWED,
+			      "key policy allows only TLS 1.3 signing");
+	}
+	expect_policy(VG_KEY_RSA, ALL, VG_OP_SIGN, VG_ALG_ED25519, VG_ST_BAD_INPUT,
+		      "algorithm does not match the key type");
+	expect_policy(VG_KEY_RSA, VG_ALLOW_SIGN_TLS13, VG_OP_SIGN, VG_ALG_TLS13, VG_ST_OK, NULL);
+	expect_policy(VG_KEY_RSA, VG_ALLOW_RSA_PRIVATE, VG_OP_SIGN, VG_ALG_TLS13,
+		      VG_ST_NOT_ALLOWED, "key policy does not allow TLS 1.3 signing");
+	expect_policy(VG_KEY_RSA, VG_ALLOW_RSA_PRIVATE, VG_OP_RSA_PRIVATE, 0, VG_ST_OK, NULL);
+	expect_policy(VG_KEY_RSA, VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13, VG_OP_RSA_PRIVATE, 0,
+		      VG_ST_NOT_ALLOWED, "key policy forbids rsa-private");
+	expect_policy(VG_KEY_RSA, ALL, VG_OP_X25519, 0, VG_ST_BAD_INPUT, "not an X25519 key");
+
+	/* the key decides the rsa-private length */
+	vgd_keyinfo i = info_of(VG_KEY_RSA, ALL);
+	const char *why = NULL;
+	assert_int_equal(vgd_request_check(&i, VG_OP_RSA_PRIVATE, 0, 256, &why), VG_ST_OK);
+	assert_int_equal(vgd_request_check(&i, VG_OP_RSA_PRIVATE, 0, 384, &why), VG_ST_BAD_INPUT);
+	assert_string_equal(why, "input length must equal the modulus length");
+	assert_int_equal(vgd_request_check(&i, VG_OP_SIGN, VG_ALG_RSA_PSS_SHA256, 32, &why),
+			 VG_ST_OK);
+}
+
+static void test_policy_not_key_ops(void **state)
+{
+	static const int local[] = { 0, VG_OP_HELLO, VG_OP_PING, VG_OP_LIST_KEYS,
+				     VG_OP_PUBLIC_KEY, VG_OP_STATS, VG_OP_MAX + 1 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof local / sizeof local[0]; i++)
+		expect_policy(VG_KEY_RSA, ALL, local[i], 0, VG_ST_UNKNOWN_OP,
+			      "not a key operation");
+	/* sign without a known algorithm */
+	expect_policy(VG_KEY_RSA, ALL, VG_OP_SIGN, 0, VG_ST_BAD_INPUT, "unknown algorithm");
+	expect_policy(VG_KEY_RSA, ALL, VG_OP_SIGN, VG_ALG_MAX + 1, VG_ST_BAD_INPUT, NULL);
+}
+
+static void test_status_from_kernel(void **state)
+{
+	static const struct {
+		int err, status;
+	} map[] = {
+		{ VG_E_RANGE, VG_ST_BAD_INPUT },	{ VG_E_INVALID, VG_ST_BAD_INPUT },
+		{ VG_E_FAULT, VG_ST_INTERNAL },		{ VG_E_KEY, VG_ST_INTERNAL },
+		{ VG_E_RANDOM, VG_ST_INTERNAL },	{ VG_E_UNSUPPORTED, VG_ST_INTERNAL },
+		{ VG_E_VERIFY, VG_ST_INTERNAL },	{ VG_E_ZERO, VG_ST_INTERNAL },
+		{ -1000, VG_ST_INTERNAL },
+	};
+	const char *why = "untouched";
+
+	(void)state;
+	assert_int_equal(vgd_status_from_kernel(VG_OK, &why), VG_ST_OK);
+	assert_string_equal(why, "untouched");
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+		assert_int_equal(vgd_status_from_kernel(map[i].err, &why), map[i].status);
+		assert_string_equal(why, vg_strerror(map[i].err)); /* the kernels' text */
+	}
+	assert_string_equal(vg_strerror(VG_E_FAULT), "computation fault detected; result withheld");
+}
+
+static void test_err_from_kernel(void **state)
+{
+	(void)state;
+	assert_int_equal(vgd_err_from_kernel(VG_OK), VGD_OK);
+	assert_int_equal(vgd_err_from_kernel(VG_E_INVALID), VGD_E_INVALID);
+	assert_int_equal(vgd_err_from_kernel(VG_E_KEY), VGD_E_KEY);
+	assert_int_equal(vgd_err_from_kernel(VG_E_UNSUPPORTED), VGD_E_UNSUPPORTED);
+	assert_int_equal(vgd_err_from_kernel(VG_E_FAULT), VGD_E_INTERNAL);
+	assert_int_equal(vgd_err_from_kernel(VG_E_RANGE), VGD_E_INTERNAL);
+}
+
+/* Every text a keyholder can put in its reply record fits it. */
+static void test_reasons_fit_record(void **state)
+{
+	(void)state;
+	for (int r = 0; r < VG_R_COUNT; r++)
+		assert_true(strlen(vg_reason(r)) < VGD_KREP_REASON_LEN);
+#define FITS(name, value, msg) assert_true(strlen(vg_strerror(value)) < VGD_KREP_REASON_LEN);
+	VG_ERRORS(FITS)
+#undef FITS
+}
+
+/* ---- operations on the test keys ---- */
+
+static uint8_t out[VG_PROTO_MAX_RESULT];
+
+static void test_run_ed25519(void **state)
+{
+	static const uint8_t msg[] = "message to sign";
+	key k = load("ed25519.pem");
+	uint8_t hash[64], content[200];
+	size_t n = 0;
+	const char *why = NULL;
+
+	(void)state;
+	k.info.allow = VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13;
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_ED25519, 0, msg,
+				       sizeof msg, out, &n, &why),
+			 VG_ST_OK);
+	assert_int_equal(n, 64);
+	assert_int_equal(vg_ed25519_verify(out, msg, sizeof msg, k.info.pub), 0);
+	/* TLS 1.3 mode: Ed25519 over the content, whatever the hash size */
+	for (size_t hl = 32; hl <= 64; hl += 16) {
+		for (int role = VG_TLS_SERVER; role <= VG_TLS_CLIENT; role++) {
+			memset(hash, (int)hl + role, sizeof hash);
+			assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_TLS13,
+						       (uint8_t)role, hash, hl, out, &n, &why),
+					 VG_ST_OK);
+			size_t cl = tls13_content(content, role, hash, hl);
+			assert_int_equal(vg_ed25519_verify(out, content, cl, k.info.pub), 0);
+			/* and not over the other role's content */
+			cl = tls13_content(content, VG_TLS_SERVER + VG_TLS_CLIENT - role, hash, hl);
+			assert_int_not_equal(vg_ed25519_verify(out, content, cl, k.info.pub), 0);
+		}
+	}
+	/* a bad length never reaches the kernel */
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_TLS13, VG_TLS_SERVER,
+				       hash, 20, out, &n, &why),
+			 VG_ST_BAD_INPUT);
+	unload(&k);
+}
+
+static void test_run_rsa(void **state)
+{
+	/* Independent of the table: which hash and encoding each one is. */
+	static const struct {
+		int alg;
+		vg_hash_alg h;
+		int pss;
+	} algs[] = {
+		{ VG_ALG_RSA_PKCS1_SHA256, VG_HASH_SHA256, 0 },
+		{ VG_ALG_RSA_PKCS1_SHA384, VG_HASH_SHA384, 0 },
+		{ VG_ALG_RSA_PKCS1_SHA512, VG_HASH_SHA512, 0 },
+		{ VG_ALG_RSA_PSS_SHA256, VG_HASH_SHA256, 1 },
+		{ VG_ALG_RSA_PSS_SHA384, VG_HASH_SHA384, 1 },
+		{ VG_ALG_RSA_PSS_SHA512, VG_HASH_SHA512, 1 },
+	};
+	key k = load("rsa2048.pem");
+	uint8_t dg[64], content[200], m[512], back[512];
+	size_t n = 0, kb = k.info.pub_len;
+	const char *why = NULL;
+	vg_rsa_public_key *pub = malloc(vg_rsa_public_key_size());
+
+	(void)state;
+	assert_non_null(pub);
+	assert_int_equal(kb, 256);
+	assert_int_equal(vg_rsa_public_key_init(pub, k.info.pub, k.info.pub_len, k.info.rsa_e,
+						k.info.rsa_e_len),
+			 0);
+	k.info.allow = ALL;
+	for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
+		size_t dl = vg_hash_len(algs[i].h);
+		memset(dg, (int)i + 1, sizeof dg);
+		assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, (uint8_t)algs[i].alg,
+					       0, dg, dl, out, &n, &why),
+				 VG_ST_OK);
+		assert_int_equal(n, kb);
+		int r = algs[i].pss ? vg_rsa_verify_pss(pub, algs[i].h, dg, dl, out, n, dl)
+				    : vg_rsa_verify_pkcs1(pub, algs[i].h, dg, dl, out, n);
+		assert_int_equal(r, 0);
+		/* the digest must have the hash's length */
+		assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN,
+					       (uint8_t)algs[i].alg, 0, dg, dl - 1, out, &n, &why),
+				 VG_ST_BAD_INPUT);
+	}
+	/* TLS 1.3 mode: PSS with the hash of the transcript hash's length */
+	for (size_t i = 3; i < 6; i++) {
+		size_t hl = vg_hash_len(algs[i].h);
+		uint8_t hash[64];
+		memset(hash, 0x5a + (int)i, sizeof hash);
+		assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_TLS13,
+					       VG_TLS_CLIENT, hash, hl, out, &n, &why),
+				 VG_ST_OK);
+		size_t cl = tls13_content(content, VG_TLS_CLIENT, hash, hl);
+		assert_int_equal(vg_hash(algs[i].h, dg, content, cl), 0);
+		assert_int_equal(vg_rsa_verify_pss(pub, algs[i].h, dg, hl, out, n, hl), 0);
+	}
+	/* rsa-private: out^e == m */
+	memset(m, 0, sizeof m);
+	m[kb - 1] = 2;
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, m, kb, out, &n,
+				       &why),
+			 VG_ST_OK);
+	assert_int_equal(n, kb);
+	assert_int_equal(vg_rsa_public(pub, back, out, kb), 0);
+	assert_memory_equal(back, m, kb);
+	/* m >= n, and a length other than the modulus' */
+	memset(m, 0xff, kb);
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, m, kb, out, &n,
+				       &why),
+			 VG_ST_BAD_INPUT);
+	assert_string_equal(why, "input is not less than the modulus");
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, m, kb + 1, out,
+				       &n, &why),
+			 VG_ST_BAD_INPUT);
+	assert_string_equal(why, "input length must equal the modulus length");
+	free(pub);
+	unload(&k);
+}
+
+static void test_run_x25519(void **state)
+{
+	key k = load("x25519.pem");
+	uint8_t peer[32] = { 9 }; /* the base point */
+	size_t n = 0;
+	const char *why = NULL;
+
+	(void)state;
+	k.info.allow = VG_ALLOW_X25519;
+	/* X25519(k, 9) is the key's public value */
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, peer, 32, out, &n,
+				       &why),
+			 VG_ST_OK);
+	assert_int_equal(n, 32);
+	assert_memory_equal(out, k.info.pub, 32);
+	/* a low-order point gives no secret */
+	memset(peer, 0, sizeof peer);
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, peer, 32, out, &n,
+				       &why),
+			 VG_ST_BAD_INPUT);
+	assert_string_equal(why, "peer value is a low-order point (all-zero shared secret)");
+	/* the policy is checked again here, as in the keyholder */
+	k.info.allow = 0;
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, peer, 32, out, &n,
+				       &why),
+			 VG_ST_NOT_ALLOWED);
+	unload(&k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_policy_ed25519),
+		cmocka_unit_test(test_policy_x25519),
+		cmocka_unit_test(test_policy_rsa),
+		cmocka_unit_test(test_policy_not_key_ops),
+		cmocka_unit_test(test_status_from_kernel),
+		cmocka_unit_test(test_err_from_kernel),
+		cmocka_unit_test(test_reasons_fit_record),
+		cmocka_unit_test(test_run_ed25519),
+		cmocka_unit_test(test_run_rsa),
+		cmocka_unit_test(test_run_x25519),
+	};
+
+	return cmocka_run_group_tests_name("keyops", tests, NULL, NULL);
+}
