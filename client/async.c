@@ -282,11 +282,6 @@ static int conn_broke(vg_client *c)
 	return deliver_done(c);
 }
 
-static int op_has_result(int op)
-{
-	return op == VG_OP_SIGN || op == VG_OP_X25519 || op == VG_OP_RSA_PRIVATE;
-}
-
 /* One decoded reply. Returns 1 if a callback ran, 0 if not, BROKE. */
 static int handle_reply(vg_client *c, const vg_reply *rep)
 {
@@ -323,9 +318,12 @@ static int handle_reply(vg_client *c, const vg_reply *rep)
 	int st = rep->status == VG_ST_OK ? 0 : -100 - (int)rep->status;
 	char reason[VG_PROTO_MAX_REASON + 1];
 	reason[0] = 0;
-	if (st == 0 && op_has_result(rep->op) && !rep->result) {
+	int bad_item = vg_reply_check(rep);
+	if (st == 0 && bad_item) {
+		/* A success reply must carry what its operation returns. */
 		st = VGC_E_PROTOCOL;
-		snprintf(reason, sizeof(reason), "reply without a result");
+		snprintf(reason, sizeof(reason), "reply breaks the rule for its %s item",
+			 vg_tag_name(bad_item));
 	} else if (st != 0) {
 		size_t n = rep->reason_len < VG_PROTO_MAX_REASON ? rep->reason_len : VG_PROTO_MAX_REASON;
 		if (rep->reason && n)

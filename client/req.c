@@ -1,15 +1,21 @@
 /* req.c: argument checks and request construction shared by the
  * synchronous and asynchronous calls, so both refuse the same bad input
- * locally. Inputs are referenced, not copied (encoding copies them). */
+ * locally. The rules (which operations take a key, what DATA an algorithm
+ * or operation takes) are the protocol's tables. Inputs are referenced,
+ * not copied (encoding copies them). */
 #include <string.h>
 
 #include "req.h"
 
 int vgc_req_key(vg_request *rq, uint8_t op, const char *key)
 {
+	const vg_op_info *o = vg_op_get(op);
+
 	memset(rq, 0, sizeof(*rq));
 	rq->op = op;
-	if (op == VG_OP_PING || op == VG_OP_HELLO || op == VG_OP_LIST_KEYS || op == VG_OP_STATS)
+	if (o == NULL)
+		return VGC_E_INVALID;
+	if (o->req[VG_T_KEY] == VG_RULE_NO)
 		return 0;
 	size_t n = key ? strlen(key) : 0;
 	if (n == 0 || n > VG_PROTO_MAX_KEY_NAME)
@@ -20,7 +26,10 @@ int vgc_req_key(vg_request *rq, uint8_t op, const char *key)
 
 int vgc_req_sign(vg_request *rq, const char *key, int alg, const void *data, size_t len)
 {
-	if (vgc_req_key(rq, VG_OP_SIGN, key) < 0 || alg < VG_ALG_ED25519 || alg >= VG_ALG_TLS13 ||
+	const vg_alg_info *a = vg_alg_get(alg);
+
+	/* The TLS 1.3 mode has its own call (it takes a role). */
+	if (vgc_req_key(rq, VG_OP_SIGN, key) < 0 || a == NULL || a->data == VG_DATA_TLS13_HASH ||
 	    !vg_alg_data_len_ok(alg, len) || (len && !data))
 		return VGC_E_INVALID;
 	rq->alg = (uint8_t)alg;
@@ -49,15 +58,18 @@ int vgc_req_x25519(vg_request *rq, const char *key, const uint8_t peer[32])
 	if (vgc_req_key(rq, VG_OP_X25519, key) < 0 || !peer)
 		return VGC_E_INVALID;
 	rq->data = peer;
-	rq->data_len = 32;
+	rq->data_len = VG_PROTO_X25519_LEN;
 	rq->has_data = 1;
 	return 0;
 }
 
 int vgc_req_rsa(vg_request *rq, const char *key, const void *in, size_t len)
 {
-	/* 256..512 bytes: RSA-2048..4096 (PROTOCOL.md 6.7). */
-	if (vgc_req_key(rq, VG_OP_RSA_PRIVATE, key) < 0 || !in || len < 256 || len > 512)
+	const vg_op_info *o = vg_op_get(VG_OP_RSA_PRIVATE);
+
+	/* The operation's DATA bounds: RSA-2048..4096 (PROTOCOL.md 6.7). */
+	if (vgc_req_key(rq, VG_OP_RSA_PRIVATE, key) < 0 || !in || len < o->data_min ||
+	    len > o->data_max)
 		return VGC_E_INVALID;
 	rq->data = in;
 	rq->data_len = len;

@@ -12,6 +12,22 @@
 #include "vg/sha2.h"
 #include "vgctl.h"
 
+/* The algorithm names the table knows, for --help, wrapped at 78 columns. */
+static void list_algs(FILE *out)
+{
+	const vg_alg_info *a;
+	int col = fprintf(out, "ALG:");
+
+	for (size_t i = 0; (a = vg_alg_at(i)) != NULL; i++) {
+		if (i)
+			col += fprintf(out, ",");
+		if (col + 1 + (int)strlen(a->name) + 1 > 78)
+			col = fprintf(out, "\n    ") - 1;
+		col += fprintf(out, " %s", a->name);
+	}
+	fprintf(out, "\n");
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -38,8 +54,9 @@ static void usage(FILE *out)
 		"  bench [NAME] [--op ping|sign|tls13|x25519] [--alg ALG] [--size BYTES]\n"
 		"        [--concurrency N] [--count N | --seconds S]\n"
 		"                             N requests in flight (async) on one connection;\n"
-		"                             prints throughput and latency percentiles\n"
-		"ALG: ed25519, rsa-pkcs1-sha256|384|512, rsa-pss-sha256|384|512, tls13\n"
+		"                             prints throughput and latency percentiles\n");
+	list_algs(out);
+	fprintf(out,
 		"--json: machine-readable output for ping, hello, keys, stats, sign, bench\n"
 		"socket: --socket, else $VGD_SOCKET, else " VGC_DEFAULT_SOCKET "\n"
 		"exit status: 0 ok, 1 vgd refused or failed the request, 2 cannot reach\n"
@@ -172,12 +189,31 @@ static int cmd_ping(vg_client *c, int json)
 	return EX_OK;
 }
 
-static const char *type_name(int t)
+/* Print the names of the known bits of mask (VG_ALLOW_* or VG_CAP_*):
+ * " a b" for people, "\"a\",\"b\"" inside a JSON array. */
+static void print_bits(uint32_t mask, const char *(*name)(uint32_t), int json)
 {
-	return t == VGC_KEY_ED25519 ? "ed25519" : t == VGC_KEY_X25519 ? "x25519" : t == VGC_KEY_RSA ? "rsa" : "unknown";
+	int n = 0;
+
+	for (uint32_t bit = 1; bit != 0; bit <<= 1) {
+		const char *s = name(bit);
+		if (!(mask & bit) || strcmp(s, "unknown") == 0)
+			continue;
+		if (json)
+			printf("%s\"%s\"", n ? "," : "", s);
+		else
+			printf(" %s", s);
+		n++;
+	}
 }
 
-static const char *op_names[] = {"sign", "tls13", "x25519", "rsa-private"};
+/* Bits of a key: the type's security size, or the modulus length. */
+static size_t key_bits(const vgc_key_info *k)
+{
+	const vg_key_type_info *t = vg_key_type_get(k->type);
+
+	return t != NULL && t->bits != 0 ? t->bits : k->pub_len * 8;
+}
 
 static int cmd_hello(vg_client *c, int json)
 {
@@ -185,7 +221,6 @@ static int cmd_hello(vg_client *c, int json)
 	int r = vg_client_hello(c, &h);
 	if (r < 0)
 		return vgctl_fail(c, r);
-	static const char *caps[] = {"pipeline", "tls13", "ed25519", "x25519", "rsa"};
 	if (json) {
 		printf("{\"server\":");
 		vgctl_json_str(stdout, h.server);
@@ -193,9 +228,7 @@ static int cmd_hello(vg_client *c, int json)
 		for (size_t i = 0; i < h.n_versions; i++)
 			printf("%s%d", i ? "," : "", h.versions[i]);
 		printf("],\"caps\":[");
-		for (int i = 0, n = 0; i < 5; i++)
-			if (h.caps & 1u << i)
-				printf("%s\"%s\"", n++ ? "," : "", caps[i]);
+		print_bits(h.caps, vg_cap_name, 1);
 		printf("],\"max_frame\":%u,\"max_inflight\":%u}\n", h.max_frame, h.max_inflight);
 		return EX_OK;
 	}
@@ -203,9 +236,7 @@ static int cmd_hello(vg_client *c, int json)
 	for (size_t i = 0; i < h.n_versions; i++)
 		printf(" %d", h.versions[i]);
 	printf("\ncapabilities ");
-	for (int i = 0; i < 5; i++)
-		if (h.caps & 1u << i)
-			printf(" %s", caps[i]);
+	print_bits(h.caps, vg_cap_name, 0);
 	printf("\nmax_frame     %u\nmax_inflight  %u\n", h.max_frame, h.max_inflight);
 	return EX_OK;
 }
@@ -222,25 +253,22 @@ static int cmd_keys(vg_client *c, int json)
 		if (json) {
 			printf("%s{\"name\":", i ? "," : "");
 			vgctl_json_str(stdout, k[i].name);
-			printf(",\"type\":\"%s\",\"bits\":%zu,\"ops\":[", type_name(k[i].type),
-			       k[i].type == VGC_KEY_RSA ? k[i].pub_len * 8 : (size_t)255);
-			for (int b = 0, m = 0; b < 4; b++)
-				if (k[i].ops & 1u << b)
-					printf("%s\"%s\"", m++ ? "," : "", op_names[b]);
+			printf(",\"type\":\"%s\",\"bits\":%zu,\"ops\":[",
+			       vg_key_type_name(k[i].type), key_bits(&k[i]));
+			print_bits(k[i].ops, vg_allow_name, 1);
 			printf("],\"public\":\"");
 			vgctl_hex(stdout, k[i].pub, k[i].pub_len);
 			printf("\"}");
 			continue;
 		}
-		printf("%-24s %-8s", k[i].name, type_name(k[i].type));
-		if (k[i].type == VGC_KEY_RSA)
-			printf(" %4zu-bit", k[i].pub_len * 8);
+		printf("%-24s %-8s", k[i].name, vg_key_type_name(k[i].type));
+		const vg_key_type_info *t = vg_key_type_get(k[i].type);
+		if (t != NULL && t->bits == 0) /* the size varies: show it */
+			printf(" %4zu-bit", key_bits(&k[i]));
 		else
 			printf("         ");
 		printf("  allows:");
-		for (int b = 0; b < 4; b++)
-			if (k[i].ops & 1u << b)
-				printf(" %s", op_names[b]);
+		print_bits(k[i].ops, vg_allow_name, 0);
 		printf("\n");
 	}
 	if (json)
@@ -288,39 +316,27 @@ static int cmd_pubkey(vg_client *c, int argc, char **argv)
 	uint8_t der[1200];
 	size_t n = vgctl_spki(&k, der, sizeof(der));
 	if (!n) {
-		fprintf(stderr, "vgctl: cannot encode a %s key\n", type_name(k.type));
+		fprintf(stderr, "vgctl: cannot encode a %s key\n", vg_key_type_name(k.type));
 		return EX_DAEMON;
 	}
 	return write_out(o.out, OUT_PEM, der, n, "PUBLIC KEY");
 }
 
-static int alg_from_name(const char *s)
+/* --hash: the digest of the message with the algorithm's hash (the one
+ * place vgctl maps a protocol digest to a kernel hash). */
+static size_t hash_for(const vg_alg_info *a, const uint8_t *m, size_t len,
+		       uint8_t out[VG_DIGEST_MAX_LEN])
 {
-	static const char *names[] = {"ed25519",        "rsa-pkcs1-sha256", "rsa-pkcs1-sha384",
-				      "rsa-pkcs1-sha512", "rsa-pss-sha256",  "rsa-pss-sha384",
-				      "rsa-pss-sha512", "tls13"};
-	for (int i = 0; i < 8; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i + 1;
-	return 0;
-}
-
-/* --hash: the digest of the message with the algorithm's hash. */
-static size_t hash_for(int alg, const uint8_t *m, size_t len, uint8_t out[64])
-{
-	switch (alg) {
-	case VGC_ALG_RSA_PKCS1_SHA256:
-	case VGC_ALG_RSA_PSS_SHA256:
+	switch (a->digest) {
+	case VG_DIGEST_SHA256:
 		vg_sha256(out, m, len);
-		return 32;
-	case VGC_ALG_RSA_PKCS1_SHA384:
-	case VGC_ALG_RSA_PSS_SHA384:
+		return VG_SHA256_LEN;
+	case VG_DIGEST_SHA384:
 		vg_sha384(out, m, len);
-		return 48;
-	case VGC_ALG_RSA_PKCS1_SHA512:
-	case VGC_ALG_RSA_PSS_SHA512:
+		return VG_SHA384_LEN;
+	case VG_DIGEST_SHA512:
 		vg_sha512(out, m, len);
-		return 64;
+		return VG_SHA512_LEN;
 	default:
 		return 0;
 	}
@@ -333,11 +349,12 @@ static int cmd_sign(vg_client *c, int json, int argc, char **argv)
 		usage(stderr);
 		return EX_USAGE;
 	}
-	int alg = alg_from_name(o.alg);
+	const vg_alg_info *a = vg_alg_get(vg_alg_from_name(o.alg));
 	int role = !o.role || strcmp(o.role, "server") == 0 ? VGC_TLS_SERVER
 		   : strcmp(o.role, "client") == 0         ? VGC_TLS_CLIENT
 							   : 0;
-	if (!alg || !role || (o.hash && (alg == VGC_ALG_ED25519 || alg == VGC_ALG_TLS13))) {
+	/* --hash only where DATA is a digest the client computes. */
+	if (!a || !role || (o.hash && a->data != VG_DATA_DIGEST)) {
 		fprintf(stderr, "vgctl: bad --alg, --role or --hash\n");
 		return EX_USAGE;
 	}
@@ -345,17 +362,17 @@ static int cmd_sign(vg_client *c, int json, int argc, char **argv)
 	uint8_t *data = read_input(o.in, &len);
 	if (!data)
 		return EX_INPUT;
-	uint8_t dg[64];
+	uint8_t dg[VG_DIGEST_MAX_LEN];
 	const uint8_t *msg = data;
 	if (o.hash) {
-		len = hash_for(alg, data, len, dg);
+		len = hash_for(a, data, len, dg);
 		msg = dg;
 	}
 	uint8_t sig[512];
 	size_t sl = 0;
-	int r = alg == VGC_ALG_TLS13
+	int r = a->data == VG_DATA_TLS13_HASH
 			? vg_client_sign_tls13(c, o.key, role, msg, len, sig, sizeof(sig), &sl)
-			: vg_client_sign(c, o.key, alg, msg, len, sig, sizeof(sig), &sl);
+			: vg_client_sign(c, o.key, a->alg, msg, len, sig, sizeof(sig), &sl);
 	free(data);
 	if (r == VGC_E_INVALID) {
 		fprintf(stderr, "vgctl: %s (input length %zu does not fit %s)\n",

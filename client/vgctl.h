@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "vg/proto_tables.h" /* names and rules (vgctl links the protocol's tables) */
 #include "vgclient.h"
 
 /* Exit codes (also in --help). */

@@ -105,11 +105,16 @@ static double pct(const double *v, size_t n, double p)
 	return v[i < n ? i : n - 1];
 }
 
+/* pick_defaults() result for an --op (or --alg) the key cannot do: apart
+ * from the library's negative codes. */
+#define BAD_OP 1
+
+/* 0, BAD_OP, or a VGC_E_* code from fetching the key. */
 static int pick_defaults(struct bench *b, const char *opname, const char *alg)
 {
 	if (!b->key) {
 		b->op = OP_PING;
-		return opname && strcmp(opname, "ping") != 0 ? -1 : 0;
+		return opname && strcmp(opname, "ping") != 0 ? BAD_OP : 0;
 	}
 	vgc_key_info k;
 	int r = vg_client_public_key(b->c, b->key, &k);
@@ -122,19 +127,20 @@ static int pick_defaults(struct bench *b, const char *opname, const char *alg)
 	else if (opname && strcmp(opname, "x25519") == 0)
 		b->op = OP_X25519;
 	else if (opname && strcmp(opname, "sign") != 0)
-		return -1;
+		return BAD_OP;
 	else
 		b->op = k.type == VGC_KEY_X25519 ? OP_X25519 : OP_SIGN;
 	if (b->op == OP_SIGN) {
-		static const char *names[] = {"ed25519", "rsa-pkcs1-sha256", "rsa-pkcs1-sha384",
-					      "rsa-pkcs1-sha512", "rsa-pss-sha256", "rsa-pss-sha384",
-					      "rsa-pss-sha512"};
-		b->alg = k.type == VGC_KEY_ED25519 ? VGC_ALG_ED25519 : VGC_ALG_RSA_PSS_SHA256;
-		for (int i = 0; alg && i < 7; i++)
-			if (strcmp(alg, names[i]) == 0)
-				b->alg = i + 1;
-		if (b->alg != VGC_ALG_ED25519)
-			b->len = b->alg == 2 || b->alg == 5 ? 32 : b->alg == 3 || b->alg == 6 ? 48 : 64;
+		/* --alg names any algorithm but the TLS 1.3 mode (--op tls13);
+		 * by default the key's TLS 1.3 scheme, what a server signs. */
+		const vg_alg_info *a = vg_alg_get(alg ? vg_alg_from_name(alg) : 0);
+		if (a == NULL || a->data == VG_DATA_TLS13_HASH)
+			a = vg_alg_tls13(k.type, 32);
+		if (a == NULL)
+			return BAD_OP;
+		b->alg = a->alg;
+		if (a->data == VG_DATA_DIGEST)
+			b->len = vg_digest_len(a->digest);
 	} else if (b->op == OP_TLS13) {
 		b->len = 32;
 	} else if (b->op == OP_X25519) {
@@ -191,8 +197,8 @@ int vgctl_bench(vg_client *c, int json, int argc, char **argv)
 	for (size_t i = 0; i < b.len; i++)
 		b.data[i] = (uint8_t)(i * 131 + 7);
 	int r = pick_defaults(&b, opname, alg);
-	if (r < 0) {
-		if (r == -1) {
+	if (r != 0) {
+		if (r == BAD_OP) {
 			fprintf(stderr, "vgctl: bad --op for this key\n");
 			return EX_USAGE;
 		}

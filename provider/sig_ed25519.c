@@ -76,7 +76,7 @@ static int ed_digest_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t
 	}
 	const uint8_t *hash;
 	size_t hash_len;
-	int role = vg_prov_tls13_detect(tbs, tbslen, &hash, &hash_len);
+	int role = vg_tls13_parse(tbs, tbslen, &hash, &hash_len);
 	if (role)
 		return vg_prov_key_sign_tls13(c->key, role, hash, hash_len, sig, sigsize, siglen);
 	return vg_prov_key_sign(c->key, VGC_ALG_ED25519, tbs, tbslen, sig, sigsize, siglen);

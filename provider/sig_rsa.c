@@ -23,7 +23,7 @@ typedef struct {
 	int saltlen;  /* RSA_PSS_SALTLEN_* or a byte count */
 	/* digest_sign_update/final state */
 	vg_prov_hash hash;
-	uint8_t head[VG_PROV_TLS13_MAX]; /* the message while it is short */
+	uint8_t head[VG_TLS13_CONTENT_MAX]; /* the message while it is short */
 	size_t total;
 } rsa_ctx;
 
@@ -219,24 +219,31 @@ static int rsa_digest_sign_init(void *vctx, const char *mdname, void *vkey,
 	return 1;
 }
 
-/* The vgd algorithm for the context's padding and digest, or 0. */
+/* OpenSSL's padding mode as the algorithm table's. */
+static int table_pad(int pad)
+{
+	return pad == RSA_PKCS1_PSS_PADDING ? VG_PAD_PSS : VG_PAD_PKCS1;
+}
+
+/* The vgd algorithm for the context's padding and digest (the table's RSA
+ * row with both), or 0. */
 static int vgd_alg(rsa_ctx *c)
 {
-	int i = c->md == 32 ? 0 : c->md == 48 ? 1 : c->md == 64 ? 2 : -1;
-	if (i < 0) {
+	const vg_alg_info *a =
+		vg_alg_find(VG_KEY_RSA, table_pad(c->pad), vg_digest_from_len((size_t)c->md));
+	if (a == NULL) {
 		vg_prov_err(c->prov, VG_PROV_R_BAD_ARG, "no digest set");
 		return 0;
 	}
-	if (c->pad == RSA_PKCS1_PADDING)
-		return VGC_ALG_RSA_PKCS1_SHA256 + i;
-	if ((c->mgf1 && c->mgf1 != c->md) ||
-	    (c->saltlen != RSA_PSS_SALTLEN_DIGEST && c->saltlen != RSA_PSS_SALTLEN_AUTO &&
-	     c->saltlen != c->md)) {
+	if (a->pad == VG_PAD_PSS &&
+	    ((c->mgf1 && c->mgf1 != c->md) ||
+	     (c->saltlen != RSA_PSS_SALTLEN_DIGEST && c->saltlen != RSA_PSS_SALTLEN_AUTO &&
+	      c->saltlen != c->md))) {
 		vg_prov_err(c->prov, VG_PROV_R_BAD_ARG,
 			    "vgd's PSS uses MGF1 with the same digest and salt = digest length");
 		return 0;
 	}
-	return VGC_ALG_RSA_PSS_SHA256 + i;
+	return a->alg;
 }
 
 static int size_ok(rsa_ctx *c, unsigned char *sig, size_t *siglen, size_t sigsize)
@@ -270,16 +277,18 @@ static int rsa_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsi
 	return vg_prov_key_sign(c->key, alg, tbs, tbslen, sig, sigsize, siglen);
 }
 
-/* vgd's TLS 1.3 mode signs RSA-PSS with the transcript hash's digest,
- * MGF1 with it and salt = its length: use it when that is what OpenSSL
- * asked for. Returns -1 when not applicable. */
+/* vgd's TLS 1.3 mode signs with the key type's TLS 1.3 row for the
+ * transcript hash (for RSA: PSS with the transcript hash's digest, MGF1
+ * with it and salt = its length): use it when that is what OpenSSL asked
+ * for. Returns -1 when not applicable. */
 static int try_tls13(rsa_ctx *c, const uint8_t *msg, size_t len, unsigned char *sig,
 		     size_t *siglen, size_t sigsize)
 {
 	const uint8_t *hash;
 	size_t hash_len;
-	int role = vg_prov_tls13_detect(msg, len, &hash, &hash_len);
-	if (!role || c->pad != RSA_PKCS1_PSS_PADDING || hash_len != (size_t)c->md ||
+	int role = vg_tls13_parse(msg, len, &hash, &hash_len);
+	const vg_alg_info *a = role ? vg_alg_tls13(VG_KEY_RSA, hash_len) : NULL;
+	if (a == NULL || a->pad != table_pad(c->pad) || vg_digest_len(a->digest) != (size_t)c->md ||
 	    (c->mgf1 && c->mgf1 != c->md) ||
 	    (c->saltlen != RSA_PSS_SALTLEN_DIGEST && c->saltlen != c->md))
 		return -1;

@@ -12,6 +12,8 @@
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
 
+#include "vg/proto_tables.h" /* in libvgclient.a, which the provider links */
+#include "vg/proto_tls13.h"
 #include "vgclient.h"
 
 /* The provider context: what openssl.cnf said and the core's upcalls. */
@@ -84,13 +86,6 @@ int vg_prov_keyref_parse(const char *text, size_t len, char *uri, size_t cap);
 /* Hand a fetched key to OpenSSL (store load or decoder callback) as an
  * object reference; the keymgmt's load() takes it over. Consumes k. */
 int vg_prov_emit_key(vg_prov_key *k, OSSL_CALLBACK *cb, void *cbarg);
-
-/* TLS 1.3 CertificateVerify content (RFC 8446 4.4.3): 64 x 0x20, the
- * context string, 0x00, a 32/48/64-byte transcript hash. Returns the role
- * (VGC_TLS_SERVER/CLIENT) and points *hash at the hash, or 0. */
-int vg_prov_tls13_detect(const uint8_t *msg, size_t len, const uint8_t **hash,
-			 size_t *hash_len);
-#define VG_PROV_TLS13_MAX (64 + 33 + 1 + 64)
 
 /* Constant-time RSA decryption unpadding of em (k bytes). */
 /* PKCS#1 v1.5 type 2: writes the message to out (cap bytes), returns its
