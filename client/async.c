@@ -209,9 +209,9 @@ static int deliver_done(vg_client *c)
 		vgc_icb icb = r->icb;
 		void *arg = r->arg;
 		int st = r->status;
-		if (r->tries & 0x80) {
+		if (r->keep_id) {
 			/* Sent and unanswered: the id stays reserved. */
-			r->tries &= 0x7f;
+			r->keep_id = 0;
 			r->state = RQ_ZOMBIE;
 			r->cb = NULL;
 			r->icb = NULL;
@@ -230,8 +230,7 @@ static int deliver_done(vg_client *c)
  * zombie) when the connection lives on, so a late reply is recognised. */
 static void mark_done(vg_client *c, struct vgc_req *r, int st, int keep)
 {
-	if (keep)
-		r->tries |= 0x80;
+	r->keep_id = keep != 0;
 	r->state = RQ_DONE;
 	r->status = st;
 	(void)c;
@@ -296,7 +295,7 @@ static int handle_reply(vg_client *c, const vg_reply *rep)
 			for (uint32_t i = 0; i < c->nreqs; i++)
 				if (c->reqs[i].state == RQ_SENT) {
 					c->reqs[i].state = RQ_DONE;
-					c->reqs[i].status = -100 - (int)rep->status;
+					c->reqs[i].status = vgc_err_from_status(rep->status);
 				}
 			c->inflight = c->zombies;
 			deliver_done(c);
@@ -315,7 +314,7 @@ static int handle_reply(vg_client *c, const vg_reply *rep)
 	void *arg = r->arg;
 	slot_free(c, (int32_t)idx);
 	c->npending--;
-	int st = rep->status == VG_ST_OK ? 0 : -100 - (int)rep->status;
+	int st = vgc_err_from_status(rep->status);
 	char reason[VG_PROTO_MAX_REASON + 1];
 	reason[0] = 0;
 	int bad_item = vg_reply_check(rep);

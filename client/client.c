@@ -12,9 +12,22 @@
 #include "internal.h"
 #include "req.h"
 
-_Static_assert((int)VGC_ALG_TLS13 == (int)VG_ALG_TLS13, "algorithm values match the protocol");
-_Static_assert((int)VGC_OPS_RSA_PRIVATE == (int)VG_ALLOW_RSA_PRIVATE, "ops bits match the protocol");
-_Static_assert((int)VGC_E_UNAVAILABLE == -100 - (int)VG_ST_UNAVAILABLE, "status codes map");
+/* The public header repeats protocol values under its own
+ * names (vgclient.h must stand alone): each must equal the protocol's.
+ * (Algorithm values: tests/client/test_client_tables.c walks the
+ * protocol's table; status codes: vgc_err_from_status in errors.c.) */
+_Static_assert((int)VGC_OPS_SIGN == (int)VG_ALLOW_SIGN &&
+		       (int)VGC_OPS_SIGN_TLS13 == (int)VG_ALLOW_SIGN_TLS13 &&
+		       (int)VGC_OPS_X25519 == (int)VG_ALLOW_X25519 &&
+		       (int)VGC_OPS_RSA_PRIVATE == (int)VG_ALLOW_RSA_PRIVATE,
+	       "ops bits match the protocol");
+_Static_assert((int)VGC_KEY_ED25519 == (int)VG_KEY_ED25519 &&
+		       (int)VGC_KEY_X25519 == (int)VG_KEY_X25519 &&
+		       (int)VGC_KEY_RSA == (int)VG_KEY_RSA,
+	       "key types match the protocol");
+_Static_assert((int)VGC_TLS_SERVER == (int)VG_TLS_SERVER &&
+		       (int)VGC_TLS_CLIENT == (int)VG_TLS_CLIENT,
+	       "TLS roles match the protocol");
 _Static_assert(VGC_MAX_SLOTS <= 0x10000u, "slot index fits the low 16 bits of an id");
 
 vg_client *vg_client_new(const char *path)

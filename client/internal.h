@@ -32,6 +32,8 @@ struct vgc_req {
 	uint8_t state;   /* RQ_* */
 	uint8_t op;
 	uint8_t tries;   /* connections this request was sent on, minus one */
+	uint8_t keep_id; /* RQ_DONE: it was sent and is unanswered, so after its
+			  * callback it stays as a zombie, holding its id */
 	int32_t next;    /* queue or free list link, -1 at the end */
 	long long deadline; /* CLOCK_MONOTONIC ms, 0: none */
 	uint8_t *frame;  /* the encoded request, kept for a retry */
@@ -90,5 +92,9 @@ VGC_HIDDEN void vgc_drop_all(vg_client *c);
 
 /* errors.c */
 VGC_HIDDEN int vgc_set_err(vg_client *c, int err, const char *reason, size_t rlen);
+/* The boundary from the wire to the API: a reply's status as a VGC_E_*
+ * code (0 for VG_ST_OK; an unnamed status keeps its number, as vgclient.h
+ * promises). */
+VGC_HIDDEN int vgc_err_from_status(int status);
 
 #endif

@@ -6,7 +6,8 @@
  * VGC_E_* code on failure. vg_client_strerror() names a code;
  * vg_client_errmsg() gives the last synchronous error of a client with the
  * daemon's reason. Codes -101..-110 are the daemon's status codes
- * (-100 - status); an unknown daemon status maps the same way.
+ * (-100 - status, protocol/PROTOCOL.md 7); a status this header does not
+ * name maps the same way, so it stays between -101 and -355.
  *
  * THREADS. A vg_client is not thread-safe and has no locks: use one client
  * per thread (or serialise every call on a client with your own lock, and
