@@ -12,7 +12,7 @@
 #include "internal.h"
 #include "req.h"
 
-/* The public header repeats protocol values under its own
+/* The public header repeats protocol values and limits under its own
  * names (vgclient.h must stand alone): each must equal the protocol's.
  * (Algorithm values: tests/client/test_client_tables.c walks the
  * protocol's table; status codes: vgc_err_from_status in errors.c.) */
@@ -28,6 +28,9 @@ _Static_assert((int)VGC_KEY_ED25519 == (int)VG_KEY_ED25519 &&
 _Static_assert((int)VGC_TLS_SERVER == (int)VG_TLS_SERVER &&
 		       (int)VGC_TLS_CLIENT == (int)VG_TLS_CLIENT,
 	       "TLS roles match the protocol");
+_Static_assert(VGC_KEY_NAME_MAX == VG_PROTO_MAX_KEY_NAME && VGC_PUBKEY_MAX == VG_PROTO_MAX_PUBKEY &&
+		       VGC_RSA_E_MAX == VG_PROTO_MAX_RSA_E && VGC_RESULT_MAX == VG_PROTO_MAX_RESULT,
+	       "sizes match the protocol's limits");
 _Static_assert(VGC_MAX_SLOTS <= 0x10000u, "slot index fits the low 16 bits of an id");
 
 vg_client *vg_client_new(const char *path)

@@ -45,7 +45,7 @@ struct vgc_req {
 };
 
 struct vg_client {
-	char path[108];
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int fd;
 	int state;        /* CS_* */
 	pid_t pid;        /* process that owns fd and the pending requests */

@@ -53,6 +53,12 @@ extern "C" {
 
 #define VGC_DEFAULT_SOCKET "/run/vgd/vgd.sock"
 
+/* Sizes of what the daemon sends (the protocol's limits, PROTOCOL.md 5). */
+#define VGC_KEY_NAME_MAX 64  /* bytes of a key name, without the NUL */
+#define VGC_PUBKEY_MAX 512   /* bytes of a public key (an RSA-4096 modulus) */
+#define VGC_RSA_E_MAX 8      /* bytes of an RSA public exponent */
+#define VGC_RESULT_MAX 512   /* bytes of a signature or rsa-private result */
+
 /* Error codes. */
 enum vgc_error {
 	VGC_OK = 0,
@@ -103,12 +109,12 @@ enum vgc_ops {
 typedef struct vg_client vg_client;
 
 typedef struct {
-	char name[65];         /* NUL-terminated */
+	char name[VGC_KEY_NAME_MAX + 1]; /* NUL-terminated */
 	int type;              /* enum vgc_key_type */
 	uint32_t ops;          /* enum vgc_ops bits */
-	uint8_t pub[512];      /* Ed25519/X25519: 32 bytes; RSA: modulus n */
+	uint8_t pub[VGC_PUBKEY_MAX]; /* Ed25519/X25519: 32 bytes; RSA: modulus n */
 	size_t pub_len;
-	uint8_t rsa_e[8];      /* RSA public exponent, big-endian */
+	uint8_t rsa_e[VGC_RSA_E_MAX]; /* RSA public exponent, big-endian */
 	size_t rsa_e_len;
 } vgc_key_info;
 

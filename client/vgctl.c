@@ -368,7 +368,7 @@ static int cmd_sign(vg_client *c, int json, int argc, char **argv)
 		len = hash_for(a, data, len, dg);
 		msg = dg;
 	}
-	uint8_t sig[512];
+	uint8_t sig[VGC_RESULT_MAX];
 	size_t sl = 0;
 	int r = a->data == VG_DATA_TLS13_HASH
 			? vg_client_sign_tls13(c, o.key, role, msg, len, sig, sizeof(sig), &sl)
@@ -450,7 +450,7 @@ static int cmd_rsa_private(vg_client *c, int argc, char **argv)
 	uint8_t *data = read_input(o.in, &len);
 	if (!data)
 		return EX_INPUT;
-	uint8_t out[512];
+	uint8_t out[VGC_RESULT_MAX];
 	size_t ol = 0;
 	int r = vg_client_rsa_private(c, o.key, data, len, out, sizeof(out), &ol);
 	free(data);

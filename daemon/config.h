@@ -6,15 +6,20 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <sys/un.h>
+
+#include "vg/proto.h"
 
 /* A list-keys reply carries every key in one frame: 100 RSA-4096 entries
  * (about 620 bytes each) fit in VG_PROTO_MAX_BODY. */
 #define VGD_MAX_KEYS 100
 #define VGD_MAX_ACL 32
 #define VGD_PATH_MAX 512
+/* A Unix socket path with its NUL: what struct sockaddr_un holds. */
+#define VGD_SOCKET_PATH_MAX sizeof(((struct sockaddr_un *)0)->sun_path)
 
 typedef struct {
-	char name[65];
+	char name[VG_PROTO_MAX_KEY_NAME + 1];
 	char file[VGD_PATH_MAX]; /* resolved path; for credentials, the name */
 	int from_credential;     /* file names a $CREDENTIALS_DIRECTORY entry */
 	uint32_t allow;          /* VG_ALLOW_* bits */
@@ -26,7 +31,7 @@ typedef struct {
 
 typedef struct {
 	char path[VGD_PATH_MAX]; /* the file this came from */
-	char socket_path[108];
+	char socket_path[VGD_SOCKET_PATH_MAX];
 	mode_t socket_mode;
 	char socket_group[64];
 	char user[64];

@@ -10,14 +10,16 @@
 #include <sys/types.h>
 
 #include "config.h"
+#include "vg/proto.h"
 
+/* What list-keys and public-key send (KEYINFO), so sized by the wire. */
 typedef struct {
-	char name[65];
+	char name[VG_PROTO_MAX_KEY_NAME + 1];
 	uint8_t type;   /* VG_KEY_* */
 	uint32_t allow; /* VG_ALLOW_* */
-	uint8_t pub[512]; /* Ed25519/X25519 public value, or RSA n */
+	uint8_t pub[VG_PROTO_MAX_PUBKEY]; /* Ed25519/X25519 public value, or RSA n */
 	size_t pub_len;
-	uint8_t rsa_e[8];
+	uint8_t rsa_e[VG_PROTO_MAX_RSA_E];
 	size_t rsa_e_len;
 	size_t n_uids, n_gids;
 	uid_t uids[VGD_MAX_ACL];

@@ -68,7 +68,7 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection, OSSL_CALLBA
 	free(buf);
 	if (r == 0)
 		return 1;
-	char name[65], *socket = NULL;
+	char name[VGC_KEY_NAME_MAX + 1], *socket = NULL;
 	if (r < 0 || vg_prov_parse_uri(uri, strlen(uri), name, &socket) < 0) {
 		vg_prov_err(c->prov, VG_PROV_R_BAD_URI, "malformed VGD KEY REFERENCE");
 		return 0;

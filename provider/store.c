@@ -13,7 +13,7 @@
 
 typedef struct {
 	vg_prov *prov;
-	char name[65];
+	char name[VGC_KEY_NAME_MAX + 1];
 	char *socket;
 	int expect; /* OSSL_STORE_INFO_* or 0 */
 	int done;

@@ -2,6 +2,7 @@
  * form used by the store loader and inside key reference files. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/un.h>
 
 #include "vgdprov.h"
 
@@ -11,14 +12,15 @@ static int name_char(char c)
 	       c == '.' || c == '_' || c == '-';
 }
 
-int vg_prov_parse_uri(const char *uri, size_t len, char name[65], char **socket)
+int vg_prov_parse_uri(const char *uri, size_t len, char name[VGC_KEY_NAME_MAX + 1],
+		      char **socket)
 {
 	*socket = NULL;
 	if (len < 5 || memcmp(uri, "vgd:", 4) != 0)
 		return -1;
 	size_t i = 4, n = 0;
 	while (i < len && name_char(uri[i])) {
-		if (n == 64)
+		if (n == VGC_KEY_NAME_MAX)
 			return -1;
 		name[n++] = uri[i++];
 	}
@@ -33,7 +35,8 @@ int vg_prov_parse_uri(const char *uri, size_t len, char name[65], char **socket)
 	i += strlen(opt);
 	/* The socket path is taken as it is, up to the end: no escapes, no
 	 * other options, no NUL. */
-	if (memchr(uri + i, 0, len - i) || len - i > 107 || uri[i] != '/')
+	if (memchr(uri + i, 0, len - i) ||
+	    len - i >= sizeof(((struct sockaddr_un *)0)->sun_path) || uri[i] != '/')
 		return -1;
 	*socket = strndup(uri + i, len - i);
 	return *socket ? 0 : -1;

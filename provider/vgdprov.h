@@ -47,12 +47,12 @@ typedef struct {
 	vg_prov *prov;
 	int refs;              /* atomic */
 	int type;              /* VGC_KEY_ED25519 or VGC_KEY_RSA */
-	char name[65];         /* "" when the key has only a public part */
+	char name[VGC_KEY_NAME_MAX + 1]; /* "" when the key has only a public part */
 	char *socket;          /* from the URI/reference, or NULL */
 	uint32_t ops;          /* what vgd allows (VGC_OPS_*) */
-	uint8_t pub[512];      /* Ed25519: 32 bytes; RSA: modulus, big-endian */
+	uint8_t pub[VGC_PUBKEY_MAX]; /* Ed25519: 32 bytes; RSA: modulus, big-endian */
 	size_t pub_len;
-	uint8_t e[8];          /* RSA public exponent, big-endian, minimal */
+	uint8_t e[VGC_RSA_E_MAX]; /* RSA public exponent, big-endian, minimal */
 	size_t e_len;
 	pthread_mutex_t lock;  /* protects client (a vg_client is not thread-safe) */
 	vg_client *client;
@@ -75,7 +75,8 @@ int vg_prov_key_rsa_private(vg_prov_key *k, const uint8_t *in, size_t len, uint8
 
 /* Parse "vgd:NAME" or "vgd:NAME?socket=/path" (name 1..64 of
  * [A-Za-z0-9._-]). socket gets a malloc'ed copy or NULL. 0 or -1. */
-int vg_prov_parse_uri(const char *uri, size_t len, char name[65], char **socket);
+int vg_prov_parse_uri(const char *uri, size_t len, char name[VGC_KEY_NAME_MAX + 1],
+		      char **socket);
 
 /* Key reference file: "-----BEGIN VGD KEY REFERENCE-----", base64 of a
  * vgd URI, "-----END VGD KEY REFERENCE-----"; text before and after is
