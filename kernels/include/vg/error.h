@@ -19,7 +19,8 @@
 	X(VG_E_FAULT, -5, "computation fault detected; result withheld") \
 	X(VG_E_KEY, -6, "invalid key")                                   \
 	X(VG_E_RANDOM, -7, "random number generator failed")             \
-	X(VG_E_UNSUPPORTED, -8, "unsupported parameter")
+	X(VG_E_UNSUPPORTED, -8, "unsupported parameter")                 \
+	X(VG_E_DECODE, -9, "malformed encoding")
 
 enum vg_error {
 #define VG_ERR_ENUM(name, value, msg) name = (value),

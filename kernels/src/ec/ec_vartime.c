@@ -1,0 +1,104 @@
+/* ec_vartime.c: the C double-scalar multiplication [u1]G + [u2]Q for
+ * verification. VARIABLE TIME: its branches and table indices depend on
+ * u1, u2 and Q, so it must only see public data (a signature, a digest
+ * and a public key).
+ *
+ * Method: Straus-Shamir interleaving of two width-w NAFs, one doubling
+ * chain. G uses width 7 and the build-time table of its odd multiples
+ * G, 3G, ..., 63G (affine, mixed additions); Q uses width 5 and the odd
+ * multiples Q, 3Q, ..., 15Q computed here (projective). */
+#include "ec/ec.h"
+
+#define QNAF_W 5
+#define QNAF_ENTRIES (1 << (QNAF_W - 2))
+#define NAF_MAX (64 * VG_EC_MAX_LIMBS + 1)
+
+/* Width-w NAF of a (limbs words): a = sum_i d[i] 2^i with every non-zero
+ * d[i] odd and |d[i]| < 2^(w-1), and at most one non-zero digit in any
+ * w consecutive positions. Returns the number of digits written (at most
+ * 64 limbs + 1). */
+static size_t wnaf(int8_t *d, const uint64_t *a, size_t limbs, unsigned w)
+{
+	uint64_t k[VG_EC_MAX_LIMBS + 1];
+	size_t len = 0;
+
+	vg_ec_copy(k, a, limbs);
+	k[limbs] = 0;
+	while (!vg_ec_iszero(k, limbs + 1)) {
+		int digit = 0;
+		if (k[0] & 1) {
+			/* the odd residue of k mod 2^w, centred: k - digit is then
+			 * divisible by 2^w */
+			digit = (int)(k[0] & ((1u << w) - 1));
+			if (digit >= 1 << (w - 1))
+				digit -= 1 << w;
+			/* k -= digit (a borrow or carry ripples up) */
+			uint64_t c = (uint64_t)(digit < 0 ? -digit : digit);
+			for (size_t i = 0; i <= limbs && c; i++) {
+				if (digit > 0) {
+					uint64_t old = k[i];
+					k[i] -= c;
+					c = k[i] > old;
+				} else {
+					k[i] += c;
+					c = k[i] < c;
+				}
+			}
+		}
+		d[len++] = (int8_t)digit;
+		for (size_t i = 0; i < limbs; i++) /* k >>= 1 */
+			k[i] = k[i] >> 1 | k[i + 1] << 63;
+		k[limbs] >>= 1;
+	}
+	return len;
+}
+
+void vg_ec_dsm_c(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t *u1,
+		 const uint64_t *u2, const vg_ec_point *q)
+{
+	const struct vg_ec_curve *c = f->curve;
+	size_t n = c->limbs;
+	int8_t d1[NAF_MAX], d2[NAF_MAX];
+	vg_ec_point qt[QNAF_ENTRIES], q2, acc, neg;
+	uint64_t ny[VG_EC_MAX_LIMBS];
+	static const uint64_t zero[VG_EC_MAX_LIMBS];
+
+	size_t l1 = wnaf(d1, u1, n, VG_EC_GNAF_W);
+	size_t l2 = wnaf(d2, u2, n, QNAF_W);
+
+	/* qt[j] = (2 j + 1) Q */
+	qt[0] = *q;
+	vg_ec_point_dbl(f, &q2, q);
+	for (size_t j = 1; j < QNAF_ENTRIES; j++)
+		vg_ec_point_add(f, &qt[j], &qt[j - 1], &q2);
+
+	vg_ec_point_identity(f, &acc);
+	int started = 0; /* doubling the identity is skipped, not wrong */
+	for (size_t i = (l1 > l2 ? l1 : l2); i-- > 0;) {
+		if (started)
+			vg_ec_point_dbl(f, &acc, &acc);
+		if (i < l1 && d1[i] != 0) {
+			int m = d1[i] < 0 ? -d1[i] : d1[i];
+			const uint64_t *e = c->g_odd + (size_t)(m / 2) * 2 * n;
+			if (d1[i] > 0) {
+				vg_ec_point_madd(f, &acc, &acc, e, e + n);
+			} else {
+				vg_ec_mod_sub(ny, zero, e + n, c->p.m, n);
+				vg_ec_point_madd(f, &acc, &acc, e, ny);
+			}
+			started = 1;
+		}
+		if (i < l2 && d2[i] != 0) {
+			int m = d2[i] < 0 ? -d2[i] : d2[i];
+			if (d2[i] > 0) {
+				vg_ec_point_add(f, &acc, &acc, &qt[m / 2]);
+			} else {
+				neg = qt[m / 2];
+				vg_ec_mod_sub(neg.y, zero, neg.y, c->p.m, n);
+				vg_ec_point_add(f, &acc, &acc, &neg);
+			}
+			started = 1;
+		}
+	}
+	*r = acc;
+}

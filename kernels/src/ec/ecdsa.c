@@ -1,0 +1,408 @@
+/* ecdsa.c: ECDSA keys, signing with the fault check, and verification
+ * (FIPS 186-4 section 6; SEC 1 v2 sections 4.1.3 and 4.1.4), for P-256
+ * and P-384, through one curve's implementation row.
+ *
+ * Secret: d and its Montgomery form, the nonce k, k^-1, the point k G
+ * (its x becomes r, public only once the signature is released), s until
+ * the check has passed, and every intermediate. They are handled by the
+ * constant-time row operations only and wiped on every exit. Public: the
+ * curve, lengths, the public key, the digest (treated with the same care
+ * as the secrets while signing anyway), a released signature, and the
+ * two rare events "r or s was zero, signing again" and "the check
+ * failed". Verification is variable time. */
+#include <errno.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "ec/ecdsa_internal.h"
+#include "vg/wipe.h"
+
+/* Signing retries on r = 0 or s = 0 (probability about 2^-256 each); more
+ * than a handful in a row means the arithmetic is broken, so give up. */
+#define MAX_ATTEMPTS 16
+
+size_t vg_ecdsa_scalar_len(vg_ecdsa_curve curve)
+{
+	const struct vg_ec_impl *f = vg_ecdsa_impl(curve);
+	return f ? f->curve->bytes : 0;
+}
+
+size_t vg_ecdsa_sig_len(vg_ecdsa_curve curve) { return 2 * vg_ecdsa_scalar_len(curve); }
+
+size_t vg_ecdsa_public_len(vg_ecdsa_curve curve)
+{
+	size_t len = vg_ecdsa_scalar_len(curve);
+	return len ? 1 + 2 * len : 0;
+}
+
+size_t vg_ecdsa_key_size(void) { return sizeof(vg_ecdsa_key); }
+
+vg_ecdsa_curve vg_ecdsa_key_curve(const vg_ecdsa_key *key) { return key->curve; }
+
+const uint8_t *vg_ecdsa_key_public(const vg_ecdsa_key *key, size_t *len)
+{
+	*len = vg_ecdsa_public_len(key->curve);
+	return key->pub;
+}
+
+void vg_ecdsa_key_wipe(vg_ecdsa_key *key) { vg_wipe(key, sizeof(*key)); }
+
+/* e = bits2int(digest) mod n (RFC 6979 2.3.2 and 2.3.4; SEC 1 4.1.3 step
+ * 5): the leftmost 8 bytes-per-scalar bytes of the digest, or the whole
+ * digest zero-extended on the left when it is shorter. qlen is a multiple
+ * of 8 on both curves, so no bit shift is needed. e < 2^qlen < 2n, so one
+ * masked subtraction reduces it. */
+static void digest_to_e(const struct vg_ec_curve *c, uint64_t *e, const uint8_t *digest,
+			size_t dlen)
+{
+	uint8_t buf[VG_ECDSA_MAX_SCALAR_LEN];
+	size_t take = dlen < c->bytes ? dlen : c->bytes;
+
+	memset(buf, 0, c->bytes);
+	if (take)
+		memcpy(buf + c->bytes - take, digest, take);
+	vg_ec_from_bytes(e, buf, c->limbs);
+	vg_ec_reduce_once(e, e, c->n.m, c->limbs);
+	vg_wipe(buf, sizeof(buf));
+}
+
+int vg_ecdsa_verify_with(const struct vg_ec_impl *f, const uint64_t *qx, const uint64_t *qy,
+			 const uint64_t *e, const uint64_t *r, const uint64_t *s)
+{
+	const struct vg_ec_curve *c = f->curve;
+	size_t n = c->limbs;
+	uint64_t w[VG_EC_MAX_LIMBS], u1[VG_EC_MAX_LIMBS], u2[VG_EC_MAX_LIMBS];
+	uint64_t t[VG_EC_MAX_LIMBS + 1], rz[VG_EC_MAX_LIMBS];
+	vg_ec_point Q, X;
+
+	/* 1 <= r, s <= n - 1 */
+	if (vg_ec_iszero(r, n) || vg_ec_iszero(s, n) || !vg_ec_lt(r, c->n.m, n) ||
+	    !vg_ec_lt(s, c->n.m, n))
+		return 0;
+
+	/* w = s^-1; u1 = e w, u2 = r w (mod n). Montgomery: sc_inv maps s R to
+	 * s^-1 R, and a product of a Montgomery and a plain operand is plain. */
+	vg_ec_sc_to_mont(f, w, s);
+	f->sc_inv(f, w, w);
+	f->sc_mul(u1, e, w);
+	f->sc_mul(u2, r, w);
+
+	/* X = u1 G + u2 Q; the identity is rejected. */
+	vg_ec_point_from_affine(f, &Q, qx, qy);
+	f->dsm(f, &X, u1, u2, &Q);
+	if (vg_ec_iszero(X.z, n))
+		return 0;
+
+	/* x(X) mod n == r without inverting Z: x(X) is one of r and r + n
+	 * (the latter only if below p), and x(X) = c iff X = c Z. */
+	vg_ec_fe_to_mont(f, t, r);
+	f->fe_mul(rz, t, X.z);
+	if (vg_ec_eq(rz, X.x, n))
+		return 1;
+	uint64_t carry = 0;
+	for (size_t i = 0; i < n; i++) { /* t = r + n */
+		vg_u128 z = (vg_u128)r[i] + c->n.m[i] + carry;
+		t[i] = (uint64_t)z;
+		carry = (uint64_t)(z >> 64);
+	}
+	if (carry || !vg_ec_lt(t, c->p.m, n))
+		return 0;
+	vg_ec_fe_to_mont(f, t, t);
+	f->fe_mul(rz, t, X.z);
+	return (int)vg_ec_eq(rz, X.x, n);
+}
+
+int vg_ecdsa_verify(vg_ecdsa_curve curve, const uint8_t *pub, size_t pub_len,
+		    const uint8_t *digest, size_t dlen, const uint8_t *sig, size_t sig_len)
+{
+	const struct vg_ec_impl *f = vg_ecdsa_impl(curve);
+	uint64_t qx[VG_EC_MAX_LIMBS], qy[VG_EC_MAX_LIMBS], e[VG_EC_MAX_LIMBS];
+	uint64_t r[VG_EC_MAX_LIMBS], s[VG_EC_MAX_LIMBS];
+
+	if (!f || !sig || (!digest && dlen))
+		return VG_E_VERIFY;
+	const struct vg_ec_curve *c = f->curve;
+	if (sig_len != 2 * c->bytes || vg_ec_point_decode(f, qx, qy, pub, pub_len) != 0)
+		return VG_E_VERIFY;
+	vg_ec_from_bytes(r, sig, c->limbs);
+	vg_ec_from_bytes(s, sig + c->bytes, c->limbs);
+	digest_to_e(c, e, digest, dlen);
+	return vg_ecdsa_verify_with(f, qx, qy, e, r, s) ? 0 : VG_E_VERIFY;
+}
+
+/* 1 if 0 < d < n, constant time. */
+static uint64_t scalar_in_range(const struct vg_ec_curve *c, const uint64_t *d)
+{
+	return (vg_ec_iszero(d, c->limbs) ^ 1) & vg_ec_lt(d, c->n.m, c->limbs);
+}
+
+/* The fault check of signing: 1 if (r, s) verifies for e under the key's
+ * Q, else 0, computed in constant time because r and s derive from the
+ * secret nonce until they are released (so a faulted signature leaks
+ * nothing through this check's timing either). Same equation as
+ * vg_ecdsa_verify_with, other code: X = [e/s]G by the comb plus [r/s]Q by
+ * the fixed-window multiplication, then x(X) = r or r + n (< p) tested
+ * as X = c Z, all under masks.
+ *
+ * What it catches: a fault anywhere before it, in k G (including one that
+ * gives a valid but wrong point, such as a skipped or mis-selected comb
+ * entry: an on-curve check would pass it, and the signature would leak
+ * nonce bits), in either inversion, in s, or in d (Q was checked when the
+ * key was loaded). */
+static uint64_t check_signature(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
+				const uint64_t *e, const uint64_t *r, const uint64_t *s)
+{
+	const struct vg_ec_curve *c = f->curve;
+	size_t n = c->limbs;
+	struct {
+		uint64_t w[VG_EC_MAX_LIMBS], u1[VG_EC_MAX_LIMBS], u2[VG_EC_MAX_LIMBS];
+		uint64_t rm[VG_EC_MAX_LIMBS], rn[VG_EC_MAX_LIMBS], t[VG_EC_MAX_LIMBS];
+		vg_ec_point Q, A, B;
+	} v;
+	uint64_t ok, carry = 0;
+
+	/* 1 <= r, s <= n - 1 */
+	ok = scalar_in_range(c, r) & scalar_in_range(c, s);
+
+	vg_ec_sc_to_mont(f, v.w, s);
+	f->sc_inv(f, v.w, v.w); /* s^-1 R */
+	f->sc_mul(v.u1, e, v.w); /* e / s */
+	f->sc_mul(v.u2, r, v.w); /* r / s */
+	f->base_mul(f, &v.A, v.u1);
+	vg_ec_point_from_affine(f, &v.Q, key->qx, key->qy);
+	f->point_mul(f, &v.B, v.u2, &v.Q);
+	vg_ec_point_add(f, &v.A, &v.A, &v.B);
+	ok &= vg_ec_iszero(v.A.z, n) ^ 1;
+
+	/* rn = r + n, usable only if it is below p */
+	for (size_t i = 0; i < n; i++) {
+		vg_u128 z = (vg_u128)r[i] + c->n.m[i] + carry;
+		v.rn[i] = (uint64_t)z;
+		carry = (uint64_t)(z >> 64);
+	}
+	uint64_t rn_ok = (carry ^ 1) & vg_ec_lt(v.rn, c->p.m, n);
+
+	vg_ec_fe_to_mont(f, v.rm, r);
+	f->fe_mul(v.t, v.rm, v.A.z);
+	uint64_t match = vg_ec_eq(v.t, v.A.x, n);
+	vg_ec_fe_to_mont(f, v.rm, v.rn); /* any value < R is accepted */
+	f->fe_mul(v.t, v.rm, v.A.z);
+	match |= vg_ec_eq(v.t, v.A.x, n) & rn_ok;
+	ok &= match;
+	vg_wipe(&v, sizeof(v));
+	return ok;
+}
+
+/* Stack state of one signature, wiped as a whole on every exit. */
+struct sign_scratch {
+	struct vg_ecdsa_nonce nonce;
+	uint64_t e[VG_EC_MAX_LIMBS];    /* bits2int(digest) mod n */
+	uint64_t k[VG_EC_MAX_LIMBS];    /* the nonce */
+	uint64_t kinv[VG_EC_MAX_LIMBS]; /* k^-1 R mod n */
+	uint64_t x[VG_EC_MAX_LIMBS];    /* x(k G), then plain */
+	uint64_t y[VG_EC_MAX_LIMBS];
+	uint64_t r[VG_EC_MAX_LIMBS];
+	uint64_t s[VG_EC_MAX_LIMBS];
+	uint64_t t[VG_EC_MAX_LIMBS];
+	vg_ec_point R;
+	uint8_t xo[VG_ECDSA_MAX_SCALAR_LEN]; /* int2octets(d) */
+	uint8_t ho[VG_ECDSA_MAX_SCALAR_LEN]; /* bits2octets(digest) */
+	uint8_t out[VG_ECDSA_MAX_SIG_LEN];
+};
+
+int vg_ecdsa_sign_with(const struct vg_ec_impl *f, const vg_ecdsa_key *key, const uint8_t *digest,
+		       size_t dlen, const uint8_t *extra, size_t extra_len, uint8_t *sig,
+		       size_t sig_len)
+{
+	struct sign_scratch s;
+	uint64_t ok = 0;
+
+	if (!f || !key || !sig || (!digest && dlen) || (!extra && extra_len) ||
+	    vg_ecdsa_impl(key->curve) == NULL ||
+	    vg_ecdsa_impl(key->curve)->curve != f->curve)
+		return VG_E_INVALID;
+	const struct vg_ec_curve *c = f->curve;
+	size_t n = c->limbs, len = c->bytes;
+	if (sig_len != 2 * len)
+		return VG_E_INVALID;
+
+	memset(&s, 0, sizeof(s));
+	digest_to_e(c, s.e, digest, dlen);
+	vg_ec_to_bytes(s.xo, key->d, n);
+	vg_ec_to_bytes(s.ho, s.e, n); /* bits2octets(h) = int2octets(bits2int(h) mod q) */
+	vg_ecdsa_nonce_init(&s.nonce, f, s.xo, s.ho, extra, extra_len);
+
+	for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+		vg_ecdsa_nonce_next(&s.nonce, s.k);
+
+		/* R = k G; r = x(R) mod n (x < p < 2n: one masked subtraction).
+		 * k is in [1, n - 1], so R is never the identity. */
+		f->base_mul(f, &s.R, s.k);
+		(void)vg_ec_point_to_affine(f, s.x, s.y, &s.R);
+		vg_ec_fe_from_mont(f, s.x, s.x);
+		vg_ec_reduce_once(s.r, s.x, c->n.m, n);
+
+		/* s = k^-1 (e + r d) mod n, in the Montgomery domain:
+		 * kinv = (k R)^-1 R^2 R^-1 = k^-1 R; t = r (d R) R^-1 + e R
+		 * = (e + r d) R; s = kinv t R^-1 = k^-1 (e + r d) R. */
+		vg_ec_sc_to_mont(f, s.kinv, s.k);
+		f->sc_inv(f, s.kinv, s.kinv);
+		f->sc_mul(s.t, s.r, key->dm);  /* r d, plain */
+		vg_ec_sc_add(f, s.t, s.t, s.e); /* e + r d, plain */
+		vg_ec_sc_to_mont(f, s.t, s.t);
+		f->sc_mul(s.s, s.kinv, s.t);
+		vg_ec_sc_from_mont(f, s.s, s.s);
+
+		/* RFC 6979 3.4: r = 0 or s = 0 takes the next nonce. Only that
+		 * (public, and practically impossible) event is branched on. */
+		uint64_t zero = vg_ec_iszero(s.r, n) | vg_ec_iszero(s.s, n);
+		if (vg_ct_barrier(zero) == 0) {
+			ok = 1;
+			break;
+		}
+	}
+	vg_ec_to_bytes(s.out, s.r, n);
+	vg_ec_to_bytes(s.out + len, s.s, n);
+
+	/* Fault check: the signature is released only if it verifies under
+	 * the key's public point (check_signature). */
+	ok &= check_signature(f, key, s.e, s.r, s.s);
+
+	/* Release by mask: a zeroed output on a fault. */
+	uint64_t mask = vg_ct_barrier(vg_ct_mask(ok));
+	for (size_t i = 0; i < 2 * len; i++)
+		sig[i] = s.out[i] & (uint8_t)mask;
+	vg_wipe(&s, sizeof(s));
+	/* 0 or VG_E_FAULT by multiplication, not by a branch. */
+	return VG_E_FAULT * (int)(ok ^ 1);
+}
+
+/* Fill buf from getrandom(2), retrying on EINTR and short reads. */
+static int random_bytes(uint8_t *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t r = getrandom(buf, len, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return VG_E_RANDOM;
+		buf += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+int vg_ecdsa_sign(const vg_ecdsa_key *key, const uint8_t *digest, size_t dlen, uint8_t *sig,
+		  size_t sig_len)
+{
+	uint8_t extra[VG_ECDSA_MAX_SCALAR_LEN];
+	const struct vg_ec_impl *f;
+	int rc;
+
+	if (!key || !sig)
+		return VG_E_INVALID;
+	f = vg_ecdsa_impl(key->curve);
+	if (!f || sig_len != 2 * f->curve->bytes)
+		return VG_E_INVALID;
+	/* The hedge: as many fresh bytes as the curve's security level needs
+	 * (RFC 6979 section 3.6 additional data). */
+	rc = random_bytes(extra, f->curve->bytes);
+	if (rc != 0) {
+		memset(sig, 0, sig_len);
+		vg_wipe(extra, sizeof(extra));
+		return rc;
+	}
+	rc = vg_ecdsa_sign_with(f, key, digest, dlen, extra, f->curve->bytes, sig, sig_len);
+	vg_wipe(extra, sizeof(extra));
+	return rc;
+}
+
+int vg_ecdsa_private_check(vg_ecdsa_curve curve, const uint8_t *d, size_t d_len)
+{
+	const struct vg_ec_impl *f = vg_ecdsa_impl(curve);
+	uint64_t v[VG_EC_MAX_LIMBS];
+
+	if (!f || !d || d_len != f->curve->bytes)
+		return VG_E_INVALID;
+	vg_ec_from_bytes(v, d, f->curve->limbs);
+	uint64_t ok = vg_ct_barrier(scalar_in_range(f->curve, v));
+	vg_wipe(v, sizeof(v));
+	return VG_E_KEY * (int)(ok ^ 1);
+}
+
+int vg_ecdsa_key_init(vg_ecdsa_key *key, vg_ecdsa_curve curve, const uint8_t *d, size_t d_len)
+{
+	return vg_ecdsa_key_init_with(vg_ecdsa_impl(curve), key, curve, d, d_len);
+}
+
+int vg_ecdsa_key_init_with(const struct vg_ec_impl *f, vg_ecdsa_key *key, vg_ecdsa_curve curve,
+			   const uint8_t *d, size_t d_len)
+{
+	vg_ec_point Q;
+	uint8_t sig[VG_ECDSA_MAX_SIG_LEN];
+	/* Any fixed digest: the self-test signature below only exercises the
+	 * key. */
+	static const uint8_t probe[VG_ECDSA_MAX_SCALAR_LEN] = {0x76, 0x67, 0x64};
+
+	if (!key)
+		return VG_E_INVALID;
+	memset(key, 0, sizeof(*key));
+	if (!f || !d || d_len != f->curve->bytes || vg_ecdsa_impl(curve) == NULL ||
+	    vg_ecdsa_impl(curve)->curve != f->curve)
+		return VG_E_INVALID;
+	const struct vg_ec_curve *c = f->curve;
+
+	key->curve = curve;
+	vg_ec_from_bytes(key->d, d, c->limbs);
+	if (vg_ct_barrier(scalar_in_range(c, key->d)) == 0) {
+		vg_ecdsa_key_wipe(key); /* only the verdict is branched on */
+		return VG_E_KEY;
+	}
+	vg_ec_sc_to_mont(f, key->dm, key->d);
+
+	/* Q = d G, checked twice before it is trusted: on the curve and not
+	 * the identity, then a signature made with d must verify under it
+	 * (which also catches a fault giving a valid but wrong point). */
+	f->base_mul(f, &Q, key->d);
+	uint64_t inf = vg_ec_point_to_affine(f, key->qx, key->qy, &Q);
+	vg_wipe(&Q, sizeof(Q));
+	if (inf || !vg_ec_on_curve(f, key->qx, key->qy)) {
+		vg_ecdsa_key_wipe(key);
+		return VG_E_FAULT;
+	}
+	vg_ec_point_encode(f, key->pub, key->qx, key->qy);
+	int rc = vg_ecdsa_sign_with(f, key, probe, c->bytes, NULL, 0, sig, 2 * c->bytes);
+	vg_wipe(sig, sizeof(sig));
+	if (rc != 0) {
+		vg_ecdsa_key_wipe(key);
+		return VG_E_FAULT;
+	}
+	return 0;
+}
+
+int vg_ecdsa_public_from_private(vg_ecdsa_curve curve, uint8_t *pub, size_t pub_len,
+				 const uint8_t *d, size_t d_len)
+{
+	vg_ecdsa_key key;
+	size_t len = vg_ecdsa_public_len(curve);
+
+	if (!pub || len == 0 || pub_len != len)
+		return VG_E_INVALID;
+	int rc = vg_ecdsa_key_init(&key, curve, d, d_len);
+	if (rc == 0)
+		memcpy(pub, key.pub, len);
+	else
+		memset(pub, 0, pub_len);
+	vg_ecdsa_key_wipe(&key);
+	return rc;
+}
+
+int vg_ecdsa_public_check(vg_ecdsa_curve curve, const uint8_t *pub, size_t len)
+{
+	const struct vg_ec_impl *f = vg_ecdsa_impl(curve);
+	uint64_t x[VG_EC_MAX_LIMBS], y[VG_EC_MAX_LIMBS];
+
+	if (!f)
+		return VG_E_INVALID;
+	return vg_ec_point_decode(f, x, y, pub, len);
+}

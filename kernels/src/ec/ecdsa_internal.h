@@ -1,0 +1,77 @@
+/* ecdsa_internal.h: the layout of ECDSA keys, the RFC 6979 nonce
+ * generator, and the entry points behind vg/ecdsa.h that take an explicit
+ * implementation row. Shared by the ec/ sources and white-box tests (the
+ * RFC 6979 vectors, fault injection through a deliberately broken row,
+ * valgrind secret marking). Not installed.
+ *
+ * Secret: d, dm, the nonce state. Public: the curve, qx, qy, pub. */
+#ifndef VG_ECDSA_INTERNAL_H
+#define VG_ECDSA_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ec/ec.h"
+#include "vg/ecdsa.h"
+#include "vg/hmac.h"
+
+struct vg_ecdsa_key {
+	vg_ecdsa_curve curve;
+	uint64_t d[VG_EC_MAX_LIMBS];  /* secret: 0 < d < n, plain */
+	uint64_t dm[VG_EC_MAX_LIMBS]; /* secret: d R mod n (Montgomery form) */
+	uint64_t qx[VG_EC_MAX_LIMBS]; /* public: Q = d G, affine, Montgomery form */
+	uint64_t qy[VG_EC_MAX_LIMBS];
+	uint8_t pub[VG_ECDSA_MAX_PUBLIC_LEN]; /* public: 04 || X || Y */
+};
+
+/* The row a curve uses (ec_dispatch.c), or NULL for an unknown curve. */
+const struct vg_ec_impl *vg_ecdsa_impl(vg_ecdsa_curve curve);
+
+/* Sign with row f and RFC 6979 section 3.6 additional data extra (NULL
+ * and 0 for the plain deterministic RFC 6979 signature, which reproduces
+ * the RFC's appendix A.2 vectors). vg_ecdsa_sign is this with the chosen
+ * row and fresh random extra data; the tests also pass a faulty row here
+ * to show that the check catches it. key->curve must be f's curve. */
+VG_MUST_CHECK int vg_ecdsa_sign_with(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
+				     const uint8_t *digest, size_t dlen, const uint8_t *extra,
+				     size_t extra_len, uint8_t *sig, size_t sig_len);
+
+/* vg_ecdsa_key_init with row f (the tests pass a faulty one). */
+VG_MUST_CHECK int vg_ecdsa_key_init_with(const struct vg_ec_impl *f, vg_ecdsa_key *key,
+					 vg_ecdsa_curve curve, const uint8_t *d, size_t d_len);
+
+/* Verification with row f: 1 if (r, s) (plain, any values) is a valid
+ * signature of e (plain, reduced mod n) under the affine Montgomery point
+ * (qx, qy), else 0. VARIABLE TIME. */
+int vg_ecdsa_verify_with(const struct vg_ec_impl *f, const uint64_t *qx, const uint64_t *qy,
+			 const uint64_t *e, const uint64_t *r, const uint64_t *s);
+
+/* ---- ecdsa_nonce.c: RFC 6979 section 3.2 HMAC-DRBG ---- */
+
+#define VG_ECDSA_NONCE_MAX_HLEN 48
+
+/* Secret: all of it. */
+struct vg_ecdsa_nonce {
+	const struct vg_ec_impl *f; /* the curve (its n and length) */
+	size_t hlen;                /* 32 (HMAC-SHA-256, P-256) or 48 (-384, P-384) */
+	int started;                /* a candidate was produced */
+	uint8_t v[VG_ECDSA_NONCE_MAX_HLEN];
+	union { /* HMAC keyed with the current K, copied for each use */
+		vg_hmac_sha256_ctx s256;
+		vg_hmac_sha384_ctx s384;
+	} k;
+};
+
+/* Steps b to g of RFC 6979 section 3.2 with the section 3.6 additional
+ * data: x = int2octets(d), h = bits2octets(digest), both curve->bytes
+ * long; extra may be NULL when extra_len is 0. */
+void vg_ecdsa_nonce_init(struct vg_ecdsa_nonce *g, const struct vg_ec_impl *f, const uint8_t *x,
+			 const uint8_t *h, const uint8_t *extra, size_t extra_len);
+/* Step h: the next nonce k in [1, n - 1] (plain limbs). The first call
+ * gives the RFC's k; every later call first applies the h.3 continuation
+ * (K = HMAC_K(V || 0x00), V = HMAC_K(V)), which is what the RFC
+ * prescribes both for a candidate out of range (handled inside) and for
+ * a k that gave r = 0 or s = 0 (the caller calls again). */
+void vg_ecdsa_nonce_next(struct vg_ecdsa_nonce *g, uint64_t *k);
+
+#endif

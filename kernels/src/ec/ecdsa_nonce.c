@@ -1,0 +1,95 @@
+/* ecdsa_nonce.c: ECDSA nonces by the HMAC-DRBG of RFC 6979 section 3.2,
+ * with the additional data of section 3.6 (the hedge). The hash is
+ * HMAC-SHA-256 for P-256 and HMAC-SHA-384 for P-384, so hlen = qlen and
+ * one V is one candidate. Secret: x (the private key), K, V and every
+ * candidate; the digest h is treated as secret too. Nothing branches on
+ * them except the public outcome "this candidate was out of range", which
+ * reveals nothing about the k finally used (it is an independent later
+ * output). */
+#include <string.h>
+
+#include "ec/ecdsa_internal.h"
+#include "vg/wipe.h"
+
+struct part {
+	const uint8_t *p;
+	size_t n;
+};
+
+/* out = HMAC_K(parts...) with the current K (the keyed context is copied,
+ * so K's ipad/opad blocks are hashed once per key, not once per use). */
+static void mac(const struct vg_ecdsa_nonce *g, uint8_t *out, const struct part *parts,
+		size_t nparts)
+{
+	if (g->hlen == VG_SHA256_LEN) {
+		vg_hmac_sha256_ctx c = g->k.s256;
+		for (size_t i = 0; i < nparts; i++)
+			vg_hmac_sha256_update(&c, parts[i].p, parts[i].n);
+		vg_hmac_sha256_final(&c, out); /* wipes c */
+	} else {
+		vg_hmac_sha384_ctx c = g->k.s384;
+		for (size_t i = 0; i < nparts; i++)
+			vg_hmac_sha384_update(&c, parts[i].p, parts[i].n);
+		vg_hmac_sha384_final(&c, out);
+	}
+}
+
+static void set_key(struct vg_ecdsa_nonce *g, const uint8_t *key)
+{
+	if (g->hlen == VG_SHA256_LEN)
+		vg_hmac_sha256_init(&g->k.s256, key, g->hlen);
+	else
+		vg_hmac_sha384_init(&g->k.s384, key, g->hlen);
+}
+
+/* K = HMAC_K(V || sep || rest...); V = HMAC_K(V). Steps d-e, f-g, h.3. */
+static void update(struct vg_ecdsa_nonce *g, uint8_t sep, const struct part *rest, size_t nrest)
+{
+	uint8_t knew[VG_ECDSA_NONCE_MAX_HLEN];
+	struct part parts[5] = {{g->v, g->hlen}, {&sep, 1}};
+
+	for (size_t i = 0; i < nrest; i++)
+		parts[2 + i] = rest[i];
+	mac(g, knew, parts, 2 + nrest);
+	set_key(g, knew);
+	mac(g, g->v, parts, 1);
+	vg_wipe(knew, sizeof(knew));
+}
+
+void vg_ecdsa_nonce_init(struct vg_ecdsa_nonce *g, const struct vg_ec_impl *f, const uint8_t *x,
+			 const uint8_t *h, const uint8_t *extra, size_t extra_len)
+{
+	size_t len = f->curve->bytes;
+	uint8_t k0[VG_ECDSA_NONCE_MAX_HLEN];
+	struct part rest[3] = {{x, len}, {h, len}, {extra, extra_len}};
+
+	g->f = f;
+	g->hlen = len; /* SHA-256 for 32-byte curves, SHA-384 for 48 */
+	g->started = 0;
+	memset(g->v, 0x01, g->hlen); /* b. V = 0x01 0x01 ... */
+	memset(k0, 0x00, g->hlen);   /* c. K = 0x00 0x00 ... */
+	set_key(g, k0);
+	update(g, 0x00, rest, extra_len ? 3 : 2); /* d-e. K = HMAC_K(V || 00 || x || h || k'); V */
+	update(g, 0x01, rest, extra_len ? 3 : 2); /* f-g. K = HMAC_K(V || 01 || x || h || k'); V */
+}
+
+void vg_ecdsa_nonce_next(struct vg_ecdsa_nonce *g, uint64_t *k)
+{
+	const struct vg_ec_curve *c = g->f->curve;
+	size_t n = c->limbs;
+	struct part v = {g->v, g->hlen};
+
+	for (;;) {
+		if (g->started)
+			update(g, 0x00, NULL, 0); /* h.3 continuation: K = HMAC_K(V || 00); V */
+		g->started = 1;
+		/* h.1-2: T = V = HMAC_K(V); tlen = hlen = qlen, so one round. */
+		mac(g, g->v, &v, 1);
+		/* h.3: k = bits2int(T) (qlen = 8 hlen: all of T); use it if
+		 * 1 <= k <= q - 1. */
+		vg_ec_from_bytes(k, g->v, n);
+		uint64_t ok = (vg_ec_iszero(k, n) ^ 1) & vg_ec_lt(k, c->n.m, n);
+		if (vg_ct_barrier(ok))
+			return; /* the verdict on a candidate is public; see the top */
+	}
+}
