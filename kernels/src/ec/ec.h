@@ -63,9 +63,9 @@ typedef struct {
 
 struct vg_ec_impl;
 
-/* r = a b R^-1 mod m, r < m, for any a, b < R; r may alias a or b. */
+/* r = a op b, r = op a on one curve's limb count; r may alias a or b.
+ * The contract of each use is at its field in struct vg_ec_impl. */
 typedef void vg_ec_mul_fn(uint64_t *r, const uint64_t *a, const uint64_t *b);
-/* r = a^2 R^-1 mod m, same contract. */
 typedef void vg_ec_sqr_fn(uint64_t *r, const uint64_t *a);
 /* r = a^-1 in Montgomery form (a R -> a^-1 R); 0 -> 0. a < m. */
 typedef void vg_ec_inv_fn(const struct vg_ec_impl *f, uint64_t *r, const uint64_t *a);
@@ -87,9 +87,14 @@ struct vg_ec_impl {
 	const char *name;  /* "c", "base", "adx", "ifma" */
 	uint32_t features; /* vg/cpu.h features it needs */
 	const struct vg_ec_curve *curve;
-	vg_ec_mul_fn *fe_mul; /* mod p */
+	/* r = a b R^-1 mod p (resp. a^2 R^-1), r < p, for ANY a, b < R */
+	vg_ec_mul_fn *fe_mul;
 	vg_ec_sqr_fn *fe_sqr;
-	vg_ec_mul_fn *sc_mul; /* mod n */
+	/* r = a + b, a - b mod p for a, b < p; r < p */
+	vg_ec_mul_fn *fe_add;
+	vg_ec_mul_fn *fe_sub;
+	/* r = a b R^-1 mod n, r < n, for any a, b < R */
+	vg_ec_mul_fn *sc_mul;
 	vg_ec_inv_fn *fe_inv;
 	vg_ec_inv_fn *sc_inv;
 	vg_ec_base_mul_fn *base_mul;

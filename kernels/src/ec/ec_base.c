@@ -56,7 +56,7 @@ static void select_entry(const struct vg_ec_impl *f, uint64_t *x, uint64_t *y, s
 			y[i] |= m & e[n + i];
 		}
 	}
-	vg_ec_mod_sub(ny, zero, y, c->p.m, n); /* -y mod p */
+	f->fe_sub(ny, zero, y); /* -y mod p */
 	vg_ec_cmov(y, ny, n, neg);
 	vg_wipe(ny, sizeof(ny));
 }

@@ -73,12 +73,12 @@ void vg_ec_reduce_once(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t
 
 void vg_ec_fe_add(const struct vg_ec_impl *f, uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
-	vg_ec_mod_add(r, a, b, f->curve->p.m, f->curve->limbs);
+	f->fe_add(r, a, b);
 }
 
 void vg_ec_fe_sub(const struct vg_ec_impl *f, uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
-	vg_ec_mod_sub(r, a, b, f->curve->p.m, f->curve->limbs);
+	f->fe_sub(r, a, b);
 }
 
 void vg_ec_sc_add(const struct vg_ec_impl *f, uint64_t *r, const uint64_t *a, const uint64_t *b)

@@ -18,13 +18,21 @@
 #include "ec/p256_params.h"
 #include "ec/p384_params.h"
 
-/* The field and scalar multiplies the generator runs on (the same inline
- * definition as p256.c and p384.c). */
+/* The field and scalar arithmetic the generator runs on (the same inline
+ * definitions as p256.c and p384.c). */
 static void p256_fe_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
 	vg_ec_mont_mul(r, a, b, vg_p256_p, VG_P256_P0INV, 4);
 }
 static void p256_fe_sqr(uint64_t *r, const uint64_t *a) { p256_fe_mul(r, a, a); }
+static void p256_fe_add(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+	vg_ec_mod_add(r, a, b, vg_p256_p, 4);
+}
+static void p256_fe_sub(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+	vg_ec_mod_sub(r, a, b, vg_p256_p, 4);
+}
 static void p256_sc_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
 	vg_ec_mont_mul(r, a, b, vg_p256_n, VG_P256_N0INV, 4);
@@ -34,6 +42,14 @@ static void p384_fe_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
 	vg_ec_mont_mul(r, a, b, vg_p384_p, VG_P384_P0INV, 6);
 }
 static void p384_fe_sqr(uint64_t *r, const uint64_t *a) { p384_fe_mul(r, a, a); }
+static void p384_fe_add(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+	vg_ec_mod_add(r, a, b, vg_p384_p, 6);
+}
+static void p384_fe_sub(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+	vg_ec_mod_sub(r, a, b, vg_p384_p, 6);
+}
 static void p384_sc_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
 	vg_ec_mont_mul(r, a, b, vg_p384_n, VG_P384_N0INV, 6);
@@ -45,7 +61,7 @@ struct gen {
 	size_t limbs;
 	const uint64_t *p, *n, *b, *gx, *gy;
 	uint64_t p0inv, n0inv;
-	vg_ec_mul_fn *fe_mul, *sc_mul;
+	vg_ec_mul_fn *fe_mul, *fe_add, *fe_sub, *sc_mul;
 	vg_ec_sqr_fn *fe_sqr;
 	/* derived */
 	uint64_t p_one[VG_EC_MAX_LIMBS], p_rr[VG_EC_MAX_LIMBS];
@@ -109,6 +125,8 @@ static void derive(struct gen *g)
 		.curve = &g->curve,
 		.fe_mul = g->fe_mul,
 		.fe_sqr = g->fe_sqr,
+		.fe_add = g->fe_add,
+		.fe_sub = g->fe_sub,
 		.sc_mul = g->sc_mul,
 		.fe_inv = vg_ec_fe_inv_c,
 		.sc_inv = vg_ec_sc_inv_c,
@@ -233,12 +251,14 @@ int main(int argc, char **argv)
 		.p = vg_p256_p, .n = vg_p256_n, .b = vg_p256_b, .gx = vg_p256_gx, .gy = vg_p256_gy,
 		.p0inv = VG_P256_P0INV, .n0inv = VG_P256_N0INV,
 		.fe_mul = p256_fe_mul, .fe_sqr = p256_fe_sqr, .sc_mul = p256_sc_mul,
+		.fe_add = p256_fe_add, .fe_sub = p256_fe_sub,
 	};
 	static struct gen p384 = {
 		.tag = "p384", .name = "P-384", .limbs = 6,
 		.p = vg_p384_p, .n = vg_p384_n, .b = vg_p384_b, .gx = vg_p384_gx, .gy = vg_p384_gy,
 		.p0inv = VG_P384_P0INV, .n0inv = VG_P384_N0INV,
 		.fe_mul = p384_fe_mul, .fe_sqr = p384_fe_sqr, .sc_mul = p384_sc_mul,
+		.fe_add = p384_fe_add, .fe_sub = p384_fe_sub,
 	};
 
 	if (argc != 2) {

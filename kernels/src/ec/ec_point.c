@@ -14,11 +14,21 @@
 #include "vg/error.h"
 #include "vg/wipe.h"
 
-/* Local shorthands over the row's multiplies and the curve's p. They need
- * f, p (the modulus) and n (the limb count) in scope. */
+/* Local shorthands over the row's field operations (f in scope). */
 #define MUL(r, a, b) f->fe_mul((r), (a), (b))
-#define ADD(r, a, b) vg_ec_mod_add((r), (a), (b), p, n)
-#define SUB(r, a, b) vg_ec_mod_sub((r), (a), (b), p, n)
+#define ADD(r, a, b) f->fe_add((r), (a), (b))
+#define SUB(r, a, b) f->fe_sub((r), (a), (b))
+
+/* The temporaries of one formula, in one block so one wipe clears them,
+ * and their names as in the paper. */
+struct tmp {
+	uint64_t t[5][VG_EC_MAX_LIMBS];
+	uint64_t X3[VG_EC_MAX_LIMBS], Y3[VG_EC_MAX_LIMBS], Z3[VG_EC_MAX_LIMBS];
+};
+#define TMP_NAMES(v)                                                                     \
+	uint64_t *t0 = (v).t[0], *t1 = (v).t[1], *t2 = (v).t[2], *t3 = (v).t[3];          \
+	uint64_t *t4 = (v).t[4], *X3 = (v).X3, *Y3 = (v).Y3, *Z3 = (v).Z3;                \
+	(void)t4
 
 void vg_ec_point_identity(const struct vg_ec_impl *f, vg_ec_point *r)
 {
@@ -51,12 +61,11 @@ void vg_ec_point_cmov(const struct vg_ec_impl *f, vg_ec_point *r, const vg_ec_po
 void vg_ec_point_add(const struct vg_ec_impl *f, vg_ec_point *r, const vg_ec_point *P,
 		     const vg_ec_point *Q)
 {
-	const uint64_t *p = f->curve->p.m, *b = f->curve->b;
+	const uint64_t *b = f->curve->b;
 	size_t n = f->curve->limbs;
 	const uint64_t *X1 = P->x, *Y1 = P->y, *Z1 = P->z, *X2 = Q->x, *Y2 = Q->y, *Z2 = Q->z;
-	uint64_t t0[VG_EC_MAX_LIMBS], t1[VG_EC_MAX_LIMBS], t2[VG_EC_MAX_LIMBS];
-	uint64_t t3[VG_EC_MAX_LIMBS], t4[VG_EC_MAX_LIMBS];
-	uint64_t X3[VG_EC_MAX_LIMBS], Y3[VG_EC_MAX_LIMBS], Z3[VG_EC_MAX_LIMBS];
+	struct tmp v;
+	TMP_NAMES(v);
 
 	MUL(t0, X1, X2); /*  1. t0 = X1 X2 */
 	MUL(t1, Y1, Y2); /*  2. t1 = Y1 Y2 */
@@ -105,25 +114,17 @@ void vg_ec_point_add(const struct vg_ec_impl *f, vg_ec_point *r, const vg_ec_poi
 	vg_ec_copy(r->x, X3, n);
 	vg_ec_copy(r->y, Y3, n);
 	vg_ec_copy(r->z, Z3, n);
-	vg_wipe(t0, sizeof(t0));
-	vg_wipe(t1, sizeof(t1));
-	vg_wipe(t2, sizeof(t2));
-	vg_wipe(t3, sizeof(t3));
-	vg_wipe(t4, sizeof(t4));
-	vg_wipe(X3, sizeof(X3));
-	vg_wipe(Y3, sizeof(Y3));
-	vg_wipe(Z3, sizeof(Z3));
+	vg_wipe(&v, sizeof(v));
 }
 
 void vg_ec_point_madd(const struct vg_ec_impl *f, vg_ec_point *r, const vg_ec_point *P,
 		      const uint64_t *X2, const uint64_t *Y2)
 {
-	const uint64_t *p = f->curve->p.m, *b = f->curve->b;
+	const uint64_t *b = f->curve->b;
 	size_t n = f->curve->limbs;
 	const uint64_t *X1 = P->x, *Y1 = P->y, *Z1 = P->z;
-	uint64_t t0[VG_EC_MAX_LIMBS], t1[VG_EC_MAX_LIMBS], t2[VG_EC_MAX_LIMBS];
-	uint64_t t3[VG_EC_MAX_LIMBS], t4[VG_EC_MAX_LIMBS];
-	uint64_t X3[VG_EC_MAX_LIMBS], Y3[VG_EC_MAX_LIMBS], Z3[VG_EC_MAX_LIMBS];
+	struct tmp v;
+	TMP_NAMES(v);
 
 	MUL(t0, X1, X2); /*  1. t0 = X1 X2 */
 	MUL(t1, Y1, Y2); /*  2. t1 = Y1 Y2 */
@@ -165,24 +166,16 @@ void vg_ec_point_madd(const struct vg_ec_impl *f, vg_ec_point *r, const vg_ec_po
 	vg_ec_copy(r->x, X3, n);
 	vg_ec_copy(r->y, Y3, n);
 	vg_ec_copy(r->z, Z3, n);
-	vg_wipe(t0, sizeof(t0));
-	vg_wipe(t1, sizeof(t1));
-	vg_wipe(t2, sizeof(t2));
-	vg_wipe(t3, sizeof(t3));
-	vg_wipe(t4, sizeof(t4));
-	vg_wipe(X3, sizeof(X3));
-	vg_wipe(Y3, sizeof(Y3));
-	vg_wipe(Z3, sizeof(Z3));
+	vg_wipe(&v, sizeof(v));
 }
 
 void vg_ec_point_dbl(const struct vg_ec_impl *f, vg_ec_point *r, const vg_ec_point *P)
 {
-	const uint64_t *p = f->curve->p.m, *b = f->curve->b;
+	const uint64_t *b = f->curve->b;
 	size_t n = f->curve->limbs;
 	const uint64_t *X = P->x, *Y = P->y, *Z = P->z;
-	uint64_t t0[VG_EC_MAX_LIMBS], t1[VG_EC_MAX_LIMBS], t2[VG_EC_MAX_LIMBS];
-	uint64_t t3[VG_EC_MAX_LIMBS];
-	uint64_t X3[VG_EC_MAX_LIMBS], Y3[VG_EC_MAX_LIMBS], Z3[VG_EC_MAX_LIMBS];
+	struct tmp v;
+	TMP_NAMES(v);
 
 	f->fe_sqr(t0, X); /*  1. t0 = X^2 */
 	f->fe_sqr(t1, Y); /*  2. t1 = Y^2 */
@@ -222,13 +215,7 @@ void vg_ec_point_dbl(const struct vg_ec_impl *f, vg_ec_point *r, const vg_ec_poi
 	vg_ec_copy(r->x, X3, n);
 	vg_ec_copy(r->y, Y3, n);
 	vg_ec_copy(r->z, Z3, n);
-	vg_wipe(t0, sizeof(t0));
-	vg_wipe(t1, sizeof(t1));
-	vg_wipe(t2, sizeof(t2));
-	vg_wipe(t3, sizeof(t3));
-	vg_wipe(X3, sizeof(X3));
-	vg_wipe(Y3, sizeof(Y3));
-	vg_wipe(Z3, sizeof(Z3));
+	vg_wipe(&v, sizeof(v));
 }
 
 uint64_t vg_ec_point_to_affine(const struct vg_ec_impl *f, uint64_t *x, uint64_t *y,
@@ -247,7 +234,6 @@ uint64_t vg_ec_point_to_affine(const struct vg_ec_impl *f, uint64_t *x, uint64_t
 /* y^2 == x^3 - 3x + b, compared in constant time. */
 uint64_t vg_ec_on_curve(const struct vg_ec_impl *f, const uint64_t *x, const uint64_t *y)
 {
-	const uint64_t *p = f->curve->p.m;
 	size_t n = f->curve->limbs;
 	uint64_t lhs[VG_EC_MAX_LIMBS], rhs[VG_EC_MAX_LIMBS], t[VG_EC_MAX_LIMBS];
 

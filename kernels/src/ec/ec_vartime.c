@@ -83,7 +83,7 @@ void vg_ec_dsm_c(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t *u1,
 			if (d1[i] > 0) {
 				vg_ec_point_madd(f, &acc, &acc, e, e + n);
 			} else {
-				vg_ec_mod_sub(ny, zero, e + n, c->p.m, n);
+				f->fe_sub(ny, zero, e + n);
 				vg_ec_point_madd(f, &acc, &acc, e, ny);
 			}
 			started = 1;
@@ -94,7 +94,7 @@ void vg_ec_dsm_c(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t *u1,
 				vg_ec_point_add(f, &acc, &acc, &qt[m / 2]);
 			} else {
 				neg = qt[m / 2];
-				vg_ec_mod_sub(neg.y, zero, neg.y, c->p.m, n);
+				f->fe_sub(neg.y, zero, neg.y);
 				vg_ec_point_add(f, &acc, &acc, &neg);
 			}
 			started = 1;

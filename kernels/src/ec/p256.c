@@ -1,5 +1,5 @@
 /* p256.c: the C row of P-256 (the oracle every tier is checked against):
- * the field and scalar multiplies specialised for this curve's moduli
+ * the field and scalar arithmetic specialised for this curve's moduli
  * (4 limbs; the compiler sees the limb count and the Montgomery constants
  * as constants), and the generic C compound operations. Constant time
  * except dsm (verification, public data). */
@@ -14,6 +14,16 @@ static void fe_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
 /* The reference squares by multiplying: one multiply to trust. */
 static void fe_sqr(uint64_t *r, const uint64_t *a) { fe_mul(r, a, a); }
 
+static void fe_add(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+	vg_ec_mod_add(r, a, b, vg_p256_p, VG_P256_LIMBS);
+}
+
+static void fe_sub(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+	vg_ec_mod_sub(r, a, b, vg_p256_p, VG_P256_LIMBS);
+}
+
 static void sc_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
 	vg_ec_mont_mul(r, a, b, vg_p256_n, VG_P256_N0INV, VG_P256_LIMBS);
@@ -25,6 +35,8 @@ const struct vg_ec_impl vg_ec_p256_c = {
 	.curve = &vg_p256_curve,
 	.fe_mul = fe_mul,
 	.fe_sqr = fe_sqr,
+	.fe_add = fe_add,
+	.fe_sub = fe_sub,
 	.sc_mul = sc_mul,
 	.fe_inv = vg_ec_fe_inv_c,
 	.sc_inv = vg_ec_sc_inv_c,
