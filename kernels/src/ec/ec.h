@@ -110,6 +110,21 @@ extern const struct vg_ec_impl vg_ec_p256_c, vg_ec_p384_c;
 const struct vg_ec_impl *vg_ec_p256_impl(void);
 const struct vg_ec_impl *vg_ec_p384_impl(void);
 
+/* Marks len bytes at p as public from here on (ec_declassify.c): a
+ * no-op, replaced in the valgrind test so branches on such values are
+ * not reported. Use only for values the caller or the world learns anyway. */
+void vg_ec_declassify(const void *p, size_t len);
+
+/* Zeroes VG_EC_SCRUB_BYTES of stack just below the caller's frame, where
+ * its callees' frames were. The entry points that handle secrets call it
+ * on exit: it clears what the field and point primitives leave behind
+ * (the multiply's partial products, formula temporaries) without a wipe
+ * inside every primitive. The deepest signing call chain uses well under
+ * half of it; a tier's functions must stay within it or wipe their own
+ * stack. */
+#define VG_EC_SCRUB_BYTES 16384
+void vg_ec_scrub_stack(void);
+
 /* ---- ec_fe.c: limb helpers over a run-time limb count (constant time) ---- */
 
 /* r = a; the n-limb copy. */

@@ -4,6 +4,12 @@
 #include "ec/ec.h"
 #include "vg/wipe.h"
 
+__attribute__((noinline)) void vg_ec_scrub_stack(void)
+{
+	uint8_t buf[VG_EC_SCRUB_BYTES];
+	vg_wipe(buf, sizeof(buf));
+}
+
 void vg_ec_copy(uint64_t *r, const uint64_t *a, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -256,7 +256,8 @@ int vg_ecdsa_sign_with(const struct vg_ec_impl *f, const vg_ecdsa_key *key, cons
 		/* RFC 6979 3.4: r = 0 or s = 0 takes the next nonce. Only that
 		 * (public, and practically impossible) event is branched on. */
 		uint64_t zero = vg_ec_iszero(s.r, n) | vg_ec_iszero(s.s, n);
-		if (vg_ct_barrier(zero) == 0) {
+		vg_ec_declassify(&zero, sizeof(zero));
+		if (zero == 0) {
 			ok = 1;
 			break;
 		}
@@ -267,12 +268,14 @@ int vg_ecdsa_sign_with(const struct vg_ec_impl *f, const vg_ecdsa_key *key, cons
 	/* Fault check: the signature is released only if it verifies under
 	 * the key's public point (check_signature). */
 	ok &= check_signature(f, key, s.e, s.r, s.s);
+	vg_ec_declassify(&ok, sizeof(ok)); /* the verdict is the return value */
 
 	/* Release by mask: a zeroed output on a fault. */
 	uint64_t mask = vg_ct_barrier(vg_ct_mask(ok));
 	for (size_t i = 0; i < 2 * len; i++)
 		sig[i] = s.out[i] & (uint8_t)mask;
 	vg_wipe(&s, sizeof(s));
+	vg_ec_scrub_stack();
 	/* 0 or VG_E_FAULT by multiplication, not by a branch. */
 	return VG_E_FAULT * (int)(ok ^ 1);
 }
@@ -325,9 +328,9 @@ int vg_ecdsa_private_check(vg_ecdsa_curve curve, const uint8_t *d, size_t d_len)
 	if (!f || !d || d_len != f->curve->bytes)
 		return VG_E_INVALID;
 	vg_ec_from_bytes(v, d, f->curve->limbs);
-	uint64_t ok = vg_ct_barrier(scalar_in_range(f->curve, v));
+	uint64_t ok = scalar_in_range(f->curve, v);
 	vg_wipe(v, sizeof(v));
-	return VG_E_KEY * (int)(ok ^ 1);
+	return VG_E_KEY * (int)(ok ^ 1); /* no branch: the caller gets the verdict */
 }
 
 int vg_ecdsa_key_init(vg_ecdsa_key *key, vg_ecdsa_curve curve, const uint8_t *d, size_t d_len)
@@ -354,8 +357,10 @@ int vg_ecdsa_key_init_with(const struct vg_ec_impl *f, vg_ecdsa_key *key, vg_ecd
 
 	key->curve = curve;
 	vg_ec_from_bytes(key->d, d, c->limbs);
-	if (vg_ct_barrier(scalar_in_range(c, key->d)) == 0) {
-		vg_ecdsa_key_wipe(key); /* only the verdict is branched on */
+	uint64_t valid = scalar_in_range(c, key->d);
+	vg_ec_declassify(&valid, sizeof(valid)); /* the caller learns it anyway */
+	if (!valid) {
+		vg_ecdsa_key_wipe(key);
 		return VG_E_KEY;
 	}
 	vg_ec_sc_to_mont(f, key->dm, key->d);
@@ -366,13 +371,18 @@ int vg_ecdsa_key_init_with(const struct vg_ec_impl *f, vg_ecdsa_key *key, vg_ecd
 	f->base_mul(f, &Q, key->d);
 	uint64_t inf = vg_ec_point_to_affine(f, key->qx, key->qy, &Q);
 	vg_wipe(&Q, sizeof(Q));
+	/* Q is the public key: public from here on */
+	vg_ec_declassify(key->qx, sizeof(key->qx));
+	vg_ec_declassify(key->qy, sizeof(key->qy));
+	vg_ec_declassify(&inf, sizeof(inf));
+	vg_ec_scrub_stack(); /* what computing Q left below this frame */
 	if (inf || !vg_ec_on_curve(f, key->qx, key->qy)) {
 		vg_ecdsa_key_wipe(key);
 		return VG_E_FAULT;
 	}
 	vg_ec_point_encode(f, key->pub, key->qx, key->qy);
 	int rc = vg_ecdsa_sign_with(f, key, probe, c->bytes, NULL, 0, sig, 2 * c->bytes);
-	vg_wipe(sig, sizeof(sig));
+	vg_wipe(sig, sizeof(sig)); /* sign_with scrubs the stack it used */
 	if (rc != 0) {
 		vg_ecdsa_key_wipe(key);
 		return VG_E_FAULT;

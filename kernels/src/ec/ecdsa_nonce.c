@@ -89,7 +89,8 @@ void vg_ecdsa_nonce_next(struct vg_ecdsa_nonce *g, uint64_t *k)
 		 * 1 <= k <= q - 1. */
 		vg_ec_from_bytes(k, g->v, n);
 		uint64_t ok = (vg_ec_iszero(k, n) ^ 1) & vg_ec_lt(k, c->n.m, n);
-		if (vg_ct_barrier(ok))
-			return; /* the verdict on a candidate is public; see the top */
+		vg_ec_declassify(&ok, sizeof(ok)); /* the verdict is public; see the top */
+		if (ok)
+			return;
 	}
 }
