@@ -1,6 +1,8 @@
 /* impl_ours.c: vgbench's calls into our kernels (libvgkernels). RSA test
  * keys are parsed by the daemon's own key-file parser, so the benchmark
- * needs no OpenSSL. Nothing here is secret (public test keys). */
+ * needs no OpenSSL; the ECDSA test keys' private scalar is picked out of
+ * the PEM here (the daemon cannot load EC keys yet). Nothing here is
+ * secret (public test keys). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,7 @@
 #include "errcode.h"
 #include "keystore.h"
 #include "vg/cpu.h"
+#include "vg/ecdsa.h"
 #include "vg/ed25519.h"
 #include "vg/proto.h"
 #include "vg/rsa.h"
@@ -17,6 +20,8 @@
 /* Owned by this file: set by init, read by run/once, released by fini. */
 static const vg_bench_fixture *fx;
 static vg_rsa_key *keys[VG_BENCH_RSA_SIZES];
+static vg_ecdsa_key *ec_keys[VG_BENCH_EC_CURVES];
+static const vg_ecdsa_curve ec_curve[VG_BENCH_EC_CURVES] = {VG_ECDSA_P256, VG_ECDSA_P384};
 
 static int load_rsa(size_t s, char *why, size_t whylen)
 {
@@ -49,9 +54,68 @@ static int load_rsa(size_t s, char *why, size_t whylen)
 	return 0;
 }
 
+/* The base64 body of a PEM file into out; returns its length or -1. */
+static int pem_body(const uint8_t *in, size_t len, uint8_t *out, size_t cap)
+{
+	static const char alpha[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i = 0, n = 0;
+	uint32_t acc = 0;
+	int bits = 0;
+	while (i < len && in[i] != '\n') /* skip the BEGIN line */
+		i++;
+	for (; i < len && in[i] != '-'; i++) {
+		const char *p = in[i] ? strchr(alpha, in[i]) : NULL;
+		if (!p)
+			continue; /* newlines; '=' padding ends the data anyway */
+		acc = acc << 6 | (uint32_t)(p - alpha);
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (n == cap)
+				return -1;
+			out[n++] = (uint8_t)(acc >> bits);
+		}
+	}
+	return (int)n;
+}
+
+/* An ECDSA test key: in the PKCS#8 (or SEC 1) DER, the ECPrivateKey
+ * (RFC 5915) starts with INTEGER 1 then the OCTET STRING of d: 02 01 01 04
+ * n_len. The test keys are OpenSSL's output, which has it exactly once. */
+static int load_ec(size_t c, char *why, size_t whylen)
+{
+	uint8_t der[512];
+	size_t n_len = fx->ec[c].n_len;
+	int len = pem_body(fx->ec[c].file, fx->ec[c].file_len, der, sizeof(der));
+	const uint8_t *d = NULL;
+	for (int i = 0; len > 0 && i + 5 + (int)n_len <= len; i++) {
+		if (der[i] == 0x02 && der[i + 1] == 0x01 && der[i + 2] == 0x01 && der[i + 3] == 0x04 &&
+		    der[i + 4] == n_len) {
+			d = der + i + 5;
+			break;
+		}
+	}
+	ec_keys[c] = malloc(vg_ecdsa_key_size());
+	int r = d && ec_keys[c] ? vg_ecdsa_key_init(ec_keys[c], ec_curve[c], d, n_len) : VG_E_KEY;
+	if (r < 0) {
+		snprintf(why, whylen, "%s key: %s", fx->ec[c].name, vg_strerror(r));
+		free(ec_keys[c]);
+		ec_keys[c] = NULL;
+	}
+	return r;
+}
+
 static int ours_init(const vg_bench_fixture *f, const char *arg, char *why, size_t whylen)
 {
 	fx = f;
+	for (size_t c = 0; c < VG_BENCH_EC_CURVES; c++) {
+		if (!fx->ec[c].file)
+			continue;
+		int r = load_ec(c, why, whylen);
+		if (r < 0)
+			return r;
+	}
 	for (size_t s = 0; s < VG_BENCH_RSA_SIZES; s++) {
 		if (!fx->rsa[s].file)
 			continue;
@@ -62,17 +126,41 @@ static int ours_init(const vg_bench_fixture *f, const char *arg, char *why, size
 	return 0;
 }
 
-/* ECDSA: no kernel yet (vg/ecdsa.h). To add it: load fx->ec[c].file in
- * init, return 1 here when loaded, sign fx->ec[c].digest into out as raw
- * r||s (2 * n_len bytes) and verify fx->ec[c].sig in one, and set .check
- * below to a function that verifies a given raw signature: the rows, the
- * cross-check and the ratio columns then include vgd. */
 static int ours_has(int op)
 {
-	int s = vg_bench_op_rsa_index(op);
-	if (vg_bench_op_ec_index(op) >= 0)
-		return 0;
+	int s = vg_bench_op_rsa_index(op), c = vg_bench_op_ec_index(op);
+	if (c >= 0)
+		return ec_keys[c] != NULL;
 	return s < 0 || keys[s] != NULL;
+}
+
+/* Verify a raw r||s signature of the fixture digest: 1, 0, or < 0. */
+static int ours_check(int op, const uint8_t *sig, size_t len)
+{
+	int c = vg_bench_op_ec_index(op);
+	size_t plen;
+	if (c < 0 || !ec_keys[c])
+		return -1;
+	const uint8_t *pub = vg_ecdsa_key_public(ec_keys[c], &plen);
+	return vg_ecdsa_verify(ec_curve[c], pub, plen, fx->ec[c].digest, fx->ec[c].digest_len, sig,
+			       len) == 0;
+}
+
+/* Sign (hedged, with the fault check: the operation the daemon runs) or
+ * verify the fixture's signature. */
+static int ec_op(int op, uint8_t *out)
+{
+	int c = vg_bench_op_ec_index(op);
+	size_t slen = 2 * fx->ec[c].n_len;
+	if (vg_bench_op_is_ecdsa_sign(op)) {
+		int r = vg_ecdsa_sign(ec_keys[c], fx->ec[c].digest, fx->ec[c].digest_len, out, slen);
+		return r < 0 ? r : (int)slen;
+	}
+	int v = ours_check(op, fx->ec[c].sig, fx->ec[c].sig_len);
+	if (v < 0)
+		return v;
+	out[0] = (uint8_t)v;
+	return 1;
 }
 
 static int rsa_op(int op, uint8_t *out)
@@ -108,8 +196,10 @@ static int ours_one(int op, uint8_t *out)
 		r = vg_x25519(out, fx->x_scalar, fx->x_peer);
 		return r < 0 ? r : 32;
 	default:
+		if (vg_bench_op_ec_index(op) >= 0)
+			return ec_op(op, out);
 		if (vg_bench_op_rsa_index(op) < 0)
-			return -1; /* not ours (yet): has() said so */
+			return -1; /* not ours: has() said so */
 		r = rsa_op(op, out);
 		return r < 0 ? r : (int)vg_rsa_key_bytes(keys[vg_bench_op_rsa_index(op)]);
 	}
@@ -123,6 +213,12 @@ static void ours_fini(void)
 		free(keys[s]);
 		keys[s] = NULL;
 	}
+	for (size_t c = 0; c < VG_BENCH_EC_CURVES; c++) {
+		if (ec_keys[c])
+			vg_ecdsa_key_wipe(ec_keys[c]);
+		free(ec_keys[c]);
+		ec_keys[c] = NULL;
+	}
 }
 
 /* The variant of each kernel family, e.g. "ed25519=c x25519=c rsa=c". */
@@ -135,6 +231,7 @@ const vg_bench_impl vg_bench_ours = {
 	.one = ours_one,
 	.fini = ours_fini,
 	.version = ours_version,
+	.check = ours_check,
 };
 
 int vg_bench_ours_derive(vg_bench_fixture *f)
