@@ -70,8 +70,8 @@ const uint8_t *vg_ecdsa_key_public(const vg_ecdsa_key *key, size_t *len);
 VG_MUST_CHECK int vg_ecdsa_private_check(vg_ecdsa_curve curve, const uint8_t *d, size_t d_len);
 /* pub = 04 || X || Y of d G; pub_len must be vg_ecdsa_public_len(curve).
  * Errors as vg_ecdsa_key_init; pub is zeroed on error. */
-VG_MUST_CHECK int vg_ecdsa_public_from_private(vg_ecdsa_curve curve, uint8_t *pub,
-					       size_t pub_len, const uint8_t *d, size_t d_len);
+VG_MUST_CHECK int vg_ecdsa_public_from_private(vg_ecdsa_curve curve, uint8_t *pub, size_t pub_len,
+					       const uint8_t *d, size_t d_len);
 /* 0 if pub is an uncompressed point on the curve with coordinates below
  * p (so not the identity, which has no such encoding), else VG_E_KEY. */
 VG_MUST_CHECK int vg_ecdsa_public_check(vg_ecdsa_curve curve, const uint8_t *pub, size_t len);
@@ -101,7 +101,7 @@ VG_MUST_CHECK int vg_ecdsa_sig_to_der(vg_ecdsa_curve curve, const uint8_t *raw, 
  * definite minimal lengths, no trailing bytes, no negative values, no
  * superfluous leading zero byte, each value below 2^(8 scalar_len).
  * VG_E_DECODE otherwise. (r, s in [1, n - 1] is left to verification.) */
-VG_MUST_CHECK int vg_ecdsa_sig_from_der(vg_ecdsa_curve curve, const uint8_t *der,
-					size_t der_len, uint8_t *raw, size_t raw_len);
+VG_MUST_CHECK int vg_ecdsa_sig_from_der(vg_ecdsa_curve curve, const uint8_t *der, size_t der_len,
+					uint8_t *raw, size_t raw_len);
 
 #endif

@@ -46,7 +46,7 @@ struct vg_ec_curve {
 	size_t limbs;     /* 4 or 6 */
 	size_t bytes;     /* 32 or 48: encoded field elements and scalars */
 	struct vg_ec_mod p, n;
-	const uint64_t *b;      /* b, Montgomery form */
+	const uint64_t *b;       /* b, Montgomery form */
 	const uint64_t *gx, *gy; /* the base point G, Montgomery form */
 	/* Build-time tables (ec_gen_table.c). comb: comb_rows rows of
 	 * VG_EC_COMB_ENTRIES affine points, entry j of row i = (j + 1)

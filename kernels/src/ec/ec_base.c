@@ -28,7 +28,7 @@ static void recode(int8_t *d, const uint64_t *k, size_t limbs, size_t rows)
 		if (bit % 64 > 64 - VG_EC_COMB_W && bit / 64 + 1 < limbs)
 			w |= k[bit / 64 + 1] << (64 - bit % 64);
 		w = (w & ((1u << VG_EC_COMB_W) - 1)) + carry; /* in [0, 32] */
-		carry = (w + 15) >> VG_EC_COMB_W;              /* 1 iff w > 16 */
+		carry = (w + 15) >> VG_EC_COMB_W;             /* 1 iff w > 16 */
 		d[i] = (int8_t)(w - (carry << VG_EC_COMB_W));
 	}
 }
@@ -42,7 +42,7 @@ static void select_entry(const struct vg_ec_impl *f, uint64_t *x, uint64_t *y, s
 	const struct vg_ec_curve *c = f->curve;
 	size_t n = c->limbs;
 	const uint64_t *e = c->comb + row * VG_EC_COMB_ENTRIES * 2 * n;
-	uint64_t neg = (uint64_t)(uint8_t)digit >> 7;                        /* 1 if digit < 0 */
+	uint64_t neg = (uint64_t)(uint8_t)digit >> 7;                          /* 1 if digit < 0 */
 	uint64_t mag = (uint8_t)(((uint8_t)digit ^ (uint8_t)(0 - neg)) + neg); /* |digit| */
 	static const uint64_t zero[VG_EC_MAX_LIMBS];
 	uint64_t ny[VG_EC_MAX_LIMBS];

@@ -13,10 +13,8 @@ const struct vg_ec_impl *vg_ec_p384_impl(void) { return &vg_ec_p384_c; }
 const struct vg_ec_impl *vg_ecdsa_impl(vg_ecdsa_curve curve)
 {
 	switch (curve) {
-	case VG_ECDSA_P256:
-		return vg_ec_p256_impl();
-	case VG_ECDSA_P384:
-		return vg_ec_p384_impl();
+	case VG_ECDSA_P256: return vg_ec_p256_impl();
+	case VG_ECDSA_P384: return vg_ec_p384_impl();
 	}
 	return NULL; /* a value outside the enum */
 }

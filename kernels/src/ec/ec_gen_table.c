@@ -240,25 +240,45 @@ static void generate(FILE *f, struct gen *g)
 		"\t.g_odd = %s_g_odd,\n"
 		"};\n",
 		g->tag, g->name, n, 8 * n, g->tag, g->tag, g->tag, (unsigned long long)g->p0inv,
-		g->tag, g->tag, g->tag, (unsigned long long)g->n0inv, g->tag, g->tag, g->tag, g->tag,
-		rows, g->tag);
+		g->tag, g->tag, g->tag, (unsigned long long)g->n0inv, g->tag, g->tag, g->tag,
+		g->tag, rows, g->tag);
 }
 
 int main(int argc, char **argv)
 {
 	static struct gen p256 = {
-		.tag = "p256", .name = "P-256", .limbs = 4,
-		.p = vg_p256_p, .n = vg_p256_n, .b = vg_p256_b, .gx = vg_p256_gx, .gy = vg_p256_gy,
-		.p0inv = VG_P256_P0INV, .n0inv = VG_P256_N0INV,
-		.fe_mul = p256_fe_mul, .fe_sqr = p256_fe_sqr, .sc_mul = p256_sc_mul,
-		.fe_add = p256_fe_add, .fe_sub = p256_fe_sub,
+		.tag = "p256",
+		.name = "P-256",
+		.limbs = 4,
+		.p = vg_p256_p,
+		.n = vg_p256_n,
+		.b = vg_p256_b,
+		.gx = vg_p256_gx,
+		.gy = vg_p256_gy,
+		.p0inv = VG_P256_P0INV,
+		.n0inv = VG_P256_N0INV,
+		.fe_mul = p256_fe_mul,
+		.fe_sqr = p256_fe_sqr,
+		.sc_mul = p256_sc_mul,
+		.fe_add = p256_fe_add,
+		.fe_sub = p256_fe_sub,
 	};
 	static struct gen p384 = {
-		.tag = "p384", .name = "P-384", .limbs = 6,
-		.p = vg_p384_p, .n = vg_p384_n, .b = vg_p384_b, .gx = vg_p384_gx, .gy = vg_p384_gy,
-		.p0inv = VG_P384_P0INV, .n0inv = VG_P384_N0INV,
-		.fe_mul = p384_fe_mul, .fe_sqr = p384_fe_sqr, .sc_mul = p384_sc_mul,
-		.fe_add = p384_fe_add, .fe_sub = p384_fe_sub,
+		.tag = "p384",
+		.name = "P-384",
+		.limbs = 6,
+		.p = vg_p384_p,
+		.n = vg_p384_n,
+		.b = vg_p384_b,
+		.gx = vg_p384_gx,
+		.gy = vg_p384_gy,
+		.p0inv = VG_P384_P0INV,
+		.n0inv = VG_P384_N0INV,
+		.fe_mul = p384_fe_mul,
+		.fe_sqr = p384_fe_sqr,
+		.sc_mul = p384_sc_mul,
+		.fe_add = p384_fe_add,
+		.fe_sub = p384_fe_sub,
 	};
 
 	if (argc != 2) {

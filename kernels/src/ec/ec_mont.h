@@ -64,7 +64,7 @@ VG_EC_INLINE void vg_ec_mont_csub(uint64_t *r, const uint64_t *t, const uint64_t
  * conditional subtraction of m leaves t < R, and a second one leaves
  * t < m (if t >= m after the first, t - m < R - m < m as m > R/2). */
 VG_EC_INLINE void vg_ec_mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b,
-				  const uint64_t *m, uint64_t m0inv, size_t n)
+				 const uint64_t *m, uint64_t m0inv, size_t n)
 {
 	uint64_t t[VG_EC_MAX_LIMBS + 2];
 	VG_EC_ASSUME_LIMBS(n);
@@ -108,7 +108,7 @@ VG_EC_INLINE void vg_ec_mont_mul(uint64_t *r, const uint64_t *a, const uint64_t 
 
 /* r = a + b mod m for a, b < m. */
 VG_EC_INLINE void vg_ec_mod_add(uint64_t *r, const uint64_t *a, const uint64_t *b,
-				 const uint64_t *m, size_t n)
+				const uint64_t *m, size_t n)
 {
 	uint64_t t[VG_EC_MAX_LIMBS + 1], c = 0;
 	VG_EC_ASSUME_LIMBS(n);
@@ -126,7 +126,7 @@ VG_EC_INLINE void vg_ec_mod_add(uint64_t *r, const uint64_t *a, const uint64_t *
 /* r = a - b mod m for a, b < m: subtract, then add m back under the
  * borrow mask. */
 VG_EC_INLINE void vg_ec_mod_sub(uint64_t *r, const uint64_t *a, const uint64_t *b,
-				 const uint64_t *m, size_t n)
+				const uint64_t *m, size_t n)
 {
 	uint64_t t[VG_EC_MAX_LIMBS], borrow = 0, c = 0;
 	VG_EC_ASSUME_LIMBS(n);

@@ -25,9 +25,9 @@ struct tmp {
 	uint64_t t[5][VG_EC_MAX_LIMBS];
 	uint64_t X3[VG_EC_MAX_LIMBS], Y3[VG_EC_MAX_LIMBS], Z3[VG_EC_MAX_LIMBS];
 };
-#define TMP_NAMES(v)                                                                     \
-	uint64_t *t0 = (v).t[0], *t1 = (v).t[1], *t2 = (v).t[2], *t3 = (v).t[3];          \
-	uint64_t *t4 = (v).t[4], *X3 = (v).X3, *Y3 = (v).Y3, *Z3 = (v).Z3;                \
+#define TMP_NAMES(v)                                                             \
+	uint64_t *t0 = (v).t[0], *t1 = (v).t[1], *t2 = (v).t[2], *t3 = (v).t[3]; \
+	uint64_t *t4 = (v).t[4], *X3 = (v).X3, *Y3 = (v).Y3, *Z3 = (v).Z3;       \
 	(void)t4
 
 void vg_ec_point_identity(const struct vg_ec_impl *f, vg_ec_point *r)
@@ -241,9 +241,9 @@ uint64_t vg_ec_on_curve(const struct vg_ec_impl *f, const uint64_t *x, const uin
 	f->fe_sqr(rhs, x);            /* x^2 */
 	SUB(t, rhs, f->curve->p.one); /* x^2 - 1 ... */
 	SUB(t, t, f->curve->p.one);
-	SUB(t, t, f->curve->p.one);   /* ... x^2 - 3 */
-	MUL(rhs, t, x);               /* x^3 - 3x */
-	ADD(rhs, rhs, f->curve->b);   /* x^3 - 3x + b */
+	SUB(t, t, f->curve->p.one); /* ... x^2 - 3 */
+	MUL(rhs, t, x);             /* x^3 - 3x */
+	ADD(rhs, rhs, f->curve->b); /* x^3 - 3x + b */
 	uint64_t ok = vg_ec_eq(lhs, rhs, n);
 	vg_wipe(lhs, sizeof(lhs));
 	vg_wipe(rhs, sizeof(rhs));

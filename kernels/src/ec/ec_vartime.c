@@ -53,8 +53,8 @@ static size_t wnaf(int8_t *d, const uint64_t *a, size_t limbs, unsigned w)
 	return len;
 }
 
-void vg_ec_dsm_c(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t *u1,
-		 const uint64_t *u2, const vg_ec_point *q)
+void vg_ec_dsm_c(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t *u1, const uint64_t *u2,
+		 const vg_ec_point *q)
 {
 	const struct vg_ec_curve *c = f->curve;
 	size_t n = c->limbs;

@@ -112,8 +112,8 @@ int vg_ecdsa_verify_with(const struct vg_ec_impl *f, const uint64_t *qx, const u
 	return (int)vg_ec_eq(rz, X.x, n);
 }
 
-int vg_ecdsa_verify(vg_ecdsa_curve curve, const uint8_t *pub, size_t pub_len,
-		    const uint8_t *digest, size_t dlen, const uint8_t *sig, size_t sig_len)
+int vg_ecdsa_verify(vg_ecdsa_curve curve, const uint8_t *pub, size_t pub_len, const uint8_t *digest,
+		    size_t dlen, const uint8_t *sig, size_t sig_len)
 {
 	const struct vg_ec_impl *f = vg_ecdsa_impl(curve);
 	uint64_t qx[VG_EC_MAX_LIMBS], qy[VG_EC_MAX_LIMBS], e[VG_EC_MAX_LIMBS];
@@ -165,7 +165,7 @@ static uint64_t check_signature(const struct vg_ec_impl *f, const vg_ecdsa_key *
 	ok = scalar_in_range(c, r) & scalar_in_range(c, s);
 
 	vg_ec_sc_to_mont(f, v.w, s);
-	f->sc_inv(f, v.w, v.w); /* s^-1 R */
+	f->sc_inv(f, v.w, v.w);  /* s^-1 R */
 	f->sc_mul(v.u1, e, v.w); /* e / s */
 	f->sc_mul(v.u2, r, v.w); /* r / s */
 	f->base_mul(f, &v.A, v.u1);
@@ -218,8 +218,7 @@ int vg_ecdsa_sign_with(const struct vg_ec_impl *f, const vg_ecdsa_key *key, cons
 	uint64_t ok = 0;
 
 	if (!f || !key || !sig || (!digest && dlen) || (!extra && extra_len) ||
-	    vg_ecdsa_impl(key->curve) == NULL ||
-	    vg_ecdsa_impl(key->curve)->curve != f->curve)
+	    vg_ecdsa_impl(key->curve) == NULL || vg_ecdsa_impl(key->curve)->curve != f->curve)
 		return VG_E_INVALID;
 	const struct vg_ec_curve *c = f->curve;
 	size_t n = c->limbs, len = c->bytes;
@@ -247,7 +246,7 @@ int vg_ecdsa_sign_with(const struct vg_ec_impl *f, const vg_ecdsa_key *key, cons
 		 * = (e + r d) R; s = kinv t R^-1 = k^-1 (e + r d) R. */
 		vg_ec_sc_to_mont(f, s.kinv, s.k);
 		f->sc_inv(f, s.kinv, s.kinv);
-		f->sc_mul(s.t, s.r, key->dm);  /* r d, plain */
+		f->sc_mul(s.t, s.r, key->dm);   /* r d, plain */
 		vg_ec_sc_add(f, s.t, s.t, s.e); /* e + r d, plain */
 		vg_ec_sc_to_mont(f, s.t, s.t);
 		f->sc_mul(s.s, s.kinv, s.t);

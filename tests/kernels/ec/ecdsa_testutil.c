@@ -242,9 +242,12 @@ const struct tec_curve *tec_curve(vg_ecdsa_curve id)
 		{"ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
 		 "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551",
 		 "5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b"},
-		{"fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff",
-		 "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973",
-		 "b3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2a85c8edd3ec2aef"},
+		{"fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff000000000"
+		 "0000000ffffffff",
+		 "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77ae"
+		 "cec196accc52973",
+		 "b3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2"
+		 "a85c8edd3ec2aef"},
 	};
 	size_t i;
 	if (id == VG_ECDSA_P256)
@@ -294,8 +297,8 @@ static EC_POINT *point_in(const EC_GROUP *g, const uint8_t *p, size_t bytes, BN_
 	return P;
 }
 
-static void point_out(const EC_GROUP *g, const EC_POINT *P, uint8_t *out, size_t *len,
-		      size_t bytes, BN_CTX *ctx)
+static void point_out(const EC_GROUP *g, const EC_POINT *P, uint8_t *out, size_t *len, size_t bytes,
+		      BN_CTX *ctx)
 {
 	if (EC_POINT_is_at_infinity(g, P)) {
 		out[0] = 0;
@@ -359,8 +362,10 @@ static EVP_PKEY *pkey(vg_ecdsa_curve c, const uint8_t *pub, const uint8_t *d)
 		tos_mul(c, pubbuf, &plen, d, tc->bytes, NULL);
 		pub = pubbuf;
 	}
-	if (!b || OSSL_PARAM_BLD_push_utf8_string(b, OSSL_PKEY_PARAM_GROUP_NAME, tc->oname, 0) != 1 ||
-	    OSSL_PARAM_BLD_push_octet_string(b, OSSL_PKEY_PARAM_PUB_KEY, pub, 1 + 2 * tc->bytes) != 1)
+	if (!b ||
+	    OSSL_PARAM_BLD_push_utf8_string(b, OSSL_PKEY_PARAM_GROUP_NAME, tc->oname, 0) != 1 ||
+	    OSSL_PARAM_BLD_push_octet_string(b, OSSL_PKEY_PARAM_PUB_KEY, pub, 1 + 2 * tc->bytes) !=
+		    1)
 		die("OSSL_PARAM_BLD");
 	if (d) {
 		db = BN_bin2bn(d, (int)tc->bytes, NULL);
@@ -385,7 +390,8 @@ int tos_verify(vg_ecdsa_curve c, const uint8_t *pub, const uint8_t *digest, size
 	size_t bytes = tec_curve(c)->bytes;
 	EVP_PKEY *k = pkey(c, pub, NULL);
 	ECDSA_SIG *s = ECDSA_SIG_new();
-	BIGNUM *r = BN_bin2bn(sig, (int)bytes, NULL), *sv = BN_bin2bn(sig + bytes, (int)bytes, NULL);
+	BIGNUM *r = BN_bin2bn(sig, (int)bytes, NULL),
+	       *sv = BN_bin2bn(sig + bytes, (int)bytes, NULL);
 	unsigned char *der = NULL;
 	if (!s || !r || !sv || ECDSA_SIG_set0(s, r, sv) != 1)
 		die("ECDSA_SIG");
@@ -401,8 +407,7 @@ int tos_verify(vg_ecdsa_curve c, const uint8_t *pub, const uint8_t *digest, size
 	return ok;
 }
 
-void tos_sign(vg_ecdsa_curve c, const uint8_t *d, const uint8_t *digest, size_t dlen,
-	      uint8_t *sig)
+void tos_sign(vg_ecdsa_curve c, const uint8_t *d, const uint8_t *digest, size_t dlen, uint8_t *sig)
 {
 	size_t bytes = tec_curve(c)->bytes;
 	EVP_PKEY *k = pkey(c, NULL, d);

@@ -70,8 +70,7 @@ void tos_add(vg_ecdsa_curve c, uint8_t *out, size_t *len, const uint8_t *p, cons
 int tos_verify(vg_ecdsa_curve c, const uint8_t *pub, const uint8_t *digest, size_t dlen,
 	       const uint8_t *sig);
 /* OpenSSL signs digest with private d (big-endian, bytes long); raw r || s. */
-void tos_sign(vg_ecdsa_curve c, const uint8_t *d, const uint8_t *digest, size_t dlen,
-	      uint8_t *sig);
+void tos_sign(vg_ecdsa_curve c, const uint8_t *d, const uint8_t *digest, size_t dlen, uint8_t *sig);
 /* Digest with the named hash ("SHA-1", "SHA-224", "SHA-256", ...). */
 size_t tos_digest(const char *hash, const uint8_t *msg, size_t len, uint8_t *out);
 /* HMAC with the named hash. */

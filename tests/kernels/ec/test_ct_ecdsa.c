@@ -87,7 +87,8 @@ static void ct_curve(vg_ecdsa_curve c, uint64_t *rng)
 	VG_CT_PUBLIC(sig, slen);
 	VG_CT_PUBLIC(digest, sizeof(digest));
 	check(rc == 0, name, "sign_with");
-	check(vg_ecdsa_verify(c, pub, plen, digest, len, sig, slen) == 0, name, "signature verifies");
+	check(vg_ecdsa_verify(c, pub, plen, digest, len, sig, slen) == 0, name,
+	      "signature verifies");
 
 	/* the public entry point (getrandom hedge), a longer digest */
 	VG_CT_SECRET(digest, sizeof(digest));

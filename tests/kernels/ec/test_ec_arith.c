@@ -29,7 +29,8 @@ static int setup(void **state)
 {
 	(void)state;
 	const struct vg_ec_impl *all[] = {&vg_ec_p256_c, &vg_ec_p384_c,
-					  vg_ecdsa_impl(VG_ECDSA_P256), vg_ecdsa_impl(VG_ECDSA_P384)};
+					  vg_ecdsa_impl(VG_ECDSA_P256),
+					  vg_ecdsa_impl(VG_ECDSA_P384)};
 	for (size_t i = 0; i < 4; i++) {
 		size_t j;
 		for (j = 0; j < nrows; j++)
@@ -63,10 +64,10 @@ static void operand(uint64_t *rng, tbn *v, const tbn *m, const tbn *R, int kind)
 	switch (kind) {
 	case 0: tbn_from_u64(v, 0); break;
 	case 1: tbn_from_u64(v, 1); break;
-	case 2: tbn_sub(v, m, &one); break; /* m - 1 */
-	case 3: *v = *m; break;             /* m itself, unreduced */
-	case 4: tbn_add(v, m, &one); break; /* m + 1 */
-	case 5: tbn_sub(v, R, &one); break; /* R - 1, the largest input */
+	case 2: tbn_sub(v, m, &one); break;                         /* m - 1 */
+	case 3: *v = *m; break;                                     /* m itself, unreduced */
+	case 4: tbn_add(v, m, &one); break;                         /* m + 1 */
+	case 5: tbn_sub(v, R, &one); break;                         /* R - 1, the largest input */
 	case 6: tbn_shl(v, &one, (unsigned)(8 * bytes - 1)); break; /* the top bit alone */
 	default: { /* random below R, sometimes forced >= m */
 		uint8_t b[48];
@@ -141,7 +142,8 @@ static void test_add_sub(void **state)
 		for (int it = 0; it < ITER; it++) {
 			tbn a, b, want, t;
 			uint64_t al[VG_EC_MAX_LIMBS], bl[VG_EC_MAX_LIMBS], r[VG_EC_MAX_LIMBS];
-			int ka = it < 9 ? (int[]){0, 1, 2}[it / 3] : 7, kb = it < 9 ? (int[]){0, 1, 2}[it % 3] : 8;
+			int ka = it < 9 ? (int[]){0, 1, 2}[it / 3] : 7,
+			    kb = it < 9 ? (int[]){0, 1, 2}[it % 3] : 8;
 			for (int which = 0; which < 2; which++) {
 				const tbn *m = which ? &tc->n : &tc->p;
 				operand(&rng, &a, m, &tc->R, ka);
@@ -179,7 +181,8 @@ static void test_add_sub(void **state)
 				tbn_sub(&t, &t, &want);
 				if (tbn_cmp(&t, &tc->R) < 0) {
 					tbn_to_limbs(r, n, &t);
-					vg_ec_reduce_once(r, r, which ? f->curve->n.m : f->curve->p.m, n);
+					vg_ec_reduce_once(r, r,
+							  which ? f->curve->n.m : f->curve->p.m, n);
 					tbn_mod(&want, &t, m);
 					limbs_eq(r, &want, n, "reduce_once");
 				}
@@ -201,7 +204,8 @@ static void test_inv(void **state)
 				const tbn *m = which ? &tc->n : &tc->p;
 				tbn a, am, want;
 				uint64_t al[VG_EC_MAX_LIMBS], r[VG_EC_MAX_LIMBS];
-				operand(&rng, &a, m, &tc->R, it < 3 ? it : 7); /* 0, 1, m - 1, random */
+				operand(&rng, &a, m, &tc->R,
+					it < 3 ? it : 7); /* 0, 1, m - 1, random */
 				tbn_mod(&a, &a, m);
 				tbn_mulmod(&am, &a, &tc->R, m); /* a R */
 				tbn_to_limbs(al, n, &am);
@@ -422,9 +426,12 @@ static void test_point_formulas(void **state)
 			switch (it % 5) {
 			case 0: rand_point(tc, &rng, b, k); break;
 			case 1: memcpy(b, a, sizeof(a)); break; /* P + P */
-			case 2: negate(tc, b, a); break;       /* P + (-P) */
+			case 2: negate(tc, b, a); break;        /* P + (-P) */
 			case 3: b[0] = 0; break;                /* P + O */
-			default: a[0] = 0; rand_point(tc, &rng, b, k); break; /* O + Q */
+			default:
+				a[0] = 0;
+				rand_point(tc, &rng, b, k);
+				break; /* O + Q */
 			}
 			point_from(f, tc, &rng, &P, a);
 			point_from(f, tc, &rng, &Q, b);
@@ -558,7 +565,12 @@ static void test_dsm(void **state)
 			vg_ec_point Q, R;
 			/* edges of u1 with random u2, of u2 with random u1, both */
 			scalar(tc, &rng, it < 9 ? it : it < 18 ? 100 : it < 27 ? it - 18 : 100, u1);
-			scalar(tc, &rng, it < 9 ? 100 : it < 18 ? it - 9 : it < 27 ? it - 18 : 100, u2);
+			scalar(tc, &rng,
+			       it < 9    ? 100
+			       : it < 18 ? it - 9
+			       : it < 27 ? it - 18
+					 : 100,
+			       u2);
 			k_bytes(tc, b1, u1);
 			k_bytes(tc, b2, u2);
 			rand_point(tc, &rng, q, pk);
@@ -577,14 +589,10 @@ static void test_dsm(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_helpers),
-		cmocka_unit_test(test_mul),
-		cmocka_unit_test(test_add_sub),
-		cmocka_unit_test(test_inv),
-		cmocka_unit_test(test_constants),
-		cmocka_unit_test(test_point_formulas),
-		cmocka_unit_test(test_base_mul),
-		cmocka_unit_test(test_point_mul),
+		cmocka_unit_test(test_helpers),   cmocka_unit_test(test_mul),
+		cmocka_unit_test(test_add_sub),   cmocka_unit_test(test_inv),
+		cmocka_unit_test(test_constants), cmocka_unit_test(test_point_formulas),
+		cmocka_unit_test(test_base_mul),  cmocka_unit_test(test_point_mul),
 		cmocka_unit_test(test_dsm),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -67,9 +67,11 @@ static int wycheproof(const char *file, int der, long want_valid, long want_inva
 		if (der) {
 			ok = vg_ecdsa_sig_from_der(c, sig, slen, raw, 2 * len) == 0 &&
 			     vg_ecdsa_verify(c, pub, plen, digest, dlen, raw, 2 * len) == 0;
-			if (ok && (vg_ecdsa_sig_to_der(c, raw, 2 * len, der2, sizeof(der2), &d2len) != 0 ||
+			if (ok && (vg_ecdsa_sig_to_der(c, raw, 2 * len, der2, sizeof(der2),
+						       &d2len) != 0 ||
 				   d2len != slen || memcmp(der2, sig, slen) != 0))
-				fail(file, tc, "a valid DER signature does not re-encode to itself");
+				fail(file, tc,
+				     "a valid DER signature does not re-encode to itself");
 		} else {
 			ok = vg_ecdsa_verify(c, pub, plen, digest, dlen, sig, slen) == 0;
 		}
@@ -180,12 +182,13 @@ static int rfc6979(const char *file)
 int main(int argc, char **argv)
 {
 	if (argc == 7 && strcmp(argv[1], "wycheproof") == 0)
-		return wycheproof(argv[2], strcmp(argv[3], "der") == 0, atol(argv[4]), atol(argv[5]),
-				  atol(argv[6]));
+		return wycheproof(argv[2], strcmp(argv[3], "der") == 0, atol(argv[4]),
+				  atol(argv[5]), atol(argv[6]));
 	if (argc == 3 && strcmp(argv[1], "rfc6979") == 0)
 		return rfc6979(argv[2]);
-	fprintf(stderr, "usage: %s wycheproof FILE der|p1363 VALID INVALID ACCEPTABLE\n"
-			"       %s rfc6979 FILE\n",
+	fprintf(stderr,
+		"usage: %s wycheproof FILE der|p1363 VALID INVALID ACCEPTABLE\n"
+		"       %s rfc6979 FILE\n",
 		argv[0], argv[0]);
 	return 2;
 }

@@ -45,32 +45,36 @@ int main(int argc, char **argv)
 			while (vg_ecdsa_private_check(c, d, len) != 0);
 			tec_rand_bytes(&rng, digest, dl);
 
-#define CHECK(cond, what)                                                                    \
-	do {                                                                                 \
-		if (!(cond)) {                                                               \
-			fprintf(stderr, "curve %d key %ld: %s\n", (int)c, i, what);          \
-			failures++;                                                          \
-		}                                                                            \
+#define CHECK(cond, what)                                                           \
+	do {                                                                        \
+		if (!(cond)) {                                                      \
+			fprintf(stderr, "curve %d key %ld: %s\n", (int)c, i, what); \
+			failures++;                                                 \
+		}                                                                   \
 	} while (0)
 			CHECK(vg_ecdsa_key_init(key, c, d, len) == 0, "key_init");
 			const uint8_t *pub = vg_ecdsa_key_public(key, &plen);
 			tos_mul(c, want, &wl, d, len, NULL);
-			CHECK(wl == plen && memcmp(pub, want, plen) == 0, "public key differs from OpenSSL");
+			CHECK(wl == plen && memcmp(pub, want, plen) == 0,
+			      "public key differs from OpenSSL");
 
 			CHECK(vg_ecdsa_sign(key, digest, dl, s1, slen) == 0, "sign");
 			CHECK(vg_ecdsa_sign(key, digest, dl, s2, slen) == 0, "sign");
 			CHECK(memcmp(s1, s2, slen) != 0, "two hedged signatures are equal");
 			CHECK(tos_verify(c, pub, digest, dl, s1), "OpenSSL rejects our signature");
 			CHECK(tos_verify(c, pub, digest, dl, s2), "OpenSSL rejects our signature");
-			CHECK(vg_ecdsa_verify(c, pub, plen, digest, dl, s1, slen) == 0, "verify ours");
+			CHECK(vg_ecdsa_verify(c, pub, plen, digest, dl, s1, slen) == 0,
+			      "verify ours");
 			tos_sign(c, d, digest, dl, so);
 			CHECK(vg_ecdsa_verify(c, pub, plen, digest, dl, so, slen) == 0,
 			      "OpenSSL's signature refused");
 			if (i % 8 == 0) {
 				size_t bit = tec_rand(&rng) % (8 * slen);
 				s1[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-				CHECK(!tos_verify(c, pub, digest, dl, s1), "OpenSSL accepts a changed one");
-				CHECK(vg_ecdsa_verify(c, pub, plen, digest, dl, s1, slen) == VG_E_VERIFY,
+				CHECK(!tos_verify(c, pub, digest, dl, s1),
+				      "OpenSSL accepts a changed one");
+				CHECK(vg_ecdsa_verify(c, pub, plen, digest, dl, s1, slen) ==
+					      VG_E_VERIFY,
 				      "a changed signature verifies");
 			}
 			checked++;

@@ -81,15 +81,16 @@ static void test_private_check(void **state)
 		tbn_from_u64(&one, 1);
 		struct {
 			int kind, want;
-		} cases[] = {{0, VG_E_KEY}, {1, 0}, {2, 0}, {3, VG_E_KEY}, {4, VG_E_KEY}, {5, VG_E_KEY}};
+		} cases[] = {{0, VG_E_KEY}, {1, 0},        {2, 0},
+			     {3, VG_E_KEY}, {4, VG_E_KEY}, {5, VG_E_KEY}};
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 			switch (cases[i].kind) {
-			case 0: tbn_from_u64(&t, 0); break;          /* 0 */
-			case 1: tbn_from_u64(&t, 1); break;          /* 1 */
-			case 2: tbn_sub(&t, &tc->n, &one); break;    /* n - 1 */
-			case 3: t = tc->n; break;                    /* n */
-			case 4: tbn_add(&t, &tc->n, &one); break;    /* n + 1 */
-			default: tbn_sub(&t, &tc->R, &one); break;   /* 2^bits - 1 */
+			case 0: tbn_from_u64(&t, 0); break;        /* 0 */
+			case 1: tbn_from_u64(&t, 1); break;        /* 1 */
+			case 2: tbn_sub(&t, &tc->n, &one); break;  /* n - 1 */
+			case 3: t = tc->n; break;                  /* n */
+			case 4: tbn_add(&t, &tc->n, &one); break;  /* n + 1 */
+			default: tbn_sub(&t, &tc->R, &one); break; /* 2^bits - 1 */
 			}
 			tbn_to_be(d, len, &t);
 			assert_int_equal(vg_ecdsa_private_check(c, d, len), cases[i].want);
@@ -147,7 +148,8 @@ static void test_public_from_private(void **state)
 		memset(pub, 0x55, sizeof(pub));
 		assert_int_equal(vg_ecdsa_public_from_private(c, pub, plen, d, len), VG_E_KEY);
 		assert_true(all_zero(pub, plen));
-		assert_int_equal(vg_ecdsa_public_from_private(c, pub, plen - 1, d, len), VG_E_INVALID);
+		assert_int_equal(vg_ecdsa_public_from_private(c, pub, plen - 1, d, len),
+				 VG_E_INVALID);
 	}
 }
 
@@ -255,24 +257,29 @@ static void test_sign_verify(void **state)
 
 			assert_int_equal(vg_ecdsa_sign(key, digest, dl, s1, slen), 0);
 			assert_int_equal(vg_ecdsa_sign(key, digest, dl, s2, slen), 0);
-			assert_int_equal(vg_ecdsa_sign_with(vg_ecdsa_impl(c), key, digest, dl, NULL, 0,
-							    det, slen), 0);
+			assert_int_equal(vg_ecdsa_sign_with(vg_ecdsa_impl(c), key, digest, dl, NULL,
+							    0, det, slen),
+					 0);
 			/* hedged: fresh every time, and not the deterministic one */
 			assert_memory_not_equal(s1, s2, slen);
 			assert_memory_not_equal(s1, det, slen);
 			assert_memory_not_equal(s2, det, slen);
 			const uint8_t *sigs[3] = {s1, s2, det};
 			for (int i = 0; i < 3; i++) {
-				assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, dl, sigs[i], slen), 0);
+				assert_int_equal(
+					vg_ecdsa_verify(c, pub, plen, digest, dl, sigs[i], slen),
+					0);
 				assert_true(tos_verify(c, pub, digest, dl, sigs[i]));
 			}
 			/* the deterministic signature is deterministic */
-			assert_int_equal(vg_ecdsa_sign_with(vg_ecdsa_impl(c), key, digest, dl, NULL, 0,
-							    t, slen), 0);
+			assert_int_equal(vg_ecdsa_sign_with(vg_ecdsa_impl(c), key, digest, dl, NULL,
+							    0, t, slen),
+					 0);
 			assert_memory_equal(t, det, slen);
 			/* caller-given additional data changes it */
 			assert_int_equal(vg_ecdsa_sign_with(vg_ecdsa_impl(c), key, digest, dl,
-							    (const uint8_t *)"x", 1, t, slen), 0);
+							    (const uint8_t *)"x", 1, t, slen),
+					 0);
 			assert_memory_not_equal(t, det, slen);
 			assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, dl, t, slen), 0);
 
@@ -280,25 +287,30 @@ static void test_sign_verify(void **state)
 			 * bits2int prefix), of the key */
 			memcpy(t, s1, slen);
 			t[3] ^= 0x10;
-			assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, dl, t, slen), VG_E_VERIFY);
+			assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, dl, t, slen),
+					 VG_E_VERIFY);
 			memcpy(t, s1, slen);
 			t[len + 5] ^= 1;
-			assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, dl, t, slen), VG_E_VERIFY);
+			assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, dl, t, slen),
+					 VG_E_VERIFY);
 			if (dl > 0) {
 				digest[0] ^= 0x80;
-				assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, dl, s1, slen),
-						 VG_E_VERIFY);
+				assert_int_equal(
+					vg_ecdsa_verify(c, pub, plen, digest, dl, s1, slen),
+					VG_E_VERIFY);
 				digest[0] ^= 0x80;
 			}
 			if (dl > len) { /* bytes beyond qlen bits are not signed */
 				digest[dl - 1] ^= 1;
-				assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, dl, s1, slen), 0);
+				assert_int_equal(
+					vg_ecdsa_verify(c, pub, plen, digest, dl, s1, slen), 0);
 				digest[dl - 1] ^= 1;
 			}
 			uint8_t pub2[97];
 			d[len - 1] ^= 2; /* another key (d stays odd, so non-zero) */
 			assert_int_equal(vg_ecdsa_public_from_private(c, pub2, plen, d, len), 0);
-			assert_int_equal(vg_ecdsa_verify(c, pub2, plen, digest, dl, s1, slen), VG_E_VERIFY);
+			assert_int_equal(vg_ecdsa_verify(c, pub2, plen, digest, dl, s1, slen),
+					 VG_E_VERIFY);
 			/* wrong lengths */
 			assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, dl, s1, slen - 1),
 					 VG_E_VERIFY);
@@ -326,9 +338,11 @@ static void test_verify_ranges(void **state)
 			tbn v;
 			memcpy(t, sig, slen);
 			memset(t + half * len, 0, len); /* 0 */
-			assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, 32, t, slen), VG_E_VERIFY);
+			assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, 32, t, slen),
+					 VG_E_VERIFY);
 			tbn_to_be(t + half * len, len, &tc->n); /* n */
-			assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, 32, t, slen), VG_E_VERIFY);
+			assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, 32, t, slen),
+					 VG_E_VERIFY);
 			/* r + n or s + n when it fits: same residue, refused */
 			tbn_from_be(&v, sig + half * len, len);
 			tbn_add(&v, &v, &tc->n);
@@ -338,7 +352,8 @@ static void test_verify_ranges(void **state)
 						 VG_E_VERIFY);
 			}
 			memset(t + half * len, 0xff, len);
-			assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, 32, t, slen), VG_E_VERIFY);
+			assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, 32, t, slen),
+					 VG_E_VERIFY);
 		}
 		/* -s (n - s) is the other valid s for the same r */
 		tbn s;
@@ -389,7 +404,9 @@ static void test_der(void **state)
 	memset(raw, 0, 64);
 	raw[31] = 1;
 	raw[63] = 0x80;
-	der_roundtrip(VG_ECDSA_P256, raw, "3007020101020200" "80");
+	der_roundtrip(VG_ECDSA_P256, raw,
+		      "3007020101020200"
+		      "80");
 	/* r = 0: 02 01 00 */
 	raw[31] = 0;
 	der_roundtrip(VG_ECDSA_P256, raw, "300702010002020080");
@@ -416,28 +433,34 @@ static void test_der(void **state)
 	vg_ecdsa_curve c = VG_ECDSA_P256;
 	der_reject(c, "");
 	der_reject(c, "30");
-	der_reject(c, "3000");                             /* no INTEGERs */
-	der_reject(c, "3003020101");                       /* one INTEGER */
-	der_reject(c, "3106020101020101");                 /* SET, not SEQUENCE */
-	der_reject(c, "3006020101020101" "00");            /* trailing byte */
-	der_reject(c, "3007020101020101" "00");            /* length past the content */
-	der_reject(c, "3005020101020101");                 /* length short of it */
-	der_reject(c, "300902010102010102" "0101");        /* three INTEGERs */
-	der_reject(c, "308106020101020101");               /* long form for a short length */
-	der_reject(c, "30820006020101020101");             /* two-byte form for it */
-	der_reject(c, "3080020101020101" "0000");          /* indefinite (BER) */
-	der_reject(c, "3006030101020101");                 /* BIT STRING for r */
-	der_reject(c, "300602810101020101");               /* long-form INTEGER length */
-	der_reject(c, "3005020002020101");                 /* empty INTEGER */
-	der_reject(c, "3006020181020101");                 /* negative r */
-	der_reject(c, "30060201010201ff");                 /* negative s */
-	der_reject(c, "300702020001020101");               /* r zero-padded */
-	der_reject(c, "300702010102020000");               /* s = 00 00 */
+	der_reject(c, "3000");             /* no INTEGERs */
+	der_reject(c, "3003020101");       /* one INTEGER */
+	der_reject(c, "3106020101020101"); /* SET, not SEQUENCE */
+	der_reject(c, "3006020101020101"
+		      "00"); /* trailing byte */
+	der_reject(c, "3007020101020101"
+		      "00");               /* length past the content */
+	der_reject(c, "3005020101020101"); /* length short of it */
+	der_reject(c, "300902010102010102"
+		      "0101");                 /* three INTEGERs */
+	der_reject(c, "308106020101020101");   /* long form for a short length */
+	der_reject(c, "30820006020101020101"); /* two-byte form for it */
+	der_reject(c, "3080020101020101"
+		      "0000");               /* indefinite (BER) */
+	der_reject(c, "3006030101020101");   /* BIT STRING for r */
+	der_reject(c, "300602810101020101"); /* long-form INTEGER length */
+	der_reject(c, "3005020002020101");   /* empty INTEGER */
+	der_reject(c, "3006020181020101");   /* negative r */
+	der_reject(c, "30060201010201ff");   /* negative s */
+	der_reject(c, "300702020001020101"); /* r zero-padded */
+	der_reject(c, "300702010102020000"); /* s = 00 00 */
 	/* r of 33 bytes without a sign reason (too wide), and 34 bytes */
-	der_reject(c, "3026022101" "0000000000000000000000000000000000000000000000000000000000000000"
+	der_reject(c, "3026022101"
+		      "0000000000000000000000000000000000000000000000000000000000000000"
 		      "020101");
 	der_reject(c, "302702220000ff00000000000000000000000000000000000000000000000000000000"
-		      "00000000" "020101");
+		      "00000000"
+		      "020101");
 	/* the SEQUENCE wrapped in another */
 	der_reject(c, "30083006020101020101");
 }
@@ -453,13 +476,13 @@ static struct vg_ec_impl trow;
 static int calls_base, calls_fe_inv, calls_sc_inv, calls_sc_mul, fault_at;
 static enum {
 	F_NONE,
-	F_BASE_PLUS_G,   /* k G + G: a valid point, the wrong one */
-	F_BASE_FLIP_X,   /* one bit of X: off the curve */
-	F_BASE_X_ZERO,   /* x = 0: r = 0 (RFC 6979 retry) */
-	F_BASE_IS_G,     /* G whatever k (for s = 0) */
-	F_FE_INV,        /* one bit of a field inverse */
-	F_SC_INV,        /* one bit of a scalar inverse */
-	F_SC_MUL,        /* one bit of a scalar product */
+	F_BASE_PLUS_G, /* k G + G: a valid point, the wrong one */
+	F_BASE_FLIP_X, /* one bit of X: off the curve */
+	F_BASE_X_ZERO, /* x = 0: r = 0 (RFC 6979 retry) */
+	F_BASE_IS_G,   /* G whatever k (for s = 0) */
+	F_FE_INV,      /* one bit of a field inverse */
+	F_SC_INV,      /* one bit of a scalar inverse */
+	F_SC_MUL,      /* one bit of a scalar product */
 } mode;
 
 static void t_base_mul(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t *k)
@@ -524,8 +547,8 @@ static void count_calls(vg_ecdsa_curve c, const uint8_t *digest, size_t dlen, in
 {
 	uint8_t sig[96];
 	const struct vg_ec_impl *f = test_row(c, F_NONE, 0);
-	assert_int_equal(vg_ecdsa_sign_with(f, key, digest, dlen, NULL, 0, sig,
-					    vg_ecdsa_sig_len(c)), 0);
+	assert_int_equal(
+		vg_ecdsa_sign_with(f, key, digest, dlen, NULL, 0, sig, vg_ecdsa_sig_len(c)), 0);
 	*n_base = calls_base;
 	*n_fe_inv = calls_fe_inv;
 	*n_sc_inv = calls_sc_inv;
@@ -563,8 +586,9 @@ static void test_fault_injection(void **state)
 		rand_d(&rng, d, len);
 		tec_rand_bytes(&rng, digest, len);
 		assert_int_equal(vg_ecdsa_key_init(key, c, d, len), 0);
-		assert_int_equal(vg_ecdsa_sign_with(vg_ecdsa_impl(c), key, digest, len, NULL, 0, good,
-						    slen), 0);
+		assert_int_equal(
+			vg_ecdsa_sign_with(vg_ecdsa_impl(c), key, digest, len, NULL, 0, good, slen),
+			0);
 
 		/* control: the wrapping row without a fault signs as the real one */
 		const struct vg_ec_impl *f = test_row(c, F_NONE, 0);
@@ -620,15 +644,17 @@ static void test_retry(void **state)
 		tec_rand_bytes(&rng, digest, len);
 		assert_int_equal(vg_ecdsa_key_init(key, c, d, len), 0);
 		const uint8_t *pub = vg_ecdsa_key_public(key, &plen);
-		assert_int_equal(vg_ecdsa_sign_with(vg_ecdsa_impl(c), key, digest, len, NULL, 0, good,
-						    slen), 0);
+		assert_int_equal(
+			vg_ecdsa_sign_with(vg_ecdsa_impl(c), key, digest, len, NULL, 0, good, slen),
+			0);
 
 		for (int which = 0; which < 2; which++) {
 			if (which == 0) {
 				/* r = 0 on the first nonce (k G given x = 0) */
 				const struct vg_ec_impl *f = test_row(c, F_BASE_X_ZERO, 1);
-				assert_int_equal(vg_ecdsa_sign_with(f, key, digest, len, NULL, 0, sig,
-								    slen), 0);
+				assert_int_equal(
+					vg_ecdsa_sign_with(f, key, digest, len, NULL, 0, sig, slen),
+					0);
 			} else {
 				/* s = 0 on the first nonce: make k G = G, so r = Gx mod n,
 				 * and sign e = -r d mod n */
@@ -641,11 +667,13 @@ static void test_retry(void **state)
 				tbn_sub(&e, &tc->n, &t);
 				tbn_to_be(digest, len, &e);
 				const struct vg_ec_impl *f = test_row(c, F_BASE_IS_G, 1);
-				assert_int_equal(vg_ecdsa_sign_with(f, key, digest, len, NULL, 0, sig,
-								    slen), 0);
+				assert_int_equal(
+					vg_ecdsa_sign_with(f, key, digest, len, NULL, 0, sig, slen),
+					0);
 				/* control: the same digest, unbroken, is a normal signature */
-				assert_int_equal(vg_ecdsa_sign_with(vg_ecdsa_impl(c), key, digest, len,
-								    NULL, 0, good, slen), 0);
+				assert_int_equal(vg_ecdsa_sign_with(vg_ecdsa_impl(c), key, digest,
+								    len, NULL, 0, good, slen),
+						 0);
 			}
 			/* the signature is valid, differs from the first nonce's, and
 			 * its r is x(k2 G) for the generator's second output */

@@ -75,7 +75,8 @@ static void test_rfc4231(void **state)
 	(void)state;
 	memset(key6, 0xaa, sizeof(key6));
 	for (int h = 0; h < 3; h++) {
-		size_t n = mac(h, out, (const uint8_t *)"Jefe", 4, (const uint8_t *)m2, strlen(m2), 3);
+		size_t n =
+			mac(h, out, (const uint8_t *)"Jefe", 4, (const uint8_t *)m2, strlen(m2), 3);
 		tec_hex(want, n, tc2[h]);
 		assert_memory_equal(out, want, n);
 		n = mac(h, out, key6, sizeof(key6), (const uint8_t *)m6, strlen(m6), 0);
@@ -112,7 +113,8 @@ static void test_openssl(void **state)
 				size_t wn = tos_hmac(names[h], key, klens[ki], msg, len, want);
 				assert_int_equal(n, wn);
 				if (memcmp(out, want, n) != 0)
-					fail_msg("%s: key %zu, message %zu bytes: differs from OpenSSL",
+					fail_msg("%s: key %zu, message %zu bytes: differs from "
+						 "OpenSSL",
 						 names[h], klens[ki], len);
 			}
 		}
