@@ -90,8 +90,8 @@ static int load_ec(size_t c, char *why, size_t whylen)
 	int len = pem_body(fx->ec[c].file, fx->ec[c].file_len, der, sizeof(der));
 	const uint8_t *d = NULL;
 	for (int i = 0; len > 0 && i + 5 + (int)n_len <= len; i++) {
-		if (der[i] == 0x02 && der[i + 1] == 0x01 && der[i + 2] == 0x01 && der[i + 3] == 0x04 &&
-		    der[i + 4] == n_len) {
+		if (der[i] == 0x02 && der[i + 1] == 0x01 && der[i + 2] == 0x01 &&
+		    der[i + 3] == 0x04 && der[i + 4] == n_len) {
 			d = der + i + 5;
 			break;
 		}
@@ -153,7 +153,8 @@ static int ec_op(int op, uint8_t *out)
 	int c = vg_bench_op_ec_index(op);
 	size_t slen = 2 * fx->ec[c].n_len;
 	if (vg_bench_op_is_ecdsa_sign(op)) {
-		int r = vg_ecdsa_sign(ec_keys[c], fx->ec[c].digest, fx->ec[c].digest_len, out, slen);
+		int r = vg_ecdsa_sign(ec_keys[c], fx->ec[c].digest, fx->ec[c].digest_len, out,
+				      slen);
 		return r < 0 ? r : (int)slen;
 	}
 	int v = ours_check(op, fx->ec[c].sig, fx->ec[c].sig_len);
