@@ -16,6 +16,15 @@
 #include "ecdsa_testutil.h"
 #include "vg/ecdsa.h"
 
+/* Count a failed expectation for curve c, key i (in scope), and go on. */
+#define CHECK(cond, what)                                                           \
+	do {                                                                        \
+		if (!(cond)) {                                                      \
+			fprintf(stderr, "curve %d key %ld: %s\n", (int)c, i, what); \
+			failures++;                                                 \
+		}                                                                   \
+	} while (0)
+
 int main(int argc, char **argv)
 {
 	long count = argc > 1 ? atol(argv[1]) : 1000;
@@ -45,13 +54,6 @@ int main(int argc, char **argv)
 			while (vg_ecdsa_private_check(c, d, len) != 0);
 			tec_rand_bytes(&rng, digest, dl);
 
-#define CHECK(cond, what)                                                           \
-	do {                                                                        \
-		if (!(cond)) {                                                      \
-			fprintf(stderr, "curve %d key %ld: %s\n", (int)c, i, what); \
-			failures++;                                                 \
-		}                                                                   \
-	} while (0)
 			CHECK(vg_ecdsa_key_init(key, c, d, len) == 0, "key_init");
 			const uint8_t *pub = vg_ecdsa_key_public(key, &plen);
 			tos_mul(c, want, &wl, d, len, NULL);
@@ -78,7 +80,6 @@ int main(int argc, char **argv)
 				      "a changed signature verifies");
 			}
 			checked++;
-#undef CHECK
 		}
 	}
 	vg_ecdsa_key_wipe(key);
