@@ -94,7 +94,7 @@ int vg_ecdsa_verify_with(const struct vg_ec_impl *f, const uint64_t *qx, const u
 		return 0;
 
 	/* x(X) mod n == r without inverting Z: x(X) is one of r and r + n
-	 * (the latter only if below p), and x(X) = c iff X = c Z. */
+	 * (the latter only if below p), and x(X) = v iff X = v Z. */
 	vg_ec_fe_to_mont(f, t, r);
 	f->fe_mul(rz, t, X.z);
 	if (vg_ec_eq(rz, X.x, n))
