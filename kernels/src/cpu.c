@@ -1,6 +1,9 @@
-/* cpu.c: CPU feature detection and the VG_CPU_FEATURES mask (vg/cpu.h).
- * Detection runs once (pthread_once); the result never changes afterwards
- * except through the test-only override. Nothing here is secret. */
+/* cpu.c: CPU detection (vg/cpu.h, cpu_internal.h): the instruction set
+ * features (cpuid, and xgetbv for the register state the OS saves), the
+ * processor's vendor, family and model, and the VG_CPU_FEATURES mask.
+ * Detection only: which kernel variant runs is dispatch.c's choice.
+ * Detection runs once (pthread_once); nothing changes afterwards. Nothing
+ * here is secret. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +13,8 @@
 
 /* Owned by this file: written once under pthread_once, read-only after. */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static uint32_t detected, usable;
-static unsigned generation;
+static uint32_t usable;
+static struct vg_cpu_id id;
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -21,6 +24,26 @@ static uint64_t xgetbv0(void)
 	uint32_t lo, hi;
 	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
 	return (uint64_t)hi << 32 | lo;
+}
+
+/* Vendor string (leaf 0: EBX, EDX, ECX) and the display family and model
+ * (leaf 1 EAX): the extended family adds to family 0xf only, the extended
+ * model extends families 0x6 and 0xf. */
+static void identify(struct vg_cpu_id *r)
+{
+	unsigned a, b, c, d;
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return;
+	memcpy(r->vendor, &b, 4);
+	memcpy(r->vendor + 4, &d, 4);
+	memcpy(r->vendor + 8, &c, 4);
+	r->vendor[12] = 0;
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return;
+	unsigned family = (a >> 8) & 0xf, model = (a >> 4) & 0xf;
+	r->stepping = a & 0xf;
+	r->family = family == 0xf ? family + ((a >> 20) & 0xff) : family;
+	r->model = family == 0x6 || family == 0xf ? model | ((a >> 16) & 0xf) << 4 : model;
 }
 
 static uint32_t detect(void)
@@ -54,6 +77,7 @@ static uint32_t detect(void)
 	return f;
 }
 #else
+static void identify(struct vg_cpu_id *r) { (void)r; }
 static uint32_t detect(void) { return 0; }
 #endif
 
@@ -82,11 +106,10 @@ static uint32_t env_mask(void)
 		size_t i;
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 			if (strcmp(t, names[i].name) == 0)
-				keep |= names[i].bit;
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (strcmp(t, names[i].name) == 0)
 				break;
-		if (i == sizeof(names) / sizeof(names[0]))
+		if (i < sizeof(names) / sizeof(names[0]))
+			keep |= names[i].bit;
+		else
 			fprintf(stderr, "vg: VG_CPU_FEATURES: unknown feature '%s' ignored\n", t);
 	}
 	return keep;
@@ -94,14 +117,8 @@ static uint32_t env_mask(void)
 
 static void init(void)
 {
-	detected = detect();
-	usable = detected & env_mask();
-}
-
-uint32_t vg_cpu_detected(void)
-{
-	pthread_once(&once, init);
-	return detected;
+	identify(&id);
+	usable = detect() & env_mask();
 }
 
 uint32_t vg_cpu_features(void)
@@ -110,30 +127,8 @@ uint32_t vg_cpu_features(void)
 	return usable;
 }
 
-void vg_cpu_force_for_tests(uint32_t features)
+const struct vg_cpu_id *vg_cpu_id(void)
 {
 	pthread_once(&once, init);
-	usable = features;
-	generation++;
-}
-
-unsigned vg_cpu_generation(void) { return generation; }
-
-const char *vg_kernel_variant(const char *op)
-{
-	if (strcmp(op, "ed25519") == 0)
-		return vg_ed25519_variant();
-	if (strcmp(op, "x25519") == 0)
-		return vg_x25519_variant();
-	if (strcmp(op, "rsa") == 0)
-		return vg_rsa_variant();
-	return "?";
-}
-
-const char *vg_kernel_variants(void)
-{
-	static char line[128]; /* filled once per call; callers print it at once */
-	snprintf(line, sizeof(line), "ed25519=%s x25519=%s rsa=%s", vg_ed25519_variant(),
-		 vg_x25519_variant(), vg_rsa_variant());
-	return line;
+	return &id;
 }

@@ -1,5 +1,5 @@
-/* cpu_internal.h: dispatch plumbing shared inside kernels/ and with the
- * tests. Not installed. */
+/* cpu_internal.h: what cpu.c detects, for the dispatch (dispatch.c) and
+ * the tests. Not installed. Nothing here is secret. */
 #ifndef VG_CPU_INTERNAL_H
 #define VG_CPU_INTERNAL_H
 
@@ -7,21 +7,18 @@
 
 #include "vg/cpu.h"
 
-/* Features as detected, before the VG_CPU_FEATURES mask. */
-uint32_t vg_cpu_detected(void);
+/* The processor's identity from cpuid leaves 0 and 1: vendor string
+ * ("AuthenticAMD", "GenuineIntel", ...; empty where cpuid is absent) and
+ * the display family and model (base plus extended fields, as the
+ * vendors' manuals and Linux's /proc/cpuinfo compute them). Recorded so a
+ * family can later pick variants per microarchitecture; unused by the
+ * choice today. */
+struct vg_cpu_id {
+	char vendor[13];
+	unsigned family, model, stepping;
+};
 
-/* TEST ONLY: replace the feature set (may add features the CPU reports
- * as absent, e.g. ADX under valgrind, whose cpuid hides it). Must be
- * called before any kernel runs; each family re-selects its variants on
- * its next call when the generation changes. */
-void vg_cpu_force_for_tests(uint32_t features);
-/* Bumped by vg_cpu_force_for_tests; families compare it to re-dispatch. */
-unsigned vg_cpu_generation(void);
-
-/* Per-family variant names, defined by each family ("c" until it has
- * assembly). */
-const char *vg_ed25519_variant(void);
-const char *vg_x25519_variant(void);
-const char *vg_rsa_variant(void);
+/* Detected once (pthread_once), like vg_cpu_features(). Never NULL. */
+const struct vg_cpu_id *vg_cpu_id(void);
 
 #endif

@@ -2,8 +2,9 @@
  * xgetbv for the OS-saved AVX/AVX-512 state), then masked by the
  * environment variable VG_CPU_FEATURES, which can only remove features:
  * a comma list of names to keep ("bmi2,adx,avx2"), or "none". Every
- * kernel with assembly variants picks the best one its features allow,
- * once, and can say which it picked. */
+ * kernel family's variant is chosen once, in one place, as the best one
+ * those features allow; VG_KERNELS=c chooses the portable C reference of
+ * every family instead. The choice can be reported. */
 #ifndef VG_CPU_H
 #define VG_CPU_H
 
@@ -28,7 +29,7 @@ enum vg_cpu_feature {
 uint32_t vg_cpu_features(void);
 
 /* Name of the variant chosen for an operation ("ed25519", "x25519",
- * "rsa"): "c", "base", "adx" or "ifma". */
+ * "rsa"): "c", "base", "adx" or "ifma"; "?" for an unknown operation. */
 const char *vg_kernel_variant(const char *op);
 
 /* One line listing every operation's variant, e.g.

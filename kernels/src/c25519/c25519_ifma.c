@@ -1,10 +1,11 @@
-/* c25519_ifma.c: the ifma tier (AVX-512F/VL + IFMA) of the Ed25519/X25519
+/* c25519_ifma.c: the ifma row (AVX-512F/VL + IFMA) of the Ed25519/X25519
  * hot operations: X25519 on the 4-lane ladder of x25519_ifma.asm, the
  * fixed-base comb (key pairs, signing, X25519 of the base point) on the
  * 4-lane point formulas of ge52_ifma.asm, verification's double
  * multiplication on the same formulas one by one (ge52_ops_ifma.asm);
  * inversion and the A multiples are the adx tier's (the tier's features
  * include ADX). Secret: as in c25519_tier.inc. */
+#define VARIANT ifma
 #define TIER adx
 #define LADDER vg_x25519_ladder_ifma
 #define COMB vg_ge4_comb_ifma
@@ -30,8 +31,7 @@ static void put_cached(vg_ge52_niels *d, const vg_ge4_cached *c, int neg)
 /* VERIFICATION ONLY, VARIABLE TIME (public a, A, b): the encoding of
  * [a]A + [b]B, the wNAF Straus loop of ge_vartime.c with the state in
  * the 4 lanes. a[31] <= 127, b[31] <= 127. */
-static void dsm_encode(uint8_t out[32], const uint8_t a[32], const vg_ge_p3 *A,
-		       const uint8_t b[32])
+void DSM_ENCODE(uint8_t out[32], const uint8_t a[32], const vg_ge_p3 *A, const uint8_t b[32])
 {
 	const vg_ge52_niels *bodd = vg_ge52_base_odd();
 	int8_t anaf[256], bnaf[256];
@@ -95,12 +95,3 @@ static void dsm_encode(uint8_t out[32], const uint8_t a[32], const vg_ge_p3 *A,
 	vg_fe4_tobytes(xs, &x);
 	out[31] |= (uint8_t)((xs[0] & 1) << 7);
 }
-
-const struct vg_c25519_impl vg_c25519_impl_ifma = {
-	.name = "ifma",
-	.features = VG_TIER_IFMA,
-	.x25519 = x25519,
-	.x25519_base = x25519_base,
-	.base_encode = base_encode,
-	.dsm_encode = dsm_encode,
-};

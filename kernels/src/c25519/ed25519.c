@@ -1,12 +1,12 @@
-/* ed25519.c: Ed25519 signatures (RFC 8032 section 5.1, PureEdDSA).
- * Secret: the seed, the clamped scalar a and the prefix derived from it,
+/* ed25519.c: Ed25519 signatures (RFC 8032 section 5.1, PureEdDSA), over
+ * the chosen Curve25519 variant (c25519_impl.h) for [a]B and the
+ * verification's double multiplication. Secret: the seed, the clamped scalar a and the prefix derived from it,
  * the nonce r and the point [r]B before it is encoded; all handled in
  * constant time and wiped before returning. Verification handles only
  * public data and is variable time. */
 #include <string.h>
 
 #include "c25519_impl.h"
-#include "cpu_internal.h"
 #include "ct.h"
 #include "ge.h"
 #include "sc.h"
@@ -28,18 +28,10 @@ void vg_ed25519_public_key(uint8_t pk[VG_ED25519_PUBLIC_LEN],
 			   const uint8_t seed[VG_ED25519_SEED_LEN])
 {
 	uint8_t h[64];
-	vg_ge_p3 A;
 
 	expand_seed(h, seed);
-	const struct vg_c25519_impl *impl = vg_c25519_impl();
-	if (impl) {
-		impl->base_encode(pk, h); /* the same [a]B, in assembly */
-	} else {
-		vg_ge_scalarmult_base(&A, h); /* A = [a]B; a < 2^255 as the comb needs */
-		vg_ge_p3_tobytes(pk, &A);
-	}
+	vg_c25519_impl()->base_encode(pk, h); /* A = [a]B; a < 2^255 as the comb needs */
 	vg_wipe(h, sizeof(h));
-	vg_wipe(&A, sizeof(A));
 }
 
 void vg_ed25519_sign(uint8_t sig[VG_ED25519_SIG_LEN], const void *msg, size_t len,
@@ -52,7 +44,6 @@ void vg_ed25519_sign(uint8_t sig[VG_ED25519_SIG_LEN], const void *msg, size_t le
 	uint8_t hram[64];   /* SHA-512(R || A || M) */
 	uint8_t k[32];      /* hram mod L */
 	uint8_t R[32], S[32];
-	vg_ge_p3 Rp;
 	vg_sha512_ctx ctx;
 
 	expand_seed(h, seed);
@@ -63,13 +54,7 @@ void vg_ed25519_sign(uint8_t sig[VG_ED25519_SIG_LEN], const void *msg, size_t le
 	vg_sha512_update(&ctx, msg, len);
 	vg_sha512_final(&ctx, nonce);
 	vg_sc_reduce(r, nonce);
-	const struct vg_c25519_impl *impl = vg_c25519_impl();
-	if (impl) {
-		impl->base_encode(R, r);
-	} else {
-		vg_ge_scalarmult_base(&Rp, r);
-		vg_ge_p3_tobytes(R, &Rp);
-	}
+	vg_c25519_impl()->base_encode(R, r);
 
 	/* k = SHA-512(R || A || M) mod L; S = r + k*a mod L. */
 	vg_sha512_init(&ctx);
@@ -90,7 +75,6 @@ void vg_ed25519_sign(uint8_t sig[VG_ED25519_SIG_LEN], const void *msg, size_t le
 	vg_wipe(hram, sizeof(hram));
 	vg_wipe(k, sizeof(k));
 	vg_wipe(S, sizeof(S));
-	vg_wipe(&Rp, sizeof(Rp));
 	vg_wipe(&ctx, sizeof(ctx)); /* final already wiped it; cheap insurance */
 }
 
@@ -115,7 +99,6 @@ int vg_ed25519_verify(const uint8_t sig[VG_ED25519_SIG_LEN], const void *msg, si
 {
 	uint8_t hram[64], k[32], check[32];
 	vg_ge_p3 A;
-	vg_ge_p2 Rcheck;
 	vg_sha512_ctx ctx;
 
 	if (!vg_sc_is_canonical(sig + 32))
@@ -132,14 +115,6 @@ int vg_ed25519_verify(const uint8_t sig[VG_ED25519_SIG_LEN], const void *msg, si
 
 	/* [k](-A) + [S]B; both scalars are below 2^253. */
 	vg_ge_p3_neg(&A, &A);
-	const struct vg_c25519_impl *impl = vg_c25519_impl();
-	if (impl) {
-		impl->dsm_encode(check, k, &A, sig + 32);
-	} else {
-		vg_ge_double_scalarmult_vartime(&Rcheck, k, &A, sig + 32);
-		vg_ge_p2_tobytes(check, &Rcheck);
-	}
+	vg_c25519_impl()->dsm_encode(check, k, &A, sig + 32);
 	return vg_ct_memeq(check, sig, 32) ? 0 : VG_E_VERIFY;
 }
-
-/* The dispatch (and vg_ed25519_variant) is in c25519_dispatch.c. */

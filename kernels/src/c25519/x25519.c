@@ -1,144 +1,22 @@
-/* x25519.c: X25519 (RFC 7748 section 5). Secret: the scalar, the ladder
- * state and the shared output; constant time in all of them (masked swaps,
- * fixed inversion chain, branch-free zero check). The peer's u-coordinate
- * is public. */
-#include <string.h>
-
+/* x25519.c: X25519 (RFC 7748 section 5), the public API over the chosen
+ * Curve25519 variant (c25519_impl.h; the C reference is c25519_c.c).
+ * Secret: the scalar and the shared output, handled in constant time by
+ * every variant. The peer's u-coordinate is public. */
 #include "c25519_impl.h"
-#include "cpu_internal.h"
-#include "ct.h"
-#include "fe.h"
-#include "ge.h"
-#include "vg/wipe.h"
 #include "vg/x25519.h"
-
-/* decodeScalar25519: clear bits 0-2 (a multiple of the cofactor 8), clear
- * bit 255 and set bit 254 (fixed ladder length). */
-static void clamp(uint8_t e[32], const uint8_t scalar[32])
-{
-	memcpy(e, scalar, 32);
-	e[0] &= 248;
-	e[31] &= 127;
-	e[31] |= 64;
-}
-
-/* The Montgomery ladder of RFC 7748 section 5, line by line, with
- * a24 = (486662 - 2) / 4 = 121665. x2/z2 ends as the u-coordinate of
- * [e]u; the swap is a masked exchange driven by the scalar bit. */
-static void ladder(vg_fe *x2, vg_fe *z2, const uint8_t e[32], const vg_fe *x1)
-{
-	vg_fe x3, z3, a, aa, b, bb, ee, c, d, da, cb;
-	uint64_t swap = 0;
-
-	vg_fe_1(x2);
-	vg_fe_0(z2);
-	x3 = *x1;
-	vg_fe_1(&z3);
-	for (int t = 254; t >= 0; t--) {
-		uint64_t k_t = (e[t >> 3] >> (t & 7)) & 1; /* t is public */
-		swap ^= k_t;
-		vg_fe_cswap(x2, &x3, swap);
-		vg_fe_cswap(z2, &z3, swap);
-		swap = k_t;
-
-		vg_fe_add(&a, x2, z2);        /* A = x_2 + z_2 */
-		vg_fe_sq(&aa, &a);            /* AA = A^2 */
-		vg_fe_sub(&b, x2, z2);        /* B = x_2 - z_2 */
-		vg_fe_sq(&bb, &b);            /* BB = B^2 */
-		vg_fe_sub(&ee, &aa, &bb);     /* E = AA - BB */
-		vg_fe_add(&c, &x3, &z3);      /* C = x_3 + z_3 */
-		vg_fe_sub(&d, &x3, &z3);      /* D = x_3 - z_3 */
-		vg_fe_mul(&da, &d, &a);       /* DA = D * A */
-		vg_fe_mul(&cb, &c, &b);       /* CB = C * B */
-		vg_fe_add(&x3, &da, &cb);
-		vg_fe_sq(&x3, &x3);           /* x_3 = (DA + CB)^2 */
-		vg_fe_sub(&z3, &da, &cb);
-		vg_fe_sq(&z3, &z3);
-		vg_fe_mul(&z3, &z3, x1);      /* z_3 = x_1 * (DA - CB)^2 */
-		vg_fe_mul(x2, &aa, &bb);      /* x_2 = AA * BB */
-		vg_fe_mul_small(z2, &ee, 121665);
-		vg_fe_add(z2, z2, &aa);
-		vg_fe_mul(z2, z2, &ee);       /* z_2 = E * (AA + a24 * E) */
-	}
-	vg_fe_cswap(x2, &x3, swap);
-	vg_fe_cswap(z2, &z3, swap);
-
-	vg_wipe(&x3, sizeof(x3));
-	vg_wipe(&z3, sizeof(z3));
-	vg_wipe(&a, sizeof(a));
-	vg_wipe(&aa, sizeof(aa));
-	vg_wipe(&b, sizeof(b));
-	vg_wipe(&bb, sizeof(bb));
-	vg_wipe(&ee, sizeof(ee));
-	vg_wipe(&c, sizeof(c));
-	vg_wipe(&d, sizeof(d));
-	vg_wipe(&da, sizeof(da));
-	vg_wipe(&cb, sizeof(cb));
-}
 
 int vg_x25519(uint8_t out[VG_X25519_LEN], const uint8_t scalar[VG_X25519_LEN],
 	      const uint8_t peer[VG_X25519_LEN])
 {
-	uint8_t e[32];
-	vg_fe x1, x2, z2, zi;
-
-	const struct vg_c25519_impl *impl = vg_c25519_impl();
-	if (impl) /* the same computation in assembly; status as below */
-		return impl->x25519(out, scalar, peer) * VG_E_ZERO;
-
-	clamp(e, scalar);
-	vg_fe_frombytes(&x1, peer); /* masks bit 255; u >= p is used mod p */
-	ladder(&x2, &z2, e, &x1);
-	vg_fe_invert(&zi, &z2);     /* z2 = 0 (low-order peer) gives 0 */
-	vg_fe_mul(&x2, &x2, &zi);
-	vg_fe_tobytes(out, &x2);
-
-	/* All-zero check without a branch: OR every byte, turn the result
-	 * into a 0/1 flag, and scale the error code by it. The outcome is
-	 * public (it only says the peer sent a low-order point, which the peer
-	 * knows), so callers may branch on the status; out is already all
-	 * zero in that case. */
-	uint64_t acc = 0;
-	for (int i = 0; i < VG_X25519_LEN; i++)
-		acc |= out[i];
-	int zero = (int)vg_ct_iszero(acc);
-
-	vg_wipe(e, sizeof(e));
-	vg_wipe(&x2, sizeof(x2));
-	vg_wipe(&z2, sizeof(z2));
-	vg_wipe(&zi, sizeof(zi));
-	return zero * VG_E_ZERO;
+	/* The variant reports an all-zero output as a 0/1 flag computed
+	 * without a branch; the status scales the error code by it. The
+	 * outcome is public (it only says the peer sent a low-order point,
+	 * which the peer knows), so callers may branch on the status; out is
+	 * already all zero in that case. */
+	return vg_c25519_impl()->x25519(out, scalar, peer) * VG_E_ZERO;
 }
 
-/* X25519(scalar, 9) through Edwards: the clamped scalar times the Ed25519
- * base point with the constant-time comb, then the birational map
- * u = (1 + y)/(1 - y) = (Z + Y)/(Z - Y). Z - Y is never 0: that would need
- * y = 1, the identity, and a clamped scalar (2^254 <= e < 2^255, a
- * multiple of 8) is never a multiple of the prime L since 8L > 2^255. */
 void vg_x25519_base(uint8_t out[VG_X25519_LEN], const uint8_t scalar[VG_X25519_LEN])
 {
-	uint8_t e[32];
-	vg_ge_p3 P;
-	vg_fe num, den;
-
-	const struct vg_c25519_impl *impl = vg_c25519_impl();
-	if (impl) {
-		impl->x25519_base(out, scalar);
-		return;
-	}
-
-	clamp(e, scalar);
-	vg_ge_scalarmult_base(&P, e);
-	vg_fe_add(&num, &P.Z, &P.Y);
-	vg_fe_sub(&den, &P.Z, &P.Y);
-	vg_fe_invert(&den, &den);
-	vg_fe_mul(&num, &num, &den);
-	vg_fe_tobytes(out, &num);
-
-	vg_wipe(e, sizeof(e));
-	vg_wipe(&P, sizeof(P));
-	vg_wipe(&num, sizeof(num));
-	vg_wipe(&den, sizeof(den));
+	vg_c25519_impl()->x25519_base(out, scalar);
 }
-
-/* The dispatch (and vg_x25519_variant) is in c25519_dispatch.c. */

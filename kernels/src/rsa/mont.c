@@ -5,7 +5,6 @@
 #include "rsa/mont.h"
 
 #include "ct.h"
-#include "rsa/mont_asm.h"
 #include "vg/wipe.h"
 
 typedef unsigned __int128 u128;
@@ -77,8 +76,8 @@ void vg_mont_init(vg_mont *ctx, const uint64_t *m, const uint64_t *rr, uint64_t 
 	ctx->rr = rr;
 	ctx->m0inv = m0inv;
 	ctx->n = n;
-	ctx->mul = vg_mont_pick(n);
-	ctx->sqr = vg_mont_pick_sqr(n);
+	ctx->mul = vg_mont_mul_c;
+	ctx->sqr = vg_mont_mul_c;
 }
 
 void vg_mont_add(const vg_mont *ctx, uint64_t *r, const uint64_t *a, const uint64_t *b)

@@ -14,8 +14,9 @@
 /* r = a * b * R^-1 mod m over n limbs (1 <= n <= VG_BN_MAX_LIMBS), with
  * m odd, m0inv = -m^-1 mod 2^64, b < m and a < R (a need not be reduced).
  * The result is fully reduced (< m). r may alias a or b.
- * This is the one hot function of RSA: assembly tiers will provide other
- * functions of this type, installed through vg_mont.mul. */
+ * This is the one hot function of RSA: the rows of the RSA family
+ * (rsa_impl.h) hold one of this type per limb count, installed in a
+ * vg_mont by vg_rsa_mont_init (rsa_exp.h). */
 typedef void vg_mont_mul_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
 			    const uint64_t *m, uint64_t m0inv, size_t n);
 
@@ -40,8 +41,9 @@ uint64_t vg_mont_m0inv(uint64_t m0);
 /* R^2 mod m (n limbs), constant time in m: 128 n modular doublings. */
 void vg_mont_rr(uint64_t *rr, const uint64_t *m, size_t n);
 
-/* Fill ctx for m (n limbs) with rr = R^2 mod m and m0inv; picks the
- * multiply implementation. */
+/* Fill ctx for m (n limbs) with rr = R^2 mod m and m0inv, multiplying
+ * with the portable vg_mont_mul_c; vg_rsa_mont_init (rsa_exp.h) installs a
+ * row's multiply and squaring instead. */
 void vg_mont_init(vg_mont *ctx, const uint64_t *m, const uint64_t *rr, uint64_t m0inv, size_t n);
 
 static inline void vg_mont_mul(const vg_mont *ctx, uint64_t *r, const uint64_t *a,

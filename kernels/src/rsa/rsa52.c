@@ -121,19 +121,18 @@ struct exp2_scratch {
 	uint64_t t[VG_BN_MAX_LIMBS];
 };
 
-/* sel = table[ip] | table[iq] by halves, reading every entry and keeping
- * one per half under a mask. */
-static void select2(uint64_t *sel, uint64_t table[TABLE][2 * VG_RSA52_MAX_DIGITS], uint64_t ip,
-		    uint64_t iq, size_t S)
+void vg_rsa52_select2_c(uint64_t *sel, const uint64_t *table, uint64_t ip, uint64_t iq, size_t S)
 {
+	/* Every entry read, one kept per half under a mask. */
 	for (size_t j = 0; j < 2 * S; j++)
 		sel[j] = 0;
 	for (uint64_t i = 0; i < TABLE; i++) {
+		const uint64_t *e = table + i * 2 * VG_RSA52_MAX_DIGITS;
 		uint64_t mp = vg_ct_barrier(vg_ct_mask(vg_ct_eq(i, ip)));
 		uint64_t mq = vg_ct_barrier(vg_ct_mask(vg_ct_eq(i, iq)));
 		for (size_t j = 0; j < S; j++) {
-			sel[j] |= table[i][j] & mp;
-			sel[S + j] |= table[i][S + j] & mq;
+			sel[j] |= e[j] & mp;
+			sel[S + j] |= e[S + j] & mq;
 		}
 	}
 }
@@ -141,17 +140,6 @@ static void select2(uint64_t *sel, uint64_t table[TABLE][2 * VG_RSA52_MAX_DIGITS
 static uint64_t window_at(const uint64_t *e, size_t pos)
 {
 	return (e[pos / 64] >> (pos % 64)) & (TABLE - 1);
-}
-
-/* The table read through impl (asm) or the portable scan. */
-static void select_any(const struct vg_rsa52_impl *impl, uint64_t *sel,
-		       uint64_t table[TABLE][2 * VG_RSA52_MAX_DIGITS], uint64_t ip, uint64_t iq,
-		       size_t S)
-{
-	if (impl->select) /* public: the tier */
-		impl->select(sel, &table[0][0], ip, iq);
-	else
-		select2(sel, table, ip, iq, S);
 }
 
 /* r (n limbs) = d - m if d >= m else d, for d <= m (the output of a
@@ -172,8 +160,7 @@ void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, u
 	size_t L = c->digits, S = VG_RSA52_STRIDE(L);
 	size_t windows = (ebits + 3) / 4;
 	uint64_t(*tab)[2 * VG_RSA52_MAX_DIGITS] = s.table;
-	vg_amm52x2_fn *f = impl->mul;
-	vg_amm52x2_fn *sq = impl->sqr ? impl->sqr : impl->mul; /* public: the tier */
+	vg_amm52x2_fn *f = impl->mul, *sq = impl->sqr;
 	const uint64_t *m = s.m;
 
 	vg_wipe(&s, sizeof(s));
@@ -189,12 +176,12 @@ void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, u
 		f(tab[i], tab[i - 1], tab[1], m, c->k0);
 
 	/* windows >= 1: ebits >= 512 (key load checks the prime lengths). */
-	select_any(impl, s.acc, tab, window_at(ep, 4 * (windows - 1)),
-		   window_at(eq, 4 * (windows - 1)), S);
+	impl->select(s.acc, &tab[0][0], window_at(ep, 4 * (windows - 1)),
+		     window_at(eq, 4 * (windows - 1)));
 	for (size_t w = windows - 1; w-- > 0;) {
 		for (int k = 0; k < 4; k++)
 			sq(s.acc, s.acc, s.acc, m, c->k0);
-		select_any(impl, s.sel, tab, window_at(ep, 4 * w), window_at(eq, 4 * w), S);
+		impl->select(s.sel, &tab[0][0], window_at(ep, 4 * w), window_at(eq, 4 * w));
 		f(s.acc, s.acc, s.sel, m, c->k0);
 	}
 	/* Leave the domain: acc 2^(-52 L) <= m, then one subtraction. */

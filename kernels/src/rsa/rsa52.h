@@ -1,6 +1,7 @@
-/* rsa52.h: the ifma tier of the RSA private operation: both CRT
- * exponentiations at once in radix 2^52 with "almost Montgomery"
- * multiplication (amm52_ifma.asm), the two halves side by side in one call.
+/* rsa52.h: RSA in radix 2^52, the method of the ifma row (rsa_impl.h):
+ * both CRT exponentiations at once with "almost Montgomery" multiplication
+ * (amm52_ifma.asm), the two halves side by side in one call, and the
+ * public exponentiation with the single multiply.
  * Secret: the primes, their exponents and constants, every operand and
  * intermediate. Public: digit counts, bit lengths. */
 #ifndef VG_RSA_RSA52_H
@@ -28,7 +29,7 @@ typedef void vg_amm52x2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b, co
  * reading every entry whole: the indices are secret. */
 typedef void vg_rsa52_select2_fn(uint64_t *sel, const uint64_t *table, uint64_t ip, uint64_t iq);
 
-/* Defined only when the build has assembly. */
+/* The assembly (kernels/x86_64/rsa/), defined only when the build has it. */
 vg_amm52x2_fn vg_amm52x2_ifma_20, vg_amm52x2_ifma_30, vg_amm52x2_ifma_40;
 /* Paired squaring (ams52_ifma.asm): r = a a, b ignored. L = 40 only: at
  * 20 and 30 digits the multiply squares faster. */
@@ -37,30 +38,27 @@ vg_amm52x2_fn vg_ams52x2_ifma_40;
 vg_amm52x2_fn vg_amm52x1_ifma_40, vg_amm52x1_ifma_60, vg_amm52x1_ifma_80;
 vg_rsa52_select2_fn vg_rsa52_select2_ifma_24, vg_rsa52_select2_ifma_32, vg_rsa52_select2_ifma_40;
 
-/* The ifma tier's functions for one digit count. select may be NULL: the
- * portable masked scan is used then; sqr may be NULL: mul squares then. */
+/* The paired functions of one row for one digit count L (rsa_impl.h):
+ * the multiply, the squaring (called with b == a: the multiply itself
+ * where the row has no dedicated one) and the table read. */
 struct vg_rsa52_impl {
 	vg_amm52x2_fn *mul;
 	vg_rsa52_select2_fn *select;
 	vg_amm52x2_fn *sqr;
 };
 
-/* Portable reference of one half (checkasm's oracle): same contract with
- * L digits and k0 = -m^-1 mod 2^52. r may alias a or b. */
 /* d[0..L) = a[0..n) (64-bit limbs) in radix 2^52, digits above a zero
  * (bit positions are public; constant time in the values). */
 void vg_rsa52_to52(uint64_t *d, size_t L, const uint64_t *a, size_t n);
 
+/* The portable references (the C row's radix-2^52 functions wrap them):
+ * vg_amm52_c is one half of the paired multiply, with L digits and
+ * k0 = -m^-1 mod 2^52; r may alias a or b. vg_rsa52_select2_c is the
+ * paired table read for halves S qwords apart, a masked scan of every
+ * entry. */
 void vg_amm52_c(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
 		size_t L);
-
-/* The ifma tier's functions for L digits, or NULL when the CPU (after
- * VG_CPU_FEATURES and the test switches of mont_asm.h) lacks the tier or
- * no assembly covers L. */
-const struct vg_rsa52_impl *vg_rsa52_pick(size_t digits);
-
-/* The single multiply of the ifma tier for L digits, or NULL. */
-vg_amm52x2_fn *vg_amm52x1_pick(size_t digits);
+void vg_rsa52_select2_c(uint64_t *sel, const uint64_t *table, uint64_t ip, uint64_t iq, size_t S);
 
 /* Per-key constants of the pair (p, q), set at key load (rsa_key.c). */
 struct vg_rsa52 {
@@ -78,8 +76,8 @@ void vg_rsa52_init(struct vg_rsa52 *c, const uint64_t *p, size_t lp, const uint6
 /* rp = cp^ep mod p and rq = cq^eq mod q, plain and fully reduced, on lp
  * (= lq) limbs; cp < p, cq < q; the exponents are read at the public
  * length ebits (the larger of the two primes' bit lengths). impl supplies
- * the multiply and the table read. Fixed 4-bit windows, masked table
- * scan. */
+ * the multiply, the squaring and the table read for c->digits. Fixed 4-bit
+ * windows, masked table scan. */
 void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, uint64_t *rp, uint64_t *rq,
 		   const uint64_t *cp, const uint64_t *cq, const uint64_t *ep, const uint64_t *eq,
 		   size_t ebits, const uint64_t *p, const uint64_t *q, size_t limbs);

@@ -15,6 +15,8 @@
 #include "ct.h"
 #include "rsa/bn.h"
 #include "rsa/mont.h"
+#include "rsa/rsa_exp.h"
+#include "rsa/rsa_impl.h"
 #include "rsa/rsa_key.h"
 #include "vg/rsa.h"
 #include "vg/wipe.h"
@@ -213,7 +215,7 @@ int vg_rsa_key_init(vg_rsa_key *key, const vg_rsa_key_parts *parts)
 	/* qinv < p and qinv q == 1 mod p: (q R mod p) qinv R^-1 = q qinv. */
 	ok &= vg_bn_from_bytes(key->qinv, VG_BN_MAX_LIMBS, parts->qinv, parts->qinv_len);
 	ok &= vg_bn_lt(key->qinv, key->p.prime, VG_BN_MAX_LIMBS);
-	vg_mont_init(&s.mp, key->p.prime, key->p.rr, key->p.m0inv, lp);
+	vg_rsa_mont_init(vg_rsa_impl(), &s.mp, key->p.prime, key->p.rr, key->p.m0inv, lp);
 	vg_mont_reduce(&s.mp, s.r, key->q.prime, lq);
 	vg_mont_mul(&s.mp, s.t, s.r, key->qinv);
 	s.one[0] = 1;

@@ -1,11 +1,12 @@
 /* checkasm_c25519.c: every c25519 assembly function, on every tier this
- * CPU has, against the portable C reference (fe.c, x25519.c, ge_base.c):
+ * CPU has, against the portable C reference (fe.c, c25519_c.c, ge_base.c):
  * >= 10,000 random inputs plus edge values (0, 1, p-1, p, p+1, 2^255-1,
  * 2^256-1 and neighbours: the asm accepts any value below 2^256; the
  * comb on random and edge digit strings, the point operations on random
  * projective points with unreduced coordinates and the identity), with
- * sentinel-guarded outputs and the harness's register/stack checks.
- * Nothing here is secret. */
+ * sentinel-guarded outputs and the harness's register/stack checks; then
+ * every row of the family table (vg_c25519_impls) the CPU can run against
+ * row 0, the C reference. Nothing here is secret. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,6 @@
 #include "c25519/ge.h"
 #include "c25519/ge_table.h"
 #include "checkasm.h"
-#include "cpu_internal.h"
-#include "vg/ed25519.h"
-#include "vg/x25519.h"
 
 #define NEDGE 12
 static const uint64_t P0 = 0xffffffffffffffedu, PM = 0xffffffffffffffffu,
@@ -463,63 +461,68 @@ static void check_points52(void)
 	}
 }
 
-/* The whole operations of a tier (C glue + asm) against the C reference,
- * selected with VG_KERNELS=c. Fewer iterations: they are slow in C. */
-static void check_ops(const struct vg_c25519_impl *im)
+/* The whole operations of a row of the family table (C glue + asm) against
+ * row 0, the C reference, with guarded outputs and the harness's register
+ * checks around the row's function. Fewer iterations: the C is slow. */
+static void check_row(const struct vg_c25519_impl *im, const struct vg_c25519_impl *ref)
 {
 	char name[64];
 	int n = vg_checkasm_iters() / 10;
+	uint8_t raw[VG_CHECKASM_OUT(32)];
 
-	snprintf(name, sizeof(name), "x25519 (%s glue)", im->name);
+	snprintf(name, sizeof(name), "x25519 (%s row)", im->v.name);
 	vg_checkasm_func(name);
 	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
-		uint8_t s[32], u[32], got[32], want[32];
+		uint8_t s[32], u[32], want[32];
 		vg_checkasm_rand_bytes(s, 32);
 		vg_checkasm_rand_bytes(u, 32);
 		if (i < NEDGE)
 			memcpy(u, &edge[i], 32);
-		int z = im->x25519(got, s, u);
-		int rc = vg_x25519(want, s, u); /* C: VG_KERNELS=c */
+		uint8_t *got = vg_checkasm_guard(raw, 32);
+		int z = (int)vg_checkasm_call(im->x25519, got, s, u);
+		int zref = ref->x25519(want, s, u);
 		vg_checkasm_eq(got, want, 32, "i=%d", i);
-		if ((z != 0) != (rc != 0))
-			vg_checkasm_fail("zero flag %d vs status %d, i=%d", z, rc, i);
+		vg_checkasm_guard_ok(raw, 32);
+		if (z != zref)
+			vg_checkasm_fail("zero flag %d, reference %d, i=%d", z, zref, i);
 	}
 	vg_checkasm_func_done();
 
-	snprintf(name, sizeof(name), "x25519_base (%s glue)", im->name);
+	snprintf(name, sizeof(name), "x25519_base (%s row)", im->v.name);
 	vg_checkasm_func(name);
 	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
-		uint8_t s[32], got[32], want[32];
+		uint8_t s[32], want[32];
 		vg_checkasm_rand_bytes(s, 32);
-		im->x25519_base(got, s);
-		vg_x25519_base(want, s);
+		uint8_t *got = vg_checkasm_guard(raw, 32);
+		vg_checkasm_call(im->x25519_base, got, s);
+		ref->x25519_base(want, s);
 		vg_checkasm_eq(got, want, 32, "i=%d", i);
+		vg_checkasm_guard_ok(raw, 32);
 	}
 	vg_checkasm_func_done();
 
-	snprintf(name, sizeof(name), "[a]B encoded (%s glue)", im->name);
+	snprintf(name, sizeof(name), "base_encode [a]B (%s row)", im->v.name);
 	vg_checkasm_func(name);
 	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
-		uint8_t a[32], got[32], want[32];
-		vg_ge_p3 P;
+		uint8_t a[32], want[32];
 		vg_checkasm_rand_bytes(a, 32);
 		a[31] &= 127; /* any a < 2^255 */
 		if (i == 0)
 			memset(a, 0, 32); /* the identity */
-		im->base_encode(got, a);
-		vg_ge_scalarmult_base(&P, a);
-		vg_ge_p3_tobytes(want, &P);
+		uint8_t *got = vg_checkasm_guard(raw, 32);
+		vg_checkasm_call(im->base_encode, got, a);
+		ref->base_encode(want, a);
 		vg_checkasm_eq(got, want, 32, "i=%d", i);
+		vg_checkasm_guard_ok(raw, 32);
 	}
 	vg_checkasm_func_done();
 
-	snprintf(name, sizeof(name), "[a]A + [b]B vartime (%s glue)", im->name);
+	snprintf(name, sizeof(name), "dsm_encode [a]A + [b]B (%s row)", im->v.name);
 	vg_checkasm_func(name);
 	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
-		uint8_t a[32], b[32], got[32], want[32];
+		uint8_t a[32], b[32], want[32];
 		vg_ge_p3 A;
 		vg_ge4_p3 A4;
-		vg_ge_p2 R;
 		rand_point(&A, &A4, i);
 		vg_checkasm_rand_bytes(a, 32);
 		vg_checkasm_rand_bytes(b, 32);
@@ -531,10 +534,11 @@ static void check_ops(const struct vg_c25519_impl *im)
 			memset(b, 0, 32); /* [a]A alone */
 		if (i == 3)
 			memset(a, 0, 32), memset(b, 0, 32); /* the identity */
-		im->dsm_encode(got, a, &A, b);
-		vg_ge_double_scalarmult_vartime(&R, a, &A, b);
-		vg_ge_p2_tobytes(want, &R);
+		uint8_t *got = vg_checkasm_guard(raw, 32);
+		vg_checkasm_call(im->dsm_encode, got, a, &A, b);
+		ref->dsm_encode(want, a, &A, b);
 		vg_checkasm_eq(got, want, 32, "i=%d", i);
+		vg_checkasm_guard_ok(raw, 32);
 	}
 	vg_checkasm_func_done();
 }
@@ -571,16 +575,9 @@ int main(int argc, char **argv)
 		check_comb("vg_ge4_comb_ifma", (combfn)vg_ge4_comb_ifma, vg_ge52_base_comb());
 		check_points52();
 	}
-	/* The tiers' C glue around the asm, against the C path. */
-	setenv("VG_KERNELS", "c", 1);
-	vg_cpu_force_for_tests(vg_cpu_features()); /* re-dispatch: now C */
-	if (vg_c25519_impl() != NULL)
-		vg_checkasm_fail("VG_KERNELS=c did not select the C reference");
-	if (vg_checkasm_tier("base", VG_TIER_BASE))
-		check_ops(&vg_c25519_impl_base);
-	if (vg_checkasm_tier("adx", VG_TIER_ADX))
-		check_ops(&vg_c25519_impl_adx);
-	if (vg_checkasm_tier("ifma", VG_TIER_IFMA))
-		check_ops(&vg_c25519_impl_ifma);
+	/* Every row of the family table the CPU can run, against row 0 (C). */
+	for (size_t i = 1; i < vg_c25519_nimpls; i++)
+		if (vg_checkasm_row(&vg_c25519_impls[i].v))
+			check_row(&vg_c25519_impls[i], &vg_c25519_impls[0]);
 	return vg_checkasm_finish();
 }

@@ -1,6 +1,12 @@
 /* checkasm.h: harness for testing assembly functions against their C
  * reference (checkasm style). Nothing here is secret.
  *
+ * Each family's test walks the family's table of variants (dispatch.h):
+ * for every row the CPU can run (vg_checkasm_row), each function of the
+ * row against the same slot of row 0, the C reference; see
+ * tests/checkasm/rsa/checkasm_rsa.c. Assembly building blocks that are
+ * not in a table (field arithmetic) are checked by name, tier by tier:
+ *
  * HOW TO ADD A FUNCTION (see tests/checkasm/c25519/ for a full example):
  *
  *   int main(int argc, char **argv)
@@ -37,6 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dispatch.h"
 #include "vg/cpu.h"
 
 typedef void (*vg_checkasm_fn)(void);
@@ -60,6 +67,9 @@ int vg_checkasm_iters(void);
  * subsequent vg_checkasm_func() calls belong to it. 0 prints
  * "tier NAME: skipped (CPU lacks features)". */
 int vg_checkasm_tier(const char *name, uint32_t features);
+
+/* vg_checkasm_tier for a row of a family table: its name and features. */
+int vg_checkasm_row(const struct vg_variant *row);
 
 void vg_checkasm_func(const char *name); /* start checking one function */
 void vg_checkasm_func_done(void);        /* print its verdict */

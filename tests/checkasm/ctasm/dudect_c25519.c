@@ -168,29 +168,37 @@ int main(int argc, char **argv)
 		printf("dudect: FAILED: the leaky control was not detected\n");
 		failed = 1;
 	}
+	/* The asm rows of the family table, and the asm building blocks each
+	 * adds: ifma only its own code (the ladder and the comb, and the
+	 * functions around them); its fe4_mul is adx's, timed there. */
 	static const struct {
 		const char *name;
-		uint32_t features;
-		const struct vg_c25519_impl *impl;
 		void (*mul)(vg_fe4 *, const vg_fe4 *, const vg_fe4 *);
 		void (*ladder)(vg_fe4 xz[2], const uint8_t e[32], const vg_fe4 *x1);
-	} tiers[] = {
-		/* ifma: only its own code (the ladder and the comb, and the
-		 * functions around them); its fe4_mul is adx's, timed below */
-		{"ifma", VG_TIER_IFMA, &vg_c25519_impl_ifma, NULL, vg_x25519_ladder_ifma},
-		{"adx", VG_TIER_ADX, &vg_c25519_impl_adx, vg_fe4_mul_adx, vg_x25519_ladder_adx},
-		{"base", VG_TIER_BASE, &vg_c25519_impl_base, vg_fe4_mul_base, vg_x25519_ladder_base},
+	} blocks[] = {
+		{"ifma", NULL, vg_x25519_ladder_ifma},
+		{"adx", vg_fe4_mul_adx, vg_x25519_ladder_adx},
+		{"base", vg_fe4_mul_base, vg_x25519_ladder_base},
 	};
 	int ran = 0;
-	for (size_t i = 0; i < sizeof(tiers) / sizeof(tiers[0]); i++) {
-		if ((vg_cpu_features() & tiers[i].features) != tiers[i].features) {
-			printf("dudect: tier %s: skipped (CPU lacks features)\n", tiers[i].name);
+	for (size_t r = vg_c25519_nimpls; r-- > 1;) {
+		const struct vg_c25519_impl *row = &vg_c25519_impls[r];
+		size_t i = 0;
+		while (i < sizeof(blocks) / sizeof(blocks[0]) && strcmp(blocks[i].name, row->v.name))
+			i++;
+		if (i == sizeof(blocks) / sizeof(blocks[0])) {
+			printf("dudect: FAILED: row %s has no targets here\n", row->v.name);
+			failed = 1;
 			continue;
 		}
-		impl = tiers[i].impl;
-		mul = tiers[i].mul;
-		ladder = tiers[i].ladder;
-		printf("dudect: tier %s (fixed secret = 0 against random)\n", tiers[i].name);
+		if ((vg_cpu_features() & row->v.features) != row->v.features) {
+			printf("dudect: tier %s: skipped (CPU lacks features)\n", row->v.name);
+			continue;
+		}
+		impl = row;
+		mul = blocks[i].mul;
+		ladder = blocks[i].ladder;
+		printf("dudect: tier %s (fixed secret = 0 against random)\n", row->v.name);
 		char n[64];
 		struct {
 			const char *what;
@@ -200,7 +208,7 @@ int main(int argc, char **argv)
 		for (size_t j = 0; j < sizeof(tg) / sizeof(tg[0]); j++) {
 			if (!mul && tg[j].fn == t_mul)
 				continue;
-			snprintf(n, sizeof(n), "%s %s", tg[j].what, tiers[i].name);
+			snprintf(n, sizeof(n), "%s %s", tg[j].what, row->v.name);
 			if (dudect(n, tg[j].fn, fixed_zero, 64, sec) > T_LEAK) {
 				printf("dudect: FAILED: %s leaks\n", n);
 				failed = 1;

@@ -1,42 +1,27 @@
-/* checkasm_rsa.c: every RSA assembly Montgomery multiply against the
- * portable C reference (vg_mont_mul_c), for every tier the CPU has and every
+/* checkasm_rsa.c: the RSA family table (vg_rsa_impls, rsa_impl.h): every
+ * row the CPU can run, each slot against the same slot of row 0, the C
+ * reference (a slot that is row 0's own function, or was checked in an
+ * earlier row, is not checked again). The Montgomery multiplies on every
  * size, on random operands and the edge operands 0, 1, m-1, the largest
  * value below m with all lower limbs 2^64-1, and R-1 (a may be any value
  * below R); outputs in sentinel-guarded buffers, also written in place over
- * a or b; callee-saved registers and the stack checked by the harness's
- * trampoline. The ifma tier's paired (and single) radix-2^52 "almost
- * Montgomery" multiplies are checked against vg_amm52_c half by half, on operands below
- * 2m (its contract) including m, m+1 and 2m-1. Nothing secret: test data. */
+ * a or b; the squarings on a < m; callee-saved registers and the stack
+ * checked by the harness's trampoline. The radix-2^52 "almost Montgomery"
+ * multiplies and squarings (paired and single) on operands below 2m (their
+ * contract) including m, m+1 and 2m-1, and the paired table reads on every
+ * index pair. Nothing secret: test data. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "checkasm.h"
-#include "rsa/mont.h"
 #include "rsa/bn.h"
-#include "rsa/mont_asm.h"
+#include "rsa/mont.h"
 #include "rsa/rsa52.h"
+#include "rsa/rsa_exp.h"
+#include "rsa/rsa_impl.h"
 
 #define MAXN 64
-#define NSIZES 5
-
-static const size_t sizes[NSIZES] = {16, 24, 32, 48, 64};
-
-struct tier {
-	const char *name;
-	uint32_t features;
-	const char *fname;
-	vg_mont_mul_fn *fn[NSIZES];
-};
-
-static const struct tier tiers[] = {
-	{"base", VG_TIER_BASE, "vg_mont_mul_base",
-	 {vg_mont_mul_base_16, vg_mont_mul_base_24, vg_mont_mul_base_32, vg_mont_mul_base_48,
-	  vg_mont_mul_base_64}},
-	{"adx", VG_TIER_ADX, "vg_mont_mul_adx",
-	 {vg_mont_mul_adx_16, vg_mont_mul_adx_24, vg_mont_mul_adx_32, vg_mont_mul_adx_48,
-	  vg_mont_mul_adx_64}},
-};
 
 /* A random odd modulus of n limbs. shape 0: top bit set (an RSA prime's
  * length); 1: a random non-zero top limb; 2: top limb 1 (the smallest,
@@ -89,15 +74,15 @@ static int edge(uint64_t *v, const uint64_t *m, size_t n, int k)
 
 /* One call of fn checked three ways: into a guarded buffer, in place over
  * a, and in place over b. */
-static int check_one(vg_mont_mul_fn *fn, const uint64_t *a, const uint64_t *b, const uint64_t *m,
-		     size_t n, const char *what, int i)
+static int check_one(vg_mont_mul_fn *fn, vg_mont_mul_fn *ref, const uint64_t *a, const uint64_t *b,
+		     const uint64_t *m, size_t n, const char *what, int i)
 {
 	uint64_t m0inv = vg_mont_m0inv(m[0]);
 	uint64_t want[MAXN], x[MAXN];
 	uint8_t raw[VG_CHECKASM_OUT(MAXN * 8)];
 	uint8_t *out = vg_checkasm_guard(raw, n * 8);
 
-	vg_mont_mul_c(want, a, b, m, m0inv, n);
+	ref(want, a, b, m, m0inv, n);
 	vg_checkasm_call(fn, (uint64_t *)(void *)out, a, b, m, m0inv, n);
 	if (!vg_checkasm_eq(out, want, n * 8, "n=%zu %s i=%d", n, what, i) ||
 	    !vg_checkasm_guard_ok(raw, n * 8))
@@ -111,10 +96,10 @@ static int check_one(vg_mont_mul_fn *fn, const uint64_t *a, const uint64_t *b, c
 	return vg_checkasm_eq(x, want, n * 8, "n=%zu %s i=%d (r = b)", n, what, i);
 }
 
-static void check_size(vg_mont_mul_fn *fn, size_t n)
+static void check_mul(vg_mont_mul_fn *fn, vg_mont_mul_fn *ref, size_t n)
 {
 	uint64_t m[MAXN], a[MAXN], b[MAXN];
-	int iters = vg_checkasm_iters() / NSIZES;
+	int iters = vg_checkasm_iters() / VG_RSA_MONT_SIZES;
 
 	/* Edges: each a-edge (or random a) against each b-edge (or random
 	 * b), for every modulus shape. */
@@ -130,7 +115,7 @@ static void check_size(vg_mont_mul_fn *fn, size_t n)
 					rand_below(b, m, n);
 				else
 					(void)edge(b, m, n, kb);
-				if (!check_one(fn, a, b, m, n, "edge", ka * 8 + kb + 64 * shape))
+				if (!check_one(fn, ref, a, b, m, n, "edge", ka * 8 + kb + 64 * shape))
 					return;
 			}
 		}
@@ -138,7 +123,7 @@ static void check_size(vg_mont_mul_fn *fn, size_t n)
 		for (int k = 0; k < 4; k++) {
 			uint64_t want[MAXN];
 			(void)edge(a, m, n, k);
-			vg_mont_mul_c(want, a, a, m, vg_mont_m0inv(m[0]), n);
+			ref(want, a, a, m, vg_mont_m0inv(m[0]), n);
 			vg_checkasm_call(fn, a, a, a, m, vg_mont_m0inv(m[0]), n);
 			if (!vg_checkasm_eq(a, want, n * 8, "n=%zu square edge %d", n, k))
 				return;
@@ -150,14 +135,15 @@ static void check_size(vg_mont_mul_fn *fn, size_t n)
 			rand_modulus(m, n, (int)(vg_checkasm_rand64() % 3));
 		vg_checkasm_rand_bytes(a, n * 8);
 		rand_below(b, m, n);
-		if (!check_one(fn, a, b, m, n, "random", i))
+		if (!check_one(fn, ref, a, b, m, n, "random", i))
 			return;
 	}
 }
 
-/* The adx squarings: a < m (their contract), edges 0, 1, m-1, all lower
- * limbs 2^64-1 below m, and random; into a guarded buffer and in place. */
-static void check_sqr(vg_mont_mul_fn *fn, size_t n)
+/* The squarings: a < m and b == a (their contract), edges 0, 1, m-1, all
+ * lower limbs 2^64-1 below m, and random; into a guarded buffer and in
+ * place. */
+static void check_sqr(vg_mont_mul_fn *fn, vg_mont_mul_fn *ref, size_t n)
 {
 	uint64_t m[MAXN], a[MAXN], want[MAXN], x[MAXN];
 	uint8_t raw[VG_CHECKASM_OUT(MAXN * 8)];
@@ -171,7 +157,7 @@ static void check_sqr(vg_mont_mul_fn *fn, size_t n)
 		else
 			rand_below(a, m, n);
 		uint64_t m0inv = vg_mont_m0inv(m[0]);
-		vg_mont_mul_c(want, a, a, m, m0inv, n);
+		ref(want, a, a, m, m0inv, n);
 		uint8_t *out = vg_checkasm_guard(raw, n * 8);
 		vg_checkasm_call(fn, (uint64_t *)(void *)out, a, a, m, m0inv, n);
 		if (!vg_checkasm_eq(out, want, n * 8, "n=%zu i=%d", n, i) ||
@@ -184,7 +170,7 @@ static void check_sqr(vg_mont_mul_fn *fn, size_t n)
 	}
 }
 
-/* ---- ifma: vg_amm52x2_ifma_L ---- */
+/* ---- radix 2^52 ---- */
 
 #define M52 (((uint64_t)1 << 52) - 1)
 #define S52 VG_RSA52_MAX_DIGITS
@@ -214,8 +200,8 @@ static void operand52(uint64_t *v, const uint64_t *m, size_t n, int k)
 }
 
 /* fn: the paired multiply (halves = 2) or a single one (halves = 1); with
- * sqr a squaring, which must ignore b (given an unrelated random operand). */
-static void check_amm52(vg_amm52x2_fn *fn, size_t L, int halves, int sqr)
+ * sqr a squaring (called with b == a). */
+static void check_amm52(vg_amm52x2_fn *fn, vg_amm52x2_fn *ref, size_t L, int halves, int sqr)
 {
 	size_t n = L / 5 * 4, S = VG_RSA52_STRIDE(L), W = halves * S;
 	uint64_t m64[2][MAXN], m[2 * S52], a[2 * S52], b[2 * S52], k0[2], want[2 * S52];
@@ -245,26 +231,26 @@ static void check_amm52(vg_amm52x2_fn *fn, size_t L, int halves, int sqr)
 			vg_rsa52_to52(b + h * S, L, v, n + 1);
 		}
 		memset(want, 0, sizeof(want));
-		for (int h = 0; h < H; h++)
-			vg_amm52_c(want + h * S, a + h * S, sqr ? a + h * S : b + h * S, m + h * S,
-				   k0[h], L);
+		ref(want, a, sqr ? a : b, m, k0);
 
 		uint8_t *out = vg_checkasm_guard(raw, W * 8);
-		vg_checkasm_call(fn, (uint64_t *)(void *)out, a, b, m, k0);
+		vg_checkasm_call(fn, (uint64_t *)(void *)out, a, sqr ? a : b, m, k0);
 		if (!vg_checkasm_eq(out, want, W * 8, "L=%zu i=%d", L, i) ||
 		    !vg_checkasm_guard_ok(raw, W * 8))
 			return;
-		memcpy(x, a, sizeof(x));
-		vg_checkasm_call(fn, x, x, b, m, k0);
-		if (!vg_checkasm_eq(x, want, W * 8, "L=%zu i=%d (r = a)", L, i))
-			return;
-		memcpy(x, b, sizeof(x));
-		vg_checkasm_call(fn, x, a, x, m, k0);
-		if (!sqr && !vg_checkasm_eq(x, want, W * 8, "L=%zu i=%d (r = b)", L, i))
-			return;
+		if (!sqr) {
+			memcpy(x, a, sizeof(x));
+			vg_checkasm_call(fn, x, x, b, m, k0);
+			if (!vg_checkasm_eq(x, want, W * 8, "L=%zu i=%d (r = a)", L, i))
+				return;
+			memcpy(x, b, sizeof(x));
+			vg_checkasm_call(fn, x, a, x, m, k0);
+			if (!vg_checkasm_eq(x, want, W * 8, "L=%zu i=%d (r = b)", L, i))
+				return;
+		}
 		/* squaring in place, as the exponentiation does */
-		for (int h = 0; h < H; h++)
-			vg_amm52_c(want + h * S, a + h * S, a + h * S, m + h * S, k0[h], L);
+		memset(want, 0, sizeof(want));
+		ref(want, a, a, m, k0);
 		memcpy(x, a, sizeof(x));
 		vg_checkasm_call(fn, x, x, x, m, k0);
 		if (!vg_checkasm_eq(x, want, W * 8, "L=%zu i=%d (square)", L, i))
@@ -272,8 +258,9 @@ static void check_amm52(vg_amm52x2_fn *fn, size_t L, int halves, int sqr)
 	}
 }
 
-/* The paired table read: every (ip, iq) pair, on random tables. */
-static void check_select(vg_rsa52_select2_fn *fn, size_t S)
+/* The paired table read, halves S qwords apart: every (ip, iq) pair, on
+ * random tables. */
+static void check_select(vg_rsa52_select2_fn *fn, vg_rsa52_select2_fn *ref, size_t S)
 {
 	static uint64_t table[16][2 * S52];
 	uint64_t want[2 * S52];
@@ -284,8 +271,7 @@ static void check_select(vg_rsa52_select2_fn *fn, size_t S)
 		vg_checkasm_rand_bytes(table, sizeof(table));
 		for (uint64_t ip = 0; ip < 16; ip++) {
 			for (uint64_t iq = 0; iq < 16; iq++) {
-				memcpy(want, table[ip], S * 8);
-				memcpy(want + S, table[iq] + S, S * 8);
+				ref(want, &table[0][0], ip, iq);
 				uint8_t *out = vg_checkasm_guard(raw, 2 * S * 8);
 				vg_checkasm_call(fn, (uint64_t *)(void *)out, &table[0][0], ip, iq);
 				if (!vg_checkasm_eq(out, want, 2 * S * 8, "S=%zu ip=%d iq=%d", S, (int)ip,
@@ -297,81 +283,78 @@ static void check_select(vg_rsa52_select2_fn *fn, size_t S)
 	}
 }
 
+/* Function pointers already checked (or row 0's own): each is checked
+ * once, in the first row that has it. */
+static const void *done[256];
+static size_t ndone;
+
+static int fresh(const void *fn, const void *ref)
+{
+	if (fn == ref)
+		return 0;
+	for (size_t i = 0; i < ndone; i++)
+		if (done[i] == fn)
+			return 0;
+	if (ndone < sizeof(done) / sizeof(done[0]))
+		done[ndone++] = fn;
+	return 1;
+}
+
+/* Every slot of row im against the same slot of row c (row 0). */
+static void check_row(const struct vg_rsa_impl *im, const struct vg_rsa_impl *c)
+{
+	char name[96];
+
+	for (size_t k = 0; k < VG_RSA_MONT_SIZES; k++) {
+		size_t n = vg_rsa_mont_limbs[k];
+		if (fresh((const void *)im->mul[k], (const void *)c->mul[k])) {
+			snprintf(name, sizeof(name), "mont mul %zu limbs (%s row)", n, im->v.name);
+			vg_checkasm_func(name);
+			check_mul(im->mul[k], c->mul[k], n);
+			vg_checkasm_func_done();
+		}
+		if (fresh((const void *)im->sqr[k], (const void *)c->sqr[k])) {
+			snprintf(name, sizeof(name), "mont sqr %zu limbs (%s row)", n, im->v.name);
+			vg_checkasm_func(name);
+			check_sqr(im->sqr[k], c->sqr[k], n);
+			vg_checkasm_func_done();
+		}
+	}
+	for (size_t k = 0; k < VG_RSA52_SIZES; k++) {
+		size_t L = vg_rsa52_digits[k], Lp = vg_rsa52_pub_digits[k];
+		const struct vg_rsa52_impl *f = &im->r52[k], *r = &c->r52[k];
+		if (fresh((const void *)f->mul, (const void *)r->mul)) {
+			snprintf(name, sizeof(name), "amm52x2 %zu digits (%s row)", L, im->v.name);
+			vg_checkasm_func(name);
+			check_amm52(f->mul, r->mul, L, 2, 0);
+			vg_checkasm_func_done();
+		}
+		if (fresh((const void *)f->sqr, (const void *)r->sqr)) {
+			snprintf(name, sizeof(name), "ams52x2 %zu digits (%s row)", L, im->v.name);
+			vg_checkasm_func(name);
+			check_amm52(f->sqr, r->sqr, L, 2, 1);
+			vg_checkasm_func_done();
+		}
+		if (fresh((const void *)f->select, (const void *)r->select)) {
+			snprintf(name, sizeof(name), "select2 %zu digits (%s row)", L, im->v.name);
+			vg_checkasm_func(name);
+			check_select(f->select, r->select, VG_RSA52_STRIDE(L));
+			vg_checkasm_func_done();
+		}
+		if (fresh((const void *)im->amm52x1[k], (const void *)c->amm52x1[k])) {
+			snprintf(name, sizeof(name), "amm52x1 %zu digits (%s row)", Lp, im->v.name);
+			vg_checkasm_func(name);
+			check_amm52(im->amm52x1[k], c->amm52x1[k], Lp, 1, 0);
+			vg_checkasm_func_done();
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	vg_checkasm_init("rsa", argc, argv);
-	for (size_t t = 0; t < sizeof(tiers) / sizeof(tiers[0]); t++) {
-		if (!vg_checkasm_tier(tiers[t].name, tiers[t].features))
-			continue;
-		for (size_t s = 0; s < NSIZES; s++) {
-			char name[64];
-			snprintf(name, sizeof(name), "%s_%zu", tiers[t].fname, sizes[s]);
-			vg_checkasm_func(name);
-			check_size(tiers[t].fn[s], sizes[s]);
-			vg_checkasm_func_done();
-		}
-	}
-	if (vg_checkasm_tier("adx", VG_TIER_ADX)) {
-		static const struct {
-			const char *name;
-			vg_mont_mul_fn *fn;
-			size_t n;
-		} sq[] = {
-			{"vg_mont_sqr_adx_16", vg_mont_sqr_adx_16, 16},
-			{"vg_mont_sqr_adx_24", vg_mont_sqr_adx_24, 24},
-			{"vg_mont_sqr_adx_32", vg_mont_sqr_adx_32, 32},
-		};
-		for (size_t i = 0; i < sizeof(sq) / sizeof(sq[0]); i++) {
-			vg_checkasm_func(sq[i].name);
-			check_sqr(sq[i].fn, sq[i].n);
-			vg_checkasm_func_done();
-		}
-	}
-	if (vg_checkasm_tier("ifma", VG_TIER_IFMA)) {
-		static const struct {
-			const char *name;
-			vg_amm52x2_fn *fn;
-			size_t L;
-			int halves;
-		} f52[] = {
-			{"vg_amm52x2_ifma_20", vg_amm52x2_ifma_20, 20, 2},
-			{"vg_amm52x2_ifma_30", vg_amm52x2_ifma_30, 30, 2},
-			{"vg_amm52x2_ifma_40", vg_amm52x2_ifma_40, 40, 2},
-			{"vg_amm52x1_ifma_40", vg_amm52x1_ifma_40, 40, 1},
-			{"vg_amm52x1_ifma_60", vg_amm52x1_ifma_60, 60, 1},
-			{"vg_amm52x1_ifma_80", vg_amm52x1_ifma_80, 80, 1},
-		};
-		static const struct {
-			const char *name;
-			vg_amm52x2_fn *fn;
-			size_t L;
-		} s52[] = {
-			{"vg_ams52x2_ifma_40", vg_ams52x2_ifma_40, 40},
-		};
-		for (size_t i = 0; i < sizeof(f52) / sizeof(f52[0]); i++) {
-			vg_checkasm_func(f52[i].name);
-			check_amm52(f52[i].fn, f52[i].L, f52[i].halves, 0);
-			vg_checkasm_func_done();
-		}
-		for (size_t i = 0; i < sizeof(s52) / sizeof(s52[0]); i++) {
-			vg_checkasm_func(s52[i].name);
-			check_amm52(s52[i].fn, s52[i].L, 2, 1);
-			vg_checkasm_func_done();
-		}
-		static const struct {
-			const char *name;
-			vg_rsa52_select2_fn *fn;
-			size_t S;
-		} sel[] = {
-			{"vg_rsa52_select2_ifma_24", vg_rsa52_select2_ifma_24, 24},
-			{"vg_rsa52_select2_ifma_32", vg_rsa52_select2_ifma_32, 32},
-			{"vg_rsa52_select2_ifma_40", vg_rsa52_select2_ifma_40, 40},
-		};
-		for (size_t i = 0; i < sizeof(sel) / sizeof(sel[0]); i++) {
-			vg_checkasm_func(sel[i].name);
-			check_select(sel[i].fn, sel[i].S);
-			vg_checkasm_func_done();
-		}
-	}
+	for (size_t i = 1; i < vg_rsa_nimpls; i++)
+		if (vg_checkasm_row(&vg_rsa_impls[i].v))
+			check_row(&vg_rsa_impls[i], &vg_rsa_impls[0]);
 	return vg_checkasm_finish();
 }

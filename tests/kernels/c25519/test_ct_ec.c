@@ -13,9 +13,10 @@
 #include "c25519/fe.h"
 #include "c25519/ge.h"
 #include "c25519/sc.h"
-#include "cpu_internal.h"
 #include "ctgrind.h"
+#include "dispatch.h"
 #include "ec_testutil.h"
+#include "vg/cpu.h"
 #include "vg/ed25519.h"
 #include "vg/sha2.h"
 #include "vg/x25519.h"
@@ -168,21 +169,19 @@ static int selfcheck(void)
 	return 0; /* the exit status comes from valgrind's --error-exitcode */
 }
 
-/* --tier=c|base|adx: run the whole check on that implementation. Valgrind
- * hides ADX in cpuid but executes mulx/adcx/adox, so the adx tier is
- * forced through the test-only override; c is selected by VG_KERNELS=c. */
+/* --tier=c|base|adx: run the whole check on that implementation, chosen
+ * through the dispatch's test-only re-choice (valgrind hides ADX in cpuid
+ * but executes mulx/adcx/adox, so the adx tier has to be forced). */
 static int force_tier(const char *tier)
 {
-	if (strcmp(tier, "c") == 0) {
-		setenv("VG_KERNELS", "c", 1);
-		vg_cpu_force_for_tests(vg_cpu_features());
-	} else if (strcmp(tier, "base") == 0) {
-		vg_cpu_force_for_tests(VG_TIER_BASE);
-	} else if (strcmp(tier, "adx") == 0) {
-		vg_cpu_force_for_tests(VG_TIER_ADX);
-	}
-	const char *got = vg_ed25519_variant();
-	if (strcmp(got, tier) != 0 || strcmp(vg_x25519_variant(), tier) != 0) {
+	if (strcmp(tier, "c") == 0)
+		vg_dispatch_for_tests(0, 1);
+	else if (strcmp(tier, "base") == 0)
+		vg_dispatch_for_tests(VG_TIER_BASE, 0);
+	else if (strcmp(tier, "adx") == 0)
+		vg_dispatch_for_tests(VG_TIER_ADX, 0);
+	const char *got = vg_kernel_variant("ed25519");
+	if (strcmp(got, tier) != 0 || strcmp(vg_kernel_variant("x25519"), tier) != 0) {
 		fprintf(stderr, "ct-ec: FAILED: asked for tier %s, running %s\n", tier, got);
 		return 1;
 	}

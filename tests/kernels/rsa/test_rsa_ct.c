@@ -7,9 +7,9 @@
  * (the return code: one bit, "the fault check passed"; the output: a
  * signature, public by design).
  *
- * --tier c|base|adx forces the multiply tier first (vg_cpu_force_for_tests
- * can add ADX, which valgrind's cpuid hides; valgrind cannot run the ifma
- * tier at all, which tests/checkasm/rsa checks statically and by timing).
+ * --tier c|base|adx forces that RSA row first (vg_dispatch_for_tests can
+ * add ADX, which valgrind's cpuid hides; valgrind cannot run the ifma
+ * row's asm at all, which tests/checkasm checks statically and by timing).
  *
  * With --control it branches on a secret on purpose and checks that
  * valgrind counted it: the marking is live. Not under valgrind, the
@@ -26,12 +26,14 @@
 #include <cmocka.h>
 
 #include "ctgrind.h"
-#include "cpu_internal.h"
-#include "rsa/mont_asm.h"
+#include "dispatch.h"
 #include "rsa/rsa52.h"
+#include "rsa/rsa_exp.h"
+#include "rsa/rsa_impl.h"
 #include "rsa/rsa_key.h"
 #include "rsa_testutil.h"
 #include "vecfile.h"
+#include "vg/cpu.h"
 #include "vg/rsa.h"
 #include "vg/sha2.h"
 
@@ -155,34 +157,27 @@ static void test_ct_unbalanced(void **state)
 	trsa_key_free(key);
 }
 
-/* The ifma tier's exponentiation logic (radix conversions, windows, the
- * masked scan of both halves) with the portable radix-2^52 multiply in
+/* The ifma row's exponentiation logic (radix conversions, windows, the
+ * masked scan of both halves) on the C row's radix-2^52 functions in
  * place of the asm, which valgrind cannot run: the asm itself is checked
- * statically and by timing (ctasm-rsa, ct-rsa-ifma-dudect). */
-static void amm52x2_c20(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
-			const uint64_t *k0)
-{
-	vg_amm52_c(r, a, b, m, k0[0], 20);
-	vg_amm52_c(r + VG_RSA52_STRIDE(20), a + VG_RSA52_STRIDE(20), b + VG_RSA52_STRIDE(20),
-		   m + VG_RSA52_STRIDE(20), k0[1], 20);
-}
-
+ * statically and by timing (ct-asm-static, ct-rsa-ifma-dudect). */
 static void test_ct_rsa52(void **state)
 {
 	vg_rsa_key *key = trsa_key_from_file("rsa_pkcs1_2048_test.txt");
 	uint64_t cp[VG_BN_MAX_LIMBS] = {0}, cq[VG_BN_MAX_LIMBS] = {0};
 	uint64_t rp[VG_BN_MAX_LIMBS], rq[VG_BN_MAX_LIMBS];
 	uint64_t seed = 7;
-	const struct vg_rsa52_impl impl = {amm52x2_c20, NULL, NULL};
+	const struct vg_rsa52_impl *impl = &vg_rsa_impls[0].r52[0]; /* C row, 20 digits */
 
 	(void)state;
 	assert_int_equal(key->r52.digits, 20);
+	assert_int_equal(vg_rsa52_digits[0], 20);
 	trsa_rand_bytes(&seed, (uint8_t *)cp, 15 * 8);
 	trsa_rand_bytes(&seed, (uint8_t *)cq, 15 * 8);
 	mark_key_secret(key);
 	SECRET(cp);
 	SECRET(cq);
-	vg_rsa52_exp2(&key->r52, &impl, rp, rq, cp, cq, key->p.exp, key->q.exp,
+	vg_rsa52_exp2(&key->r52, impl, rp, rq, cp, cq, key->p.exp, key->q.exp,
 		      key->p.bits, key->p.prime, key->q.prime, key->p.limbs);
 	PUBLIC(rp);
 	PUBLIC(rq);
@@ -236,18 +231,18 @@ int main(int argc, char **argv)
 	if (argc > 2 && strcmp(argv[1], "--tier") == 0) {
 		const char *t = argv[2];
 		if (strcmp(t, "c") == 0) {
-			vg_mont_force_c_for_tests(1);
+			vg_dispatch_for_tests(0, 1);
 		} else if (strcmp(t, "base") == 0) {
-			vg_cpu_force_for_tests(VG_TIER_BASE);
+			vg_dispatch_for_tests(VG_TIER_BASE, 0);
 		} else if (strcmp(t, "adx") == 0) {
-			vg_cpu_force_for_tests(VG_TIER_ADX);
+			vg_dispatch_for_tests(VG_TIER_ADX, 0);
 		} else {
 			fprintf(stderr, "unknown tier %s\n", t);
 			return 1;
 		}
 		/* The tier under test must be the one that runs. */
-		if (strcmp(vg_rsa_variant(), t) != 0) {
-			fprintf(stderr, "tier %s requested, %s in use\n", t, vg_rsa_variant());
+		if (strcmp(vg_kernel_variant("rsa"), t) != 0) {
+			fprintf(stderr, "tier %s requested, %s in use\n", t, vg_kernel_variant("rsa"));
 			return 1;
 		}
 		return cmocka_run_group_tests_name("rsa-ct", tests_all, NULL, NULL) != 0;

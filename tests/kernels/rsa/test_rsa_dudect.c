@@ -20,8 +20,10 @@
 #include <string.h>
 #include <x86intrin.h>
 
-#include "cpu_internal.h"
 #include "rsa/rsa52.h"
+#include "rsa/rsa_exp.h"
+#include "rsa/rsa_impl.h"
+#include "vg/cpu.h"
 #include "rsa/rsa_key.h"
 #include "rsa_testutil.h"
 #include "welch.h"
@@ -62,7 +64,13 @@ int main(int argc, char **argv)
 	vg_rsa_key *key = trsa_key_from_file(keyfile);
 	if (!key)
 		return 1;
-	const struct vg_rsa52_impl *f = vg_rsa52_pick(key->r52.digits);
+	/* The ifma row's paired functions for this key's digit count. */
+	const struct vg_rsa52_impl *f = NULL;
+	for (size_t i = 0; i < vg_rsa_nimpls; i++)
+		for (size_t k = 0; k < VG_RSA52_SIZES; k++)
+			if (strcmp(vg_rsa_impls[i].v.name, "ifma") == 0 &&
+			    vg_rsa52_digits[k] == key->r52.digits)
+				f = &vg_rsa_impls[i].r52[k];
 	size_t limbs = key->p.limbs, bits = key->p.bits;
 	if (!f) {
 		fprintf(stderr, "no ifma multiply for this key\n");

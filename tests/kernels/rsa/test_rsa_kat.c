@@ -16,7 +16,8 @@
 
 #include <cmocka.h>
 
-#include "cpu_internal.h"
+#include "dispatch.h"
+#include "vg/cpu.h"
 #include "rsa/mont_asm.h"
 #include "rsa_testutil.h"
 #include "vecfile.h"
@@ -321,12 +322,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* TIER: the RSA variant that must be in use (the run's VG_CPU_FEATURES
-	 * selects it); "c" forces the portable reference. */
+	 * selects it); "c" forces the C row of every family. */
 	if (argc == 5) {
 		if (strcmp(argv[4], "c") == 0)
-			vg_mont_force_c_for_tests(1);
-		if (strcmp(vg_rsa_variant(), argv[4]) != 0) {
-			fprintf(stderr, "tier %s expected, %s in use\n", argv[4], vg_rsa_variant());
+			vg_dispatch_for_tests(0, 1);
+		if (strcmp(vg_kernel_variant("rsa"), argv[4]) != 0) {
+			fprintf(stderr, "tier %s expected, %s in use\n", argv[4],
+				vg_kernel_variant("rsa"));
 			return 1;
 		}
 	}

@@ -13,12 +13,15 @@
 #include <cmocka.h>
 
 #include "rsa/bn.h"
+#include "dispatch.h"
 #include "rsa/mont.h"
-#include "rsa/mont_asm.h"
+#include "rsa/rsa_exp.h"
+#include "rsa/rsa_impl.h"
 #include "rsa/rsa_key.h"
 #include "rsa_testkeys.h"
 #include "rsa_testutil.h"
 #include "vecfile.h"
+#include "vg/cpu.h"
 #include "vg/rsa.h"
 #include "vg/sha2.h"
 
@@ -429,7 +432,7 @@ static void modctx_make(modctx *c, size_t n, int shape)
 {
 	make_modulus(c->m, n, shape);
 	vg_mont_rr(c->rr, c->m, n);
-	vg_mont_init(&c->ctx, c->m, c->rr, vg_mont_m0inv(c->m[0]), n);
+	vg_rsa_mont_init(vg_rsa_impl(), &c->ctx, c->m, c->rr, vg_mont_m0inv(c->m[0]), n);
 	ref_from(&c->rm, c->m, n);
 }
 
@@ -898,7 +901,7 @@ static void test_key_swapped_order(void **state)
 	{
 		uint64_t e[MAXL], aM[MAXL], rM[MAXL], r[MAXL], two[MAXL] = {2};
 		vg_mont ctx;
-		vg_mont_init(&ctx, Q->prime, Q->rr, Q->m0inv, Q->limbs);
+		vg_rsa_mont_init(vg_rsa_impl(), &ctx, Q->prime, Q->rr, Q->m0inv, Q->limbs);
 		vg_bn_sub(e, Q->prime, two, Q->limbs);
 		vg_mont_reduce(&ctx, aM, P->prime, P->limbs);
 		vg_mont_exp_ct(&ctx, rM, aM, e, Q->bits);
@@ -1274,10 +1277,15 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_pkcs1_known_answers),
 		cmocka_unit_test(test_fault),
 	};
-	/* --c: run everything on the portable C multiply (the reference path
-	 * of the private operation); by default the best tier available. */
-	if (argc > 1 && strcmp(argv[1], "--c") == 0)
-		vg_mont_force_c_for_tests(1);
+	/* --c: run everything on the C row of the RSA family (the reference
+	 * path of the private operation); by default the best tier available. */
+	if (argc > 1 && strcmp(argv[1], "--c") == 0) {
+		vg_dispatch_for_tests(0, 1);
+		if (strcmp(vg_kernel_variant("rsa"), "c") != 0) {
+			fprintf(stderr, "--c: variant %s in use\n", vg_kernel_variant("rsa"));
+			return 1;
+		}
+	}
 	int fails = cmocka_run_group_tests_name("rsa-bn-mont", bn_tests, NULL, NULL);
 	fails += cmocka_run_group_tests_name("rsa-keys", rsa_tests, setup_keys, teardown_keys);
 	return fails != 0;

@@ -1,0 +1,136 @@
+/* dispatch.c: chooses every kernel family's variant, once, in one place
+ * (the model is described in dispatch.h), and reports the choice
+ * (vg_kernel_variant(s), vg/cpu.h). Reads VG_KERNELS here and the CPU
+ * features through cpu.c. Nothing here is secret. */
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c25519/c25519_impl.h"
+#include "cpu_internal.h"
+#include "dispatch.h"
+#include "rsa/rsa_impl.h"
+
+/* The family list, one line per family: X(family, operations). family
+ * names struct vg_<family>_impl, its table vg_<family>_impls[] (row 0 the
+ * C reference) of vg_<family>_nimpls rows, and the accessor
+ * vg_<family>_impl() defined below; operations are the names reported
+ * for it (vg_kernel_variants), separated by spaces. */
+#define FAMILIES(X)                         \
+	X(c25519, "ed25519 x25519")         \
+	X(rsa, "rsa")
+
+enum {
+#define FAMILY_ENUM(fam, ops) FAM_##fam,
+	FAMILIES(FAMILY_ENUM)
+#undef FAMILY_ENUM
+	NFAM
+};
+
+/* A family's table seen through its rows' common head: row i is at
+ * first + i * stride bytes. */
+struct family {
+	const char *ops;
+	const struct vg_variant *first;
+	size_t stride;
+	const size_t *count;
+};
+
+static const struct family families[NFAM] = {
+#define FAMILY_ROW(fam, ops)                                                                 \
+	[FAM_##fam] = {ops, &vg_##fam##_impls[0].v, sizeof(vg_##fam##_impls[0]), &vg_##fam##_nimpls},
+	FAMILIES(FAMILY_ROW)
+#undef FAMILY_ROW
+};
+
+/* Owned by this file: the chosen row of each family and the report line,
+ * written under pthread_once (or by the test-only re-choice), read-only
+ * afterwards. */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static const struct vg_variant *chosen[NFAM];
+static char report[128];
+
+static const struct vg_variant *row(const struct family *f, size_t i)
+{
+	return (const struct vg_variant *)(const void *)((const char *)f->first + i * f->stride);
+}
+
+static void choose(uint32_t features, int c_only)
+{
+	for (size_t k = 0; k < NFAM; k++) {
+		const struct family *f = &families[k];
+		size_t best = 0; /* row 0, the C reference, runs everywhere */
+		for (size_t i = 1; i < *f->count && !c_only; i++)
+			if ((features & row(f, i)->features) == row(f, i)->features)
+				best = i;
+		chosen[k] = row(f, best);
+	}
+
+	/* "ed25519=adx x25519=adx rsa=ifma": every operation of every family. */
+	size_t n = 0;
+	report[0] = 0;
+	for (size_t k = 0; k < NFAM; k++) {
+		char ops[64];
+		snprintf(ops, sizeof(ops), "%s", families[k].ops);
+		for (char *save = NULL, *op = strtok_r(ops, " ", &save); op;
+		     op = strtok_r(NULL, " ", &save)) {
+			int w = snprintf(report + n, sizeof(report) - n, "%s%s=%s", n ? " " : "", op,
+					 chosen[k]->name);
+			if (w > 0 && (size_t)w < sizeof(report) - n)
+				n += (size_t)w;
+		}
+	}
+}
+
+/* VG_KERNELS=c: the C row of every family (tests, comparisons). */
+static void choose_from_env(void)
+{
+	const char *k = getenv("VG_KERNELS");
+	int c_only = k && strcmp(k, "c") == 0;
+	if (k && *k && !c_only)
+		fprintf(stderr, "vg: VG_KERNELS: unknown value '%s' ignored (only 'c')\n", k);
+	choose(vg_cpu_features(), c_only);
+}
+
+void vg_dispatch_for_tests(uint32_t features, int c_only)
+{
+	pthread_once(&once, choose_from_env);
+	choose(features, c_only);
+}
+
+/* The accessors: the chosen row, converted back from its first member. */
+#define FAMILY_ACCESSOR(fam, ops)                                         \
+	const struct vg_##fam##_impl *vg_##fam##_impl(void)              \
+	{                                                                 \
+		pthread_once(&once, choose_from_env);                     \
+		return (const struct vg_##fam##_impl *)(const void *)chosen[FAM_##fam]; \
+	}
+FAMILIES(FAMILY_ACCESSOR)
+#undef FAMILY_ACCESSOR
+
+/* 1 if op is one of the space-separated words of ops. */
+static int has_op(const char *ops, const char *op)
+{
+	size_t n = strlen(op);
+	for (const char *p = ops; (p = strstr(p, op)) != NULL; p += n)
+		if ((p == ops || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
+			return 1;
+	return 0;
+}
+
+const char *vg_kernel_variant(const char *op)
+{
+	pthread_once(&once, choose_from_env);
+	for (size_t k = 0; k < NFAM; k++)
+		if (*op && has_op(families[k].ops, op))
+			return chosen[k]->name;
+	return "?";
+}
+
+const char *vg_kernel_variants(void)
+{
+	pthread_once(&once, choose_from_env);
+	return report;
+}

@@ -1,0 +1,47 @@
+/* dispatch.h: the one kernel dispatch model (dispatch.c), shared by every
+ * family. Not installed. Nothing here is secret.
+ *
+ * A family (Curve25519, RSA, ...) is a const table of variants, one row
+ * each. Every row starts with a struct vg_variant (its name and the
+ * vg/cpu.h features it needs) followed by the family's function pointers,
+ * all set: row 0 is the portable C reference (name "c", features 0), the
+ * next rows the assembly tiers in order of preference ("base", "adx",
+ * "ifma"). dispatch.c chooses one row per family once (pthread_once): the
+ * last row whose features the CPU has (vg_cpu_features(), after
+ * VG_CPU_FEATURES), or row 0 everywhere under VG_KERNELS=c. Callers fetch
+ * the chosen row from the family's accessor, which never returns NULL,
+ * and call through it unconditionally. checkasm walks the same tables and
+ * checks every row the CPU can run against row 0.
+ *
+ * ADDING A FAMILY (say p256):
+ *  1. p256/p256_impl.h: struct vg_p256_impl { struct vg_variant v; ...the
+ *     function pointers... }; extern const struct vg_p256_impl
+ *     vg_p256_impls[]; extern const size_t vg_p256_nimpls; and the
+ *     accessor const struct vg_p256_impl *vg_p256_impl(void);
+ *  2. the table, C row first, in one .c file of the family (see
+ *     c25519/c25519_impls.c); the asm rows under #if VG_HAVE_ASM;
+ *  3. one line in dispatch.c's family list, X(p256, "p256") (the family
+ *     and the operation names vgd --version reports for it), and its
+ *     #include there. That line defines the accessor.
+ *  4. tests/checkasm: a checkasm_p256.c that walks vg_p256_impls[] (see
+ *     tests/checkasm/rsa/checkasm_rsa.c), and the asm functions' rules in
+ *     tests/checkasm/ctasm/ct_asm_check.py. */
+#ifndef VG_DISPATCH_H
+#define VG_DISPATCH_H
+
+#include <stdint.h>
+
+/* The head of every family row. */
+struct vg_variant {
+	const char *name;  /* "c", "base", "adx", "ifma" */
+	uint32_t features; /* vg/cpu.h features the row needs; 0 for "c" */
+};
+
+/* TEST ONLY: choose every family's row again, as if the CPU had exactly
+ * `features` (which may include features the CPU lacks, e.g. ADX under
+ * valgrind, whose cpuid hides it), or the C row everywhere if c_only.
+ * Replaces the choice made from the environment. Not thread-safe: call it
+ * before any kernel runs on another thread. */
+void vg_dispatch_for_tests(uint32_t features, int c_only);
+
+#endif

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""check_variants.py: what `vgd --version` reports as the kernel variants
+under each environment (kernels/src/dispatch.c): VG_KERNELS=c gives c for
+every operation, VG_CPU_FEATURES=none gives base (c in a build without
+asm), and the feature masks give the best tier /proc/cpuinfo says this CPU
+has. Usage: check_variants.py VGD asm|noasm. Exit 0: all as expected.
+Nothing here is secret."""
+import os
+import subprocess
+import sys
+
+OPS = {"ed25519", "x25519", "rsa"}
+ADX = {"bmi1", "bmi2", "adx"}
+IFMA = ADX | {"avx512f", "avx512vl", "avx512ifma"}
+
+
+def variants(vgd, env):
+    e = {k: v for k, v in os.environ.items() if k not in ("VG_KERNELS", "VG_CPU_FEATURES")}
+    e.update(env)
+    out = subprocess.run([vgd, "--version"], env=e, capture_output=True, text=True, check=True)
+    line = [l for l in out.stdout.splitlines() if l.startswith("kernels: ")]
+    if len(line) != 1:
+        sys.exit("no 'kernels:' line in: %r" % out.stdout)
+    return dict(p.split("=", 1) for p in line[0][len("kernels: "):].split())
+
+
+def cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for l in f:
+                if l.startswith("flags"):
+                    return set(l.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return None
+
+
+def best(flags, keep):
+    have = flags if keep is None else flags & keep
+    if IFMA <= have:
+        return "ifma"
+    if ADX <= have:
+        return "adx"
+    return "base"
+
+
+def main():
+    vgd, has_asm = sys.argv[1], sys.argv[2] == "asm"
+    cases = [({"VG_KERNELS": "c"}, "c"),
+             ({"VG_KERNELS": "c", "VG_CPU_FEATURES": "none"}, "c"),
+             ({"VG_CPU_FEATURES": "none"}, "base" if has_asm else "c")]
+    flags = cpu_flags()
+    if flags is not None:
+        for mask, keep in (("bmi1,bmi2,adx", ADX), (None, None)):
+            env = {"VG_CPU_FEATURES": mask} if mask else {}
+            cases.append((env, best(flags, keep) if has_asm else "c"))
+    bad = 0
+    for env, want in cases:
+        got = variants(vgd, env)
+        ok = set(got) >= OPS and all(v == want for v in got.values())
+        print("%-45s %s%s" % (env or "(no mask)", " ".join("%s=%s" % kv for kv in sorted(got.items())),
+                              "" if ok else "   FAILED: want %s everywhere" % want))
+        bad += not ok
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
