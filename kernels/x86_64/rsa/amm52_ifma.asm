@@ -18,10 +18,8 @@
 ; void vg_amm52x1_ifma_L(same arguments) for L = 40, 60, 80 (2048-, 3072-,
 ; 4096-bit moduli): a single number each, k0[0] only.
 
-default rel
-section .note.GNU-stack noalloc noexec nowrite progbits
+%include "x86_64/common/config.asm"
 %include "x86_64/rsa/rsa52_macros.asm"
-section .text
 
 ; Register map, single multiply (HALVES = 1): accumulators zmm0..Z-1, m
 ; the next Z, a the next Z up to zmm23 (L = 80: the first 4 registers, the
@@ -194,9 +192,7 @@ REGMAP
 %if HALVES == 2 && Z == 4
 %assign A_REGS 0                                ; none: zmm8-15 hold ACC2
 %endif
-global vg_amm52x%2_ifma_%1:function hidden
-align 32
-vg_amm52x%2_ifma_%1:
+FUNC vg_amm52x%2_ifma_%1
 	push rbx
 	push rbp
 	push r12
@@ -279,6 +275,7 @@ vg_amm52x%2_ifma_%1:
 	pop rbp
 	pop rbx
 	ret
+ENDFUNC vg_amm52x%2_ifma_%1
 %endmacro
 
 ; The paired multiplies of the CRT halves of RSA-2048/3072/4096, and

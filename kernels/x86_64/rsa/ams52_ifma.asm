@@ -33,17 +33,14 @@
 ; from T_lo, then T_hi added and the digits normalised. Every lane stays
 ; below 2^62 (at most ~8 L products of 2^52 each).
 
-default rel
-section .note.GNU-stack noalloc noexec nowrite progbits
+%include "x86_64/common/config.asm"
 %include "x86_64/rsa/rsa52_macros.asm"
 
-section .rodata
+RODATA
 align 64
 ; vpermi2q indices: (lo, hi) of digits 0..3 / 4..7 into positions 0..7
 perm_lo: dq 0, 8, 1, 9, 2, 10, 3, 11
 perm_hi: dq 4, 12, 5, 13, 6, 14, 7, 15
-
-section .text
 
 %define OFF(h) (64 * Z * (h))             ; byte offset of half h in r, a, m
 ; stack frame: per half T (2Z registers)
@@ -203,9 +200,7 @@ section .text
 %assign HALFLAST (L % 8 == 4)
 %assign LASTN L - 8 * (Z - 1)             ; digits in the last register
 REGMAP
-global vg_ams52x2_ifma_%1:function hidden
-align 32
-vg_ams52x2_ifma_%1:
+FUNC vg_ams52x2_ifma_%1
 	push rbx
 	push rbp
 	push r12
@@ -351,6 +346,7 @@ vg_ams52x2_ifma_%1:
 	pop rbp
 	pop rbx
 	ret
+ENDFUNC vg_ams52x2_ifma_%1
 %endmacro
 
 ; Only L = 40 (RSA-4096): at L = 20 and 30 the paired multiply, whose

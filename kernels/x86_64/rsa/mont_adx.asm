@@ -10,18 +10,14 @@
 ; ignored): r = a b R^-1 mod m, b < m, a < R, r fully reduced, r may alias
 ; a or b (r is written only after the last read of a and b).
 
-default rel
-section .note.GNU-stack noalloc noexec nowrite progbits
-section .text
+%include "x86_64/common/config.asm"
 
 ; t lives on the stack: N + 2 limbs (t < 2m plus the carry of a row).
 %include "x86_64/rsa/mont_macros.asm"
 
 %macro MONT_MUL_ADX 1
 %assign N %1
-global vg_mont_mul_adx_%1:function hidden
-align 32
-vg_mont_mul_adx_%1:
+FUNC vg_mont_mul_adx_%1
 	push rbx
 	push rbp
 	push r12
@@ -111,6 +107,7 @@ vg_mont_mul_adx_%1:
 	pop rbp
 	pop rbx
 	ret
+ENDFUNC vg_mont_mul_adx_%1
 %endmacro
 
 MONT_MUL_ADX 16

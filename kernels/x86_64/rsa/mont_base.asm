@@ -8,17 +8,13 @@
 ;                         const uint64_t *m, uint64_t m0inv, size_t n)
 ; Same contract as vg_mont_mul_c (mont.h) with n == N (ignored).
 
-default rel
-section .note.GNU-stack noalloc noexec nowrite progbits
-section .text
+%include "x86_64/common/config.asm"
 
 %include "x86_64/rsa/mont_macros.asm"
 
 %macro MONT_MUL_BASE 1
 %assign N %1
-global vg_mont_mul_base_%1:function hidden
-align 32
-vg_mont_mul_base_%1:
+FUNC vg_mont_mul_base_%1
 	push rbx
 	push rbp
 	sub rsp, 8 * (N + 2)
@@ -92,6 +88,7 @@ vg_mont_mul_base_%1:
 	pop rbp
 	pop rbx
 	ret
+ENDFUNC vg_mont_mul_base_%1
 %endmacro
 
 MONT_MUL_BASE 16

@@ -11,17 +11,13 @@
 ; r = a^2 R^-1 mod m for a < m (b is ignored: the vg_mont_mul_fn type, called
 ; with b == a), n == N ignored; r fully reduced, may alias a.
 
-default rel
-section .note.GNU-stack noalloc noexec nowrite progbits
-section .text
+%include "x86_64/common/config.asm"
 
 %include "x86_64/rsa/mont_macros.asm"
 
 %macro MONT_SQR_ADX 1
 %assign N %1
-global vg_mont_sqr_adx_%1:function hidden
-align 32
-vg_mont_sqr_adx_%1:
+FUNC vg_mont_sqr_adx_%1
 	push rbx
 	push rbp
 	push r12
@@ -130,6 +126,7 @@ vg_mont_sqr_adx_%1:
 	pop rbp
 	pop rbx
 	ret
+ENDFUNC vg_mont_sqr_adx_%1
 %endmacro
 
 MONT_SQR_ADX 16

@@ -11,18 +11,14 @@
 ; S = 24, 32, 40: qwords per half (half 1 at offset S); table entries are
 ; 2 * 40 qwords apart (rsa52.c's layout), 16 entries.
 
-default rel
-section .note.GNU-stack noalloc noexec nowrite progbits
-section .text
+%include "x86_64/common/config.asm"
 
 %define ENTRY_BYTES (2 * 40 * 8)
 
 %macro SELECT2 1
 %assign S %1
 %assign Z S / 8
-global vg_rsa52_select2_ifma_%1:function hidden
-align 32
-vg_rsa52_select2_ifma_%1:
+FUNC vg_rsa52_select2_ifma_%1
 	vpbroadcastq zmm0, rdx                 ; ip in every lane
 	vpbroadcastq zmm1, rcx                 ; iq
 	vpxorq zmm2, zmm2, zmm2                ; entry number i in every lane
@@ -69,6 +65,7 @@ vg_rsa52_select2_ifma_%1:
 	kxorq k2, k2, k2
 	vzeroupper
 	ret
+ENDFUNC vg_rsa52_select2_ifma_%1
 %endmacro
 
 SELECT2 24

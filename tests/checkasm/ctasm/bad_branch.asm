@@ -1,11 +1,25 @@
-; bad_branch.asm: a deliberately leaky snippet (NOT built into anything):
-; a branch on a secret bit. ct_asm_check.py must reject it (should_fail).
+; bad_branch.asm: deliberately leaky functions (NOT built into anything),
+; one per kernel family, each with a branch on a secret: ct_asm_check.py
+; must reject every one (should_fail, one test per function). Named so
+; that the family's entry rule applies.
 %include "x86_64/common/config.asm"
-FUNC vg_bad_branch
+
+; Curve25519: a branch on a bit of the field element f.
+FUNC vg_fe4_mul_bad_branch
     mov rax, [rsi]
     test al, 1
     jnz .odd                    ; secret-dependent branch
     mov [rdi], rax
 .odd:
     ret
-ENDFUNC vg_bad_branch
+ENDFUNC vg_fe4_mul_bad_branch
+
+; RSA: a branch on an operand limb being zero.
+FUNC vg_mont_mul_bad_branch
+    mov rax, [rsi]
+    test rax, rax
+    je .zero                    ; secret-dependent branch
+    mov [rdi], rax
+.zero:
+    ret
+ENDFUNC vg_mont_mul_bad_branch
