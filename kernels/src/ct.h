@@ -19,28 +19,11 @@ static inline uint64_t vg_ct_iszero(uint64_t x) { return 1 ^ vg_ct_nonzero(x); }
 /* 1 if x == y. */
 static inline uint64_t vg_ct_eq(uint64_t x, uint64_t y) { return vg_ct_iszero(x ^ y); }
 
-/* 1 if x < y (unsigned): the borrow out of x - y, computed without a
- * comparison the compiler could turn into a branch. */
-static inline uint64_t vg_ct_lt(uint64_t x, uint64_t y)
-{
-	return ((x ^ ((x ^ y) | ((x - y) ^ y))) >> 63);
-}
-
 /* ctl ? a : b */
 static inline uint64_t vg_ct_select(uint64_t ctl, uint64_t a, uint64_t b)
 {
 	uint64_t m = vg_ct_mask(ctl);
 	return b ^ (m & (a ^ b));
-}
-
-/* If ctl, copy n bytes from src to dst; otherwise leave dst. */
-static inline void vg_ct_copy(uint64_t ctl, void *dst, const void *src, size_t n)
-{
-	uint8_t m = (uint8_t)vg_ct_mask(ctl);
-	uint8_t *d = dst;
-	const uint8_t *s = src;
-	for (size_t i = 0; i < n; i++)
-		d[i] ^= m & (d[i] ^ s[i]);
 }
 
 /* 1 if the n bytes at a and b are equal; reads every byte. */
