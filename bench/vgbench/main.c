@@ -59,8 +59,9 @@ static void usage(FILE *f)
 		"               [--peer NAME[=ARG]]... [--quick] [--seconds N] [--keys DIR]\n"
 		"  --tsv          rows 'op tier ours_us peer peer_us ratio' (one per op and peer)\n"
 		"  --filter RE    only ops whose name matches the POSIX extended regex RE\n"
-		"  --tier T       restrict our kernels (VG_CPU_FEATURES) and OpenSSL and aws-lc\n"
-		"                 (OPENSSL_ia32cap) to tier T; 'all' runs base, adx, ifma in turn.\n"
+		"  --tier T       restrict our kernels (VG_CPU_FEATURES; 'c': VG_KERNELS=c, the\n"
+		"                 portable C) and OpenSSL and aws-lc (OPENSSL_ia32cap) to tier T;\n"
+		"                 'all' runs base, adx, ifma in turn.\n"
 		"                 The tier column is the variant that ran, '<variant>@<tier>'\n"
 		"                 when it is not the tier asked for\n"
 		"  --peer awslc[=PATH]  also compare with aws-lc, loaded at run time from PATH\n"
@@ -342,8 +343,10 @@ static int run(const options *o, const regex_t *re)
 	for (size_t i = 0; i < rp.n_peers; i++)
 		append(what, sizeof(what), &n, "; %s", rp.peers[i]->version());
 	if (tier)
-		append(what, sizeof(what), &n, "\ntier %s: VG_CPU_FEATURES=%s OPENSSL_ia32cap=%s",
-		       tier->name, tier->vg_features ? tier->vg_features : "(unset)",
+		append(what, sizeof(what), &n,
+		       "\ntier %s: VG_KERNELS=%s VG_CPU_FEATURES=%s OPENSSL_ia32cap=%s", tier->name,
+		       tier->vg_kernels ? tier->vg_kernels : "(unset)",
+		       tier->vg_features ? tier->vg_features : "(unset)",
 		       tier->ossl_cap ? tier->ossl_cap : "(unset)");
 	for (size_t i = 0; i < rp.n_peers; i++)
 		if (rp.peers[i]->detail)

@@ -9,6 +9,7 @@
 
 typedef struct {
 	const char *name;
+	const char *vg_kernels;  /* VG_KERNELS, or NULL: unset (the best variant) */
 	const char *vg_features; /* VG_CPU_FEATURES, or NULL: unset (everything) */
 	const char *ossl_cap;    /* OPENSSL_ia32cap, or NULL: unset (everything) */
 } vg_bench_tier;

@@ -58,7 +58,8 @@ def main():
     for env, want in cases:
         got = variants(vgd, env)
         ok = set(got) >= OPS and all(v == want for v in got.values())
-        print("%-45s %s%s" % (env or "(no mask)", " ".join("%s=%s" % kv for kv in sorted(got.items())),
+        pairs = " ".join("%s=%s" % kv for kv in sorted(got.items()))
+        print("%-45s %s%s" % (env or "(no mask)", pairs,
                               "" if ok else "   FAILED: want %s everywhere" % want))
         bad += not ok
     return 1 if bad else 0

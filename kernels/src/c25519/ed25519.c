@@ -1,9 +1,9 @@
 /* ed25519.c: Ed25519 signatures (RFC 8032 section 5.1, PureEdDSA), over
  * the chosen Curve25519 variant (c25519_impl.h) for [a]B and the
- * verification's double multiplication. Secret: the seed, the clamped scalar a and the prefix derived from it,
- * the nonce r and the point [r]B before it is encoded; all handled in
- * constant time and wiped before returning. Verification handles only
- * public data and is variable time. */
+ * verification's double multiplication. Secret: the seed, the clamped
+ * scalar a and the prefix derived from it, the nonce r and the point [r]B
+ * before it is encoded; all handled in constant time and wiped before
+ * returning. Verification handles only public data and is variable time. */
 #include <string.h>
 
 #include "c25519_impl.h"

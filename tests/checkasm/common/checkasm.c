@@ -101,7 +101,10 @@ int vg_checkasm_tier(const char *name, uint32_t features)
 	return 1;
 }
 
-int vg_checkasm_row(const struct vg_variant *row) { return vg_checkasm_tier(row->name, row->features); }
+int vg_checkasm_row(const struct vg_variant *row)
+{
+	return vg_checkasm_tier(row->name, row->features);
+}
 
 void vg_checkasm_func(const char *name)
 {

@@ -117,7 +117,8 @@ def cond_reads(mn):
 
 
 def rules(func, kind):
-    return [(text, why) for glob, k, text, why in RULES if k == kind and fnmatch.fnmatch(func, glob)]
+    return [(text, why) for glob, k, text, why in RULES
+            if k == kind and fnmatch.fnmatch(func, glob)]
 
 
 def norm(text):
@@ -224,7 +225,8 @@ def step(insn, st, func, report):
     srcs = operands if mn not in WRITE_ONLY else operands[2:] if mn == "mulx" else operands[1:]
     if mn == "lea":
         srcs = REG.findall(mems[0]) if "rip" not in mems[0] else []
-    elif first in ALIAS and re.fullmatch(r"[a-d][lh]|[sd]il|[bs]pl|[a-d]x|[sd]i|[bs]p|r\d+[wb]", first):
+    elif first in ALIAS and re.fullmatch(r"[a-d][lh]|[sd]il|[bs]pl|[a-d]x|[sd]i|[bs]p|r\d+[wb]",
+                                         first):
         srcs = list(srcs) + [first]  # an 8- or 16-bit write keeps the rest of the register
     if mn in ("xor", "sub", "sbb") and len(operands) == 2 and operands[0] == operands[1] \
             and first_reg:
