@@ -94,6 +94,15 @@ static void choose_from_env(void)
 	choose(vg_cpu_features(), c_only);
 }
 
+int vg_dispatch_family(size_t k, struct vg_family_table *out)
+{
+	if (k >= NFAM)
+		return -1;
+	*out = (struct vg_family_table){families[k].ops, families[k].first, families[k].stride,
+					*families[k].count};
+	return 0;
+}
+
 void vg_dispatch_for_tests(uint32_t features, int c_only)
 {
 	pthread_once(&once, choose_from_env);

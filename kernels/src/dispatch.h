@@ -13,6 +13,9 @@
  * and call through it unconditionally. checkasm walks the same tables and
  * checks every row the CPU can run against row 0.
  *
+ * A row is its head followed by function pointers only, every one set
+ * (tests/kernels/test_dispatch.c checks that for every family).
+ *
  * ADDING A FAMILY (say p256):
  *  1. p256/p256_impl.h: struct vg_p256_impl { struct vg_variant v; ...the
  *     function pointers... }; extern const struct vg_p256_impl
@@ -29,6 +32,7 @@
 #ifndef VG_DISPATCH_H
 #define VG_DISPATCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The head of every family row. */
@@ -36,6 +40,19 @@ struct vg_variant {
 	const char *name;  /* "c", "base", "adx", "ifma" */
 	uint32_t features; /* vg/cpu.h features the row needs; 0 for "c" */
 };
+
+/* A family's table as dispatch.c sees it: row i is at first + i * stride
+ * bytes, count rows; ops are the operations reported for it, separated by
+ * spaces. */
+struct vg_family_table {
+	const char *ops;
+	const struct vg_variant *first;
+	size_t stride, count;
+};
+
+/* TEST ONLY: the table of the k-th family of the list, 0 <= k; returns
+ * 0, or -1 past the end of the list. */
+int vg_dispatch_family(size_t k, struct vg_family_table *out);
 
 /* TEST ONLY: choose every family's row again, as if the CPU had exactly
  * `features` (which may include features the CPU lacks, e.g. ADX under

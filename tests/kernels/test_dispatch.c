@@ -1,11 +1,12 @@
-/* test_dispatch.c: the kernel dispatch (kernels/src/dispatch.c): every
- * family's table has the C reference as row 0 and every slot set; the
- * choice is the last row the features allow, or row 0 everywhere for C
- * only; accessors follow the choice and never return NULL; the report
- * names every operation. Run once with the environment untouched and once
- * per VG_KERNELS / VG_CPU_FEATURES setting (meson.build): --expect NAME
- * asserts the variant the environment chose for every operation. Nothing
- * here is secret. */
+/* test_dispatch.c: the kernel dispatch (kernels/src/dispatch.c), for every
+ * family of its list: row 0 is the C reference, the rows are c, base,
+ * adx, ifma (c alone without asm) with growing feature sets, and every
+ * function pointer of every row is set; the choice is the last row the
+ * features allow, or row 0 everywhere for C only; the accessors follow
+ * the choice; the report names every operation of every family. Run once
+ * with the environment untouched and once per VG_KERNELS / VG_CPU_FEATURES
+ * setting (meson.build): --expect NAME asserts the variant the
+ * environment chose for every operation. Nothing here is secret. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,96 +24,103 @@
 
 static const char *expect; /* --expect: the variant the environment chose */
 
-/* The operations and the family (table) each belongs to. */
-static const char *const ops[] = {"ed25519", "x25519", "rsa"};
-
-/* The name the accessor of op's family returns now. */
-static const char *accessor_name(const char *op)
+static const struct vg_variant *row(const struct vg_family_table *f, size_t i)
 {
-	if (strcmp(op, "rsa") == 0)
-		return vg_rsa_impl()->v.name;
-	return vg_c25519_impl()->v.name;
+	return (const struct vg_variant *)(const void *)((const char *)f->first + i * f->stride);
+}
+
+/* Every "op=variant" of the report line is in some family's operations
+ * and names the variant vg_kernel_variant gives; every operation of every
+ * family is in the line; with want, every variant is want. */
+static void check_report(const char *want)
+{
+	char line[256], *save = NULL;
+	size_t pairs = 0, ops = 0;
+	struct vg_family_table f;
+
+	snprintf(line, sizeof(line), "%s", vg_kernel_variants());
+	for (char *p = strtok_r(line, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(p, '=');
+		assert_non_null(eq);
+		*eq = 0;
+		assert_string_equal(vg_kernel_variant(p), eq + 1);
+		assert_string_not_equal(eq + 1, "?");
+		if (want)
+			assert_string_equal(eq + 1, want);
+		pairs++;
+	}
+	for (size_t k = 0; vg_dispatch_family(k, &f) == 0; k++) {
+		char o[128], *s2 = NULL;
+		snprintf(o, sizeof(o), "%s", f.ops);
+		for (char *p = strtok_r(o, " ", &s2); p; p = strtok_r(NULL, " ", &s2)) {
+			assert_string_not_equal(vg_kernel_variant(p), "?");
+			ops++;
+		}
+	}
+	assert_true(ops >= 3); /* ed25519, x25519, rsa at least */
+	assert_int_equal(pairs, ops);
 }
 
 static void test_env_choice(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		const char *v = vg_kernel_variant(ops[i]);
-		assert_string_equal(v, accessor_name(ops[i]));
-		if (expect)
-			assert_string_equal(v, expect);
-	}
-	if (expect) {
-		char want[128];
-		snprintf(want, sizeof(want), "ed25519=%s x25519=%s rsa=%s", expect, expect, expect);
-		assert_string_equal(vg_kernel_variants(), want);
-	}
+	check_report(expect);
+	/* the accessors return what is reported */
+	assert_string_equal(vg_c25519_impl()->v.name, vg_kernel_variant("ed25519"));
+	assert_string_equal(vg_c25519_impl()->v.name, vg_kernel_variant("x25519"));
+	assert_string_equal(vg_rsa_impl()->v.name, vg_kernel_variant("rsa"));
 	assert_string_equal(vg_kernel_variant("nope"), "?");
 	assert_string_equal(vg_kernel_variant(""), "?");
 	assert_string_equal(vg_kernel_variant("ed"), "?"); /* whole words only */
 }
 
-/* Rows: row 0 is "c" with no features; every row's features contain the
- * previous row's (each tier builds on the one before), names are unique,
- * and with asm the tiers are exactly base, adx, ifma. */
-static void check_rows(const struct vg_variant *first, size_t stride, size_t n)
-{
-	static const char *const asm_rows[] = {"c", "base", "adx", "ifma"};
-	const struct vg_variant *prev = NULL;
-
-	assert_int_equal(n, VG_HAVE_ASM ? 4 : 1);
-	for (size_t i = 0; i < n; i++) {
-		const struct vg_variant *r =
-			(const struct vg_variant *)(const void *)((const char *)first + i * stride);
-		assert_string_equal(r->name, asm_rows[i]);
-		if (i == 0)
-			assert_int_equal(r->features, 0);
-		if (prev)
-			assert_int_equal(r->features & prev->features, prev->features);
-		prev = r;
-	}
-}
-
+/* Every family: rows c, base, adx, ifma (c alone without asm), row 0 with
+ * no features, each row's features containing the previous row's, and
+ * every word after a row's head a set function pointer (a row is its head
+ * and function pointers only, dispatch.h). */
 static void test_tables(void **state)
 {
+	static const char *const names[] = {"c", "base", "adx", "ifma"};
+	struct vg_family_table f;
+	size_t k;
+
 	(void)state;
-	check_rows(&vg_c25519_impls[0].v, sizeof(vg_c25519_impls[0]), vg_c25519_nimpls);
-	check_rows(&vg_rsa_impls[0].v, sizeof(vg_rsa_impls[0]), vg_rsa_nimpls);
-	for (size_t i = 0; i < vg_c25519_nimpls; i++) {
-		const struct vg_c25519_impl *r = &vg_c25519_impls[i];
-		assert_non_null(r->x25519);
-		assert_non_null(r->x25519_base);
-		assert_non_null(r->base_encode);
-		assert_non_null(r->dsm_encode);
-	}
-	for (size_t i = 0; i < vg_rsa_nimpls; i++) {
-		const struct vg_rsa_impl *r = &vg_rsa_impls[i];
-		for (size_t k = 0; k < VG_RSA_MONT_SIZES; k++) {
-			assert_non_null(r->mul[k]);
-			assert_non_null(r->sqr[k]);
+	for (k = 0; vg_dispatch_family(k, &f) == 0; k++) {
+		assert_int_equal(f.count, VG_HAVE_ASM ? 4 : 1);
+		for (size_t i = 0; i < f.count; i++) {
+			const struct vg_variant *r = row(&f, i);
+			assert_string_equal(r->name, names[i]);
+			if (i == 0)
+				assert_int_equal(r->features, 0);
+			else
+				assert_int_equal(r->features & row(&f, i - 1)->features,
+						 row(&f, i - 1)->features);
+			size_t head = (sizeof(struct vg_variant) + sizeof(void (*)(void)) - 1) /
+				      sizeof(void (*)(void)) * sizeof(void (*)(void));
+			for (size_t off = head; off < f.stride; off += sizeof(void (*)(void))) {
+				void (*fn)(void);
+				memcpy(&fn, (const char *)r + off, sizeof(fn));
+				if (!fn)
+					fail_msg("%s: row %s: no function at byte %zu", f.ops, r->name, off);
+			}
 		}
-		for (size_t k = 0; k < VG_RSA52_SIZES; k++) {
-			assert_non_null(r->r52[k].mul);
-			assert_non_null(r->r52[k].sqr);
-			assert_non_null(r->r52[k].select);
-			assert_non_null(r->amm52x1[k]);
-		}
-		assert_non_null(r->crt);
-		assert_non_null(r->pub);
 	}
+	assert_true(k >= 2); /* Curve25519 and RSA at least */
 }
 
-/* Every operation reports `want` and the accessors agree. */
+/* Every family chooses want, and the report says so. */
 static void check_all(const char *want)
 {
-	char line[128];
-	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		assert_string_equal(vg_kernel_variant(ops[i]), want);
-		assert_string_equal(accessor_name(ops[i]), want);
+	struct vg_family_table f;
+	check_report(want);
+	for (size_t k = 0; vg_dispatch_family(k, &f) == 0; k++) {
+		char o[128], *save = NULL;
+		snprintf(o, sizeof(o), "%s", f.ops);
+		for (char *p = strtok_r(o, " ", &save); p; p = strtok_r(NULL, " ", &save))
+			assert_string_equal(vg_kernel_variant(p), want);
 	}
-	snprintf(line, sizeof(line), "ed25519=%s x25519=%s rsa=%s", want, want, want);
-	assert_string_equal(vg_kernel_variants(), line);
+	assert_string_equal(vg_c25519_impl()->v.name, want);
+	assert_string_equal(vg_rsa_impl()->v.name, want);
 }
 
 static void test_forced(void **state)
@@ -136,7 +144,6 @@ static void test_forced(void **state)
 	check_all(adx);
 	vg_dispatch_for_tests(~0u, 0);
 	check_all(ifma);
-	vg_dispatch_for_tests(vg_cpu_features(), 0); /* leave the machine's choice */
 }
 
 int main(int argc, char **argv)
