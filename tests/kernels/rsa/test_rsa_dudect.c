@@ -11,8 +11,8 @@
  * passes only if the test detects that: the statistics are live. --4096
  * uses the RSA-4096 key (40-digit halves: the paired squaring
  * vg_ams52x2_ifma_40 runs there) instead of the RSA-2048 one.
- * Exits 77 (skipped) when the CPU lacks the ifma tier. Not secret: test
- * keys. */
+ * Exits 77 (skipped) when the CPU lacks the ifma tier or the build its
+ * assembly. Not secret: test keys. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,20 +57,23 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if ((vg_cpu_features() & VG_TIER_IFMA) != VG_TIER_IFMA) {
-		fprintf(stderr, "CPU lacks the ifma tier: nothing to check\n");
+	/* The ifma row of the RSA table (none in a build without asm). */
+	const struct vg_rsa_impl *ifma = NULL;
+	for (size_t i = 0; i < vg_rsa_nimpls; i++)
+		if (strcmp(vg_rsa_impls[i].v.name, "ifma") == 0)
+			ifma = &vg_rsa_impls[i];
+	if (!ifma || (vg_cpu_features() & ifma->v.features) != ifma->v.features) {
+		fprintf(stderr, "no ifma row, or the CPU lacks its features: nothing to check\n");
 		return 77;
 	}
 	vg_rsa_key *key = trsa_key_from_file(keyfile);
 	if (!key)
 		return 1;
-	/* The ifma row's paired functions for this key's digit count. */
+	/* The row's paired functions for this key's digit count. */
 	const struct vg_rsa52_impl *f = NULL;
-	for (size_t i = 0; i < vg_rsa_nimpls; i++)
-		for (size_t k = 0; k < VG_RSA52_SIZES; k++)
-			if (strcmp(vg_rsa_impls[i].v.name, "ifma") == 0 &&
-			    vg_rsa52_digits[k] == key->r52.digits)
-				f = &vg_rsa_impls[i].r52[k];
+	for (size_t k = 0; k < VG_RSA52_SIZES; k++)
+		if (vg_rsa52_digits[k] == key->r52.digits)
+			f = &ifma->r52[k];
 	size_t limbs = key->p.limbs, bits = key->p.bits;
 	if (!f) {
 		fprintf(stderr, "no ifma multiply for this key\n");
