@@ -27,10 +27,10 @@ static const struct {
 	[VG_BENCH_RSA3072_PUB] = {"rsa3072-public", "rsa", 1, -1, 0},
 	[VG_BENCH_RSA4096_PRIV] = {"rsa4096-private", "rsa", 2, -1, 0},
 	[VG_BENCH_RSA4096_PUB] = {"rsa4096-public", "rsa", 2, -1, 0},
-	[VG_BENCH_P256_SIGN] = {"p256-sign", "ecdsa", -1, 0, 1},
-	[VG_BENCH_P256_VERIFY] = {"p256-verify", "ecdsa", -1, 0, 0},
-	[VG_BENCH_P384_SIGN] = {"p384-sign", "ecdsa", -1, 1, 1},
-	[VG_BENCH_P384_VERIFY] = {"p384-verify", "ecdsa", -1, 1, 0},
+	[VG_BENCH_P256_SIGN] = {"p256-sign", "p256", -1, 0, 1},
+	[VG_BENCH_P256_VERIFY] = {"p256-verify", "p256", -1, 0, 0},
+	[VG_BENCH_P384_SIGN] = {"p384-sign", "p384", -1, 1, 1},
+	[VG_BENCH_P384_VERIFY] = {"p384-verify", "p384", -1, 1, 0},
 };
 
 const char *vg_bench_op_name(int op) { return ops[op].name; }

@@ -11,19 +11,22 @@
 #include "c25519/c25519_impl.h"
 #include "cpu_internal.h"
 #include "dispatch.h"
+#include "ec/ec.h"
 #include "rsa/rsa_impl.h"
 
-/* The family list, one line per family: X(family, operations). family
- * names struct vg_<family>_impl, its table vg_<family>_impls[] (row 0 the
- * C reference) of vg_<family>_nimpls rows, and the accessor
+/* The family list, one line per family: X(family, row type, operations).
+ * family names the table vg_<family>_impls[] of the row type (row 0 the
+ * C reference), its length vg_<family>_nimpls, and the accessor
  * vg_<family>_impl() defined below; operations are the names reported
  * for it (vg_kernel_variants), separated by spaces. */
-#define FAMILIES(X)                         \
-	X(c25519, "ed25519 x25519")         \
-	X(rsa, "rsa")
+#define FAMILIES(X)                                            \
+	X(c25519, struct vg_c25519_impl, "ed25519 x25519")     \
+	X(rsa, struct vg_rsa_impl, "rsa")                      \
+	X(ec_p256, struct vg_ec_impl, "p256")                  \
+	X(ec_p384, struct vg_ec_impl, "p384")
 
 enum {
-#define FAMILY_ENUM(fam, ops) FAM_##fam,
+#define FAMILY_ENUM(fam, type, ops) FAM_##fam,
 	FAMILIES(FAMILY_ENUM)
 #undef FAMILY_ENUM
 	NFAM
@@ -39,7 +42,7 @@ struct family {
 };
 
 static const struct family families[NFAM] = {
-#define FAMILY_ROW(fam, ops)                                                                 \
+#define FAMILY_ROW(fam, type, ops)                                                               \
 	[FAM_##fam] = {ops, &vg_##fam##_impls[0].v, sizeof(vg_##fam##_impls[0]), &vg_##fam##_nimpls},
 	FAMILIES(FAMILY_ROW)
 #undef FAMILY_ROW
@@ -110,11 +113,11 @@ void vg_dispatch_for_tests(uint32_t features, int c_only)
 }
 
 /* The accessors: the chosen row, converted back from its first member. */
-#define FAMILY_ACCESSOR(fam, ops)                                         \
-	const struct vg_##fam##_impl *vg_##fam##_impl(void)              \
+#define FAMILY_ACCESSOR(fam, type, ops)                                   \
+	const type *vg_##fam##_impl(void)                                \
 	{                                                                 \
 		pthread_once(&once, choose_from_env);                     \
-		return (const struct vg_##fam##_impl *)(const void *)chosen[FAM_##fam]; \
+		return (const type *)(const void *)chosen[FAM_##fam];     \
 	}
 FAMILIES(FAMILY_ACCESSOR)
 #undef FAMILY_ACCESSOR

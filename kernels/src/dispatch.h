@@ -13,22 +13,25 @@
  * and call through it unconditionally. checkasm walks the same tables and
  * checks every row the CPU can run against row 0.
  *
- * A row is its head followed by function pointers only, every one set
+ * A row is its head followed by pointers only (functions, and constant
+ * data they need such as the curve of ec/ec.h), every one set
  * (tests/kernels/test_dispatch.c checks that for every family).
  *
- * ADDING A FAMILY (say p256):
- *  1. p256/p256_impl.h: struct vg_p256_impl { struct vg_variant v; ...the
- *     function pointers... }; extern const struct vg_p256_impl
- *     vg_p256_impls[]; extern const size_t vg_p256_nimpls; and the
- *     accessor const struct vg_p256_impl *vg_p256_impl(void);
+ * ADDING A FAMILY (say foo; ec/ holds two, ec_p256 and ec_p384, sharing
+ * one row type):
+ *  1. its header: the row type, struct vg_foo_impl { struct vg_variant v;
+ *     ...the function pointers... }; the table, extern const struct
+ *     vg_foo_impl vg_foo_impls[]; extern const size_t vg_foo_nimpls; and
+ *     the accessor, const struct vg_foo_impl *vg_foo_impl(void);
  *  2. the table, C row first, in one .c file of the family (see
  *     c25519/c25519_impls.c); the asm rows under #if VG_HAVE_ASM;
- *  3. one line in dispatch.c's family list, X(p256, "p256") (the family
- *     and the operation names vgd --version reports for it), and its
- *     #include there. That line defines the accessor.
- *  4. tests/checkasm: a checkasm_p256.c that walks vg_p256_impls[] (see
- *     tests/checkasm/rsa/checkasm_rsa.c), and the asm functions' rules in
- *     tests/checkasm/ctasm/ct_asm_check.py. */
+ *  3. one line in dispatch.c's family list, X(foo, struct vg_foo_impl,
+ *     "foo") (the family, its row type and the operation names vgd
+ *     --version reports for it), and its #include there. That line
+ *     defines the accessor.
+ *  4. with asm rows: a tests/checkasm/foo/checkasm_foo.c that walks
+ *     vg_foo_impls[] (see tests/checkasm/rsa/checkasm_rsa.c), and the asm
+ *     functions' entry rules in tests/checkasm/ctasm/ct_asm_check.py. */
 #ifndef VG_DISPATCH_H
 #define VG_DISPATCH_H
 

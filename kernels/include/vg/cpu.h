@@ -33,7 +33,7 @@ uint32_t vg_cpu_features(void);
 const char *vg_kernel_variant(const char *op);
 
 /* One line listing every operation's variant, e.g.
- * "ed25519=adx x25519=adx rsa=ifma" (static storage). */
+ * "ed25519=adx x25519=adx rsa=ifma p256=c p384=c" (static storage). */
 const char *vg_kernel_variants(void);
 
 #endif

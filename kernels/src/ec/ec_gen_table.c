@@ -121,7 +121,7 @@ static void derive(struct gen *g)
 		.gy = g->gym,
 	};
 	g->impl = (struct vg_ec_impl){
-		.name = "gen",
+		.v = {"gen", 0},
 		.curve = &g->curve,
 		.fe_mul = g->fe_mul,
 		.fe_sqr = g->fe_sqr,

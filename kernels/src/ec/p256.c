@@ -29,18 +29,23 @@ static void sc_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
 	vg_ec_mont_mul(r, a, b, vg_p256_n, VG_P256_N0INV, VG_P256_LIMBS);
 }
 
-const struct vg_ec_impl vg_ec_p256_c = {
-	.name = "c",
-	.features = 0,
-	.curve = &vg_p256_curve,
-	.fe_mul = fe_mul,
-	.fe_sqr = fe_sqr,
-	.fe_add = fe_add,
-	.fe_sub = fe_sub,
-	.sc_mul = sc_mul,
-	.fe_inv = vg_ec_fe_inv_c,
-	.sc_inv = vg_ec_sc_inv_c,
-	.base_mul = vg_ec_base_mul_c,
-	.point_mul = vg_ec_point_mul_c,
-	.dsm = vg_ec_dsm_c,
+/* The P-256 family table (dispatch.h): the C row; asm rows follow it
+ * when there are some. */
+const struct vg_ec_impl vg_ec_p256_impls[] = {
+	{
+		.v = {"c", 0},
+		.curve = &vg_p256_curve,
+		.fe_mul = fe_mul,
+		.fe_sqr = fe_sqr,
+		.fe_add = fe_add,
+		.fe_sub = fe_sub,
+		.sc_mul = sc_mul,
+		.fe_inv = vg_ec_fe_inv_c,
+		.sc_inv = vg_ec_sc_inv_c,
+		.base_mul = vg_ec_base_mul_c,
+		.point_mul = vg_ec_point_mul_c,
+		.dsm = vg_ec_dsm_c,
+	},
 };
+
+const size_t vg_ec_p256_nimpls = sizeof(vg_ec_p256_impls) / sizeof(vg_ec_p256_impls[0]);

@@ -164,7 +164,7 @@ int main(int argc, char **argv)
 	}
 	if (failures)
 		return 1;
-	printf("ct-ecdsa: done (rows %s, %s)\n", vg_ecdsa_impl(VG_ECDSA_P256)->name,
-	       vg_ecdsa_impl(VG_ECDSA_P384)->name);
+	printf("ct-ecdsa: done (rows %s, %s)\n", vg_ecdsa_impl(VG_ECDSA_P256)->v.name,
+	       vg_ecdsa_impl(VG_ECDSA_P384)->v.name);
 	return 0;
 }

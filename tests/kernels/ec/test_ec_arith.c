@@ -28,7 +28,7 @@ static size_t nrows;
 static int setup(void **state)
 {
 	(void)state;
-	const struct vg_ec_impl *all[] = {&vg_ec_p256_c, &vg_ec_p384_c,
+	const struct vg_ec_impl *all[] = {&vg_ec_p256_impls[0], &vg_ec_p384_impls[0],
 					  vg_ecdsa_impl(VG_ECDSA_P256),
 					  vg_ecdsa_impl(VG_ECDSA_P384)};
 	for (size_t i = 0; i < 4; i++) {

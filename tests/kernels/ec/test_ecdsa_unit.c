@@ -530,7 +530,7 @@ static const struct vg_ec_impl *test_row(vg_ecdsa_curve c, int m, int at)
 {
 	base = vg_ecdsa_impl(c);
 	trow = *base;
-	trow.name = "test";
+	trow.v.name = "test";
 	trow.base_mul = t_base_mul;
 	trow.fe_inv = t_fe_inv;
 	trow.sc_inv = t_sc_inv;
