@@ -61,13 +61,8 @@ static void set_reason(vgd_krep *r, const char *why)
 	r->reason[n] = 0;
 }
 
-/* Requests taken per recvmmsg: what the front may have outstanding here. */
-#define KH_BATCH 16
-/* Replies held while more requests of the batch run, at most this long:
- * one sendmmsg (one wake-up of the front) for a run of short operations,
- * while a long one (RSA) is answered as soon as it is done and does not
- * delay the replies before it. */
-#define KH_HOLD_US 50
+/* Requests are taken VGD_KH_DEPTH per recvmmsg (all the front may have
+ * outstanding here); replies are held up to VGD_KH_HOLD_US (record.h). */
 
 typedef struct {
 	vgd_krep rep;
@@ -108,8 +103,8 @@ static void run_request(vgd_keystore *ks, int i, const vgd_kreq *q, reply *r)
  * part), then wipe them: X25519 shared values are secret. 0 or -1. */
 static int send_replies(int fd, reply *r, int n)
 {
-	struct iovec iov[KH_BATCH][2];
-	struct mmsghdr mm[KH_BATCH];
+	struct iovec iov[VGD_KH_DEPTH][2];
+	struct mmsghdr mm[VGD_KH_DEPTH];
 	memset(mm, 0, sizeof(mm[0]) * (size_t)n);
 	for (int i = 0; i < n; i++) {
 		iov[i][0] = (struct iovec){&r[i].rep, sizeof(r[i].rep)};
@@ -133,20 +128,20 @@ static int send_replies(int fd, reply *r, int n)
 
 int vgd_keyholder_main(vgd_keystore *ks, int fd)
 {
-	static uint8_t in[KH_BATCH][VGD_KREQ_MAX];
-	static reply out[KH_BATCH];
-	struct iovec iov[KH_BATCH];
-	struct mmsghdr mm[KH_BATCH];
+	static uint8_t in[VGD_KH_DEPTH][VGD_KREQ_MAX];
+	static reply out[VGD_KH_DEPTH];
+	struct iovec iov[VGD_KH_DEPTH];
+	struct mmsghdr mm[VGD_KH_DEPTH];
 	int status = 0;
 	for (;;) {
 		memset(mm, 0, sizeof(mm));
-		for (int i = 0; i < KH_BATCH; i++) {
+		for (int i = 0; i < VGD_KH_DEPTH; i++) {
 			iov[i] = (struct iovec){in[i], sizeof(in[i])};
 			mm[i].msg_hdr.msg_iov = &iov[i];
 			mm[i].msg_hdr.msg_iovlen = 1;
 		}
 		/* Blocks for the first request, then takes what else is there. */
-		int n = recvmmsg(fd, mm, KH_BATCH, MSG_WAITFORONE, NULL);
+		int n = recvmmsg(fd, mm, VGD_KH_DEPTH, MSG_WAITFORONE, NULL);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0 || mm[0].msg_len == 0)
@@ -178,7 +173,7 @@ int vgd_keyholder_main(vgd_keystore *ks, int fd)
 			uint64_t t = vgd_now_us();
 			if (held++ == 0)
 				first = t;
-			if (i == n - 1 || mm[i + 1].msg_len == 0 || t - first >= KH_HOLD_US) {
+			if (i == n - 1 || mm[i + 1].msg_len == 0 || t - first >= VGD_KH_HOLD_US) {
 				if (send_replies(fd, out, held) < 0)
 					bad = 2;
 				held = 0;

@@ -39,6 +39,36 @@ typedef struct {
 #define VGD_KREQ_MAX (sizeof(vgd_kreq) + VG_PROTO_MAX_DATA)
 #define VGD_KREP_MAX (sizeof(vgd_krep) + VGD_RESULT_MAX)
 
+/* ---- limits the supervisor, the front and the keyholders share ---- */
+/* Keyholder slots: processes per key-set generation (the most the
+ * `keyholders` setting gets). */
+#define VGD_KH_MAX 256
+/* Keyholder processes alive at once: the current generation plus older
+ * ones finishing their jobs after reloads. The supervisor tracks this many
+ * processes; the front keeps this many channels (live and retiring) and
+ * drops the oldest work's channel rather than exceed it. */
+#define VGD_KH_PROCS_MAX (4 * VGD_KH_MAX)
+/* Jobs the front keeps outstanding per keyholder, which is also how many
+ * requests a keyholder takes in one recvmmsg: enough queued work (3 ms of
+ * RSA-2048) that a busy keyholder does not run dry while the front, which
+ * does not preempt it (SCHED_BATCH, see supervisor_spawn.c), waits for a
+ * CPU. */
+#define VGD_KH_DEPTH 16
+/* A keyholder holds finished replies while more requests of its batch run,
+ * at most this long: one sendmmsg (one wake-up of the front) for a run of
+ * short operations, while a long one (RSA) is answered as soon as it is
+ * done and does not delay the replies before it. */
+#define VGD_KH_HOLD_US 50
+/* Socket buffers of a keyholder channel (the front's send side, the
+ * keyholder's receive side): a full queue of the largest requests
+ * (VGD_KH_DEPTH * VGD_KREQ_MAX, just under 1 MiB) fits, so a keyholder
+ * with room for jobs rarely refuses a send (when it does, the front waits
+ * for its next reply). */
+#define VGD_KH_SOCKBUF (1 << 20)
+/* The supervisor's send buffer on the control channel: a reload sends the
+ * whole key set (a vgd_ctl per key) before the front reads any of it. */
+#define VGD_CTL_SOCKBUF (4 << 20)
+
 /* Supervisor <-> front control messages. */
 enum vgd_ctl_type {
 	VGD_CTL_KH_ATTACH = 1, /* + SCM_RIGHTS fd: a keyholder's channel */
