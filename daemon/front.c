@@ -3,7 +3,8 @@
  * the tick (timeouts, drain). Holds no key material: only public key
  * descriptions. Everything it reads from clients is untrusted and goes
  * through protocol/ before use; front_internal.h says which front_*.c
- * file owns the rest. */
+ * file owns the rest. The top of the front's call graph: callbacks below
+ * queue work (vgd_front_schedule), settle() does it. */
 
 #include "front_internal.h"
 
@@ -16,28 +17,14 @@
 #include "log.h"
 #include "vg/proto_reason.h"
 
-/* Queue the end-of-iteration work. event_active on our own loop is no
- * system call: the callback runs after the callbacks already made active
- * by this epoll_wait, so their frames and replies are batched. */
-void vgd_front_schedule(front *f)
-{
-	if (f->deferred)
-		return;
-	f->deferred = 1;
-	event_active(f->defer_ev, EV_TIMEOUT, 0);
-}
-
-void vgd_front_want_pump(front *f)
-{
-	f->pump_wanted = 1;
-	vgd_front_schedule(f);
-}
-
-/* End of a loop iteration: dispatch what the callbacks queued, then write
- * what they answered. Dispatch can answer (a poison job), so loop. */
+/* End of a loop iteration: read on for the connections that replies or
+ * flushes unpaused, dispatch what the callbacks queued, then write what
+ * they answered. Dispatch can answer (a poison job) and writing can
+ * unpause, so loop until nothing is left. */
 static void settle(front *f)
 {
-	while (f->pump_wanted || f->dirty) {
+	while (f->resume || f->pump_wanted || f->dirty) {
+		vgd_front_read_resumed(f);
 		if (f->pump_wanted) {
 			f->pump_wanted = 0;
 			vgd_front_pump(f);
@@ -132,7 +119,7 @@ static void ctl_readable(evutil_socket_t fd, short what, void *arg)
 		switch (m.type) {
 		case VGD_CTL_KH_ATTACH:
 			if (passed >= 0)
-				vgd_front_kh_attach(f, (int)m.index, m.generation, passed);
+				vgd_front_kh_attach(f, (int)m.index, passed);
 			passed = -1;
 			break;
 		case VGD_CTL_KEYS_BEGIN:
@@ -172,8 +159,10 @@ static void ctl_readable(evutil_socket_t fd, short what, void *arg)
 static size_t jobs_in_flight(front *f)
 {
 	size_t n = f->queue.len;
-	for (int i = 0; i < f->nslots; i++)
-		n += f->kh[i].out.len;
+	for (int i = 0; i < f->nkh; i++)
+		n += f->kh[i] ? f->kh[i]->out.len : 0;
+	for (int i = 0; i < f->nretiring; i++)
+		n += f->retiring[i]->out.len;
 	return n;
 }
 
@@ -187,16 +176,7 @@ static void fail_all(front *f)
 		vgd_front_job_finish(f, j, VG_ST_UNAVAILABLE, NULL, 0,
 				     vg_reason(VG_R_STOPPED_QUEUED));
 	}
-	for (int i = 0; i < f->nslots; i++) {
-		khslot *k = &f->kh[i];
-		vgd_front_kh_close(f, k);
-		while (k->out.head) {
-			job *j = k->out.head;
-			vgd_front_q_remove(&k->out, j);
-			vgd_front_job_finish(f, j, VG_ST_UNAVAILABLE, NULL, 0,
-				   vg_reason(VG_R_STOPPED_RUNNING));
-		}
-	}
+	vgd_front_kh_fail_all(f, VG_ST_UNAVAILABLE, vg_reason(VG_R_STOPPED_RUNNING));
 }
 
 /* Before exiting: one non-blocking attempt to hand every pending reply to
@@ -215,12 +195,8 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	uint64_t now = vgd_now_ms();
-	settle(f); /* empties the dirty list, which may name released conns */
-	while (f->released) {
-		conn *c = f->released;
-		f->released = c->next;
-		vgd_front_conn_free(c);
-	}
+	settle(f); /* empties the lists that may name released conns */
+	vgd_front_conn_free_released(f);
 	for (conn *c = f->conns, *nx; c; c = nx) {
 		nx = c->next;
 		if (c->dead)
@@ -270,7 +246,7 @@ static int may_poll(front *f)
 		return 0;
 	int busy = 0;
 	for (int i = 0; i < f->nkh; i++)
-		busy += f->kh[i].out.len > 0;
+		busy += f->kh[i] && f->kh[i]->out.len > 0;
 	return busy < f->ncpus;
 }
 
@@ -314,7 +290,6 @@ int vgd_front_main(const vgd_front_args *a)
 		.log_level = a->cfg->log_level,
 		.busy_poll_us = a->cfg->busy_poll_us,
 	};
-	f->ctl_fd = a->ctl_fd;
 	f->ncpus = a->ncpus > 0 ? a->ncpus : 1;
 	f->generation = a->generation;
 	f->nkeys = a->keys->n;
@@ -332,13 +307,10 @@ int vgd_front_main(const vgd_front_args *a)
 		return 1;
 	}
 	f->defer_ev = event_new(f->base, -1, 0, on_deferred, f);
-	f->nkh = a->nkeyholders;
-	f->nslots = f->nkh;
-	for (int i = 0; i < MAX_SLOTS; i++)
-		f->kh[i].fd = -1;
+	f->nkh = a->nkeyholders < VGD_KH_MAX ? a->nkeyholders : VGD_KH_MAX;
 	for (int i = 0; i < f->nkh; i++)
 		if (a->kh_fds[i] >= 0)
-			vgd_front_kh_attach(f, i, a->generation, a->kh_fds[i]);
+			vgd_front_kh_attach(f, i, a->kh_fds[i]);
 	f->listener = evconnlistener_new(f->base, vgd_front_on_accept, f, 0,
 					 0 /* already listening */, a->listen_fd);
 	f->ctl_ev = event_new(f->base, a->ctl_fd, EV_READ | EV_PERSIST, ctl_readable, f);

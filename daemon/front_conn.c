@@ -1,6 +1,9 @@
-/* front_conn.c: the front's client connections (see front_internal.h).
- * Holds no key material. Everything read here is untrusted: only frame
- * headers are checked here, bodies go to front_ops.c. */
+/* front_conn.c: the front's client connections (see front_internal.h):
+ * their replies out, read and write interest, closing, and the two lists
+ * the loop drains at the end of an iteration (replies to write, paused
+ * connections to read on). Holds no key material, but the output buffer
+ * holds results (wiped as they leave). Reading and parsing what a client
+ * sends is front_read.c's. */
 #include "front_internal.h"
 
 #include <errno.h>
@@ -10,8 +13,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "vg/proto_reason.h"
 #include "vg/wipe.h"
 
 /* Read / write interest: an epoll_ctl each, so only on a change. A dead
@@ -52,6 +53,23 @@ void vgd_front_conn_start_closing(conn *c)
 	c->paused = 0;
 	c->partial_since_ms = 0;
 	vgd_front_conn_set_reading(c, 0);
+}
+
+/* A paused connection may read on once it has room for more requests and
+ * its replies have mostly left. It is only queued here: front_read.c
+ * reads on when the loop settles (vgd_front_read_resumed), so whoever
+ * freed the room (a keyholder's reply, a flush, new limits) never parses
+ * requests on its own stack. */
+void vgd_front_conn_maybe_resume(front *f, conn *c)
+{
+	if (c->dead || !c->paused || c->closing || c->resume_queued ||
+	    c->inflight >= (unsigned)f->lim.max_inflight ||
+	    vgd_front_conn_out_pending(c) > CONN_OUT_HIGH / 4)
+		return;
+	c->resume_queued = 1;
+	c->resume_next = f->resume;
+	f->resume = c;
+	vgd_front_schedule(f);
 }
 
 /* ---- replies ---- */
@@ -147,19 +165,6 @@ static void conn_flush(front *f, conn *c)
 	vgd_front_conn_maybe_resume(f, c);
 }
 
-/* A paused connection is read again once it has room for more requests
- * and its replies have mostly left. */
-void vgd_front_conn_maybe_resume(front *f, conn *c)
-{
-	if (c->dead || !c->paused || c->closing ||
-	    c->inflight >= (unsigned)f->lim.max_inflight ||
-	    vgd_front_conn_out_pending(c) > CONN_OUT_HIGH / 4)
-		return;
-	c->paused = 0;
-	vgd_front_conn_set_reading(c, 1);
-	vgd_front_conn_process(f, c); /* frames may already be buffered */
-}
-
 void vgd_front_flush_dirty(front *f)
 {
 	while (f->dirty) {
@@ -171,8 +176,66 @@ void vgd_front_flush_dirty(front *f)
 	}
 }
 
+/* Registered only while replies wait for room in the socket. */
+static void conn_writable(evutil_socket_t fd, short what, void *arg)
+{
+	conn *c = arg;
+	(void)fd;
+	(void)what;
+	c->last_active_ms = vgd_now_ms();
+	conn_flush(c->front, c);
+}
+
 /* ---- connections ---- */
-void vgd_front_conn_release(front *f, conn *c)
+static void conn_free(conn *c)
+{
+	if (c->rev)
+		event_free(c->rev);
+	if (c->wev)
+		event_free(c->wev);
+	if (c->out) {
+		vg_wipe(c->out, c->out_cap);
+		free(c->out);
+	}
+	free(c->in);
+	free(c);
+}
+
+/* A new connection on fd (non-blocking), read by on_readable; NULL if out
+ * of memory (fd is then still the caller's). */
+conn *vgd_front_conn_new(front *f, int fd, const struct ucred *cred,
+			 event_callback_fn on_readable)
+{
+	conn *c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->front = f;
+	c->fd = fd;
+	c->uid = cred->uid;
+	c->gid = cred->gid;
+	c->pid = cred->pid;
+	c->in = malloc(CONN_IN_START);
+	c->in_cap = CONN_IN_START;
+	c->out = malloc(CONN_OUT_START);
+	c->out_cap = CONN_OUT_START;
+	c->rev = event_new(f->base, fd, EV_READ | EV_PERSIST, on_readable, c);
+	c->wev = event_new(f->base, fd, EV_WRITE | EV_PERSIST, conn_writable, c);
+	if (!c->in || !c->out || !c->rev || !c->wev) {
+		conn_free(c);
+		return NULL;
+	}
+	c->last_active_ms = vgd_now_ms();
+	vgd_front_conn_set_reading(c, 1);
+	c->next = f->conns;
+	if (f->conns)
+		f->conns->prev = c;
+	f->conns = c;
+	f->nconns++;
+	return c;
+}
+
+/* Off the live list, onto the released one: freed at the next tick. */
+static void conn_release(front *f, conn *c)
 {
 	if (c->prev)
 		c->prev->next = c->next;
@@ -197,200 +260,39 @@ void vgd_front_conn_close(front *f, conn *c)
 	close(c->fd);
 	c->fd = -1;
 	f->nconns--;
-	f->stats.connections_open = f->nconns;
 	/* Queued jobs of a closed connection are dropped; those already with
 	 * a keyholder finish and their replies go nowhere. */
-	for (job *j = f->queue.head, *nx; j; j = nx) {
-		nx = j->next;
-		if (j->c == c) {
-			vgd_front_q_remove(&f->queue, j);
-			c->inflight--;
-			vgd_front_job_free(f, j);
-		}
-	}
+	c->inflight -= vgd_front_q_drop_owner(&f->queue, &f->pool, c);
 	if (c->inflight == 0)
-		vgd_front_conn_release(f, c);
+		conn_release(f, c);
 }
 
-void vgd_front_conn_free(conn *c)
+/* One of c's jobs has been answered (front_reply.c). */
+void vgd_front_conn_job_done(front *f, conn *c)
 {
-	if (c->rev)
-		event_free(c->rev);
-	if (c->wev)
-		event_free(c->wev);
-	if (c->out) {
-		vg_wipe(c->out, c->out_cap);
-		free(c->out);
+	c->inflight--;
+	if (c->dead) {
+		if (c->inflight == 0)
+			conn_release(f, c);
+		return;
 	}
-	free(c->in);
-	free(c);
-}
-
-/* Make room for a frame of total bytes: once, up to the largest frame. */
-static int conn_in_reserve(conn *c, size_t total)
-{
-	if (total <= c->in_cap)
-		return 0;
-	uint8_t *n = realloc(c->in, VG_PROTO_MAX_FRAME);
-	if (!n)
-		return -1;
-	c->in = n;
-	c->in_cap = VG_PROTO_MAX_FRAME;
-	return 0;
-}
-
-/* Handle the complete frames in c->in, keep a partial one. Not reentrant
- * for one connection: nothing it calls answers a job (dispatch is
- * deferred to settle()), so no vgd_front_job_finish() resumes c from inside. */
-void vgd_front_conn_process(front *f, conn *c)
-{
-	size_t off = 0;
-	c->last_active_ms = vgd_now_ms();
-	while (!c->closing && !c->dead) {
-		size_t avail = c->in_len - off;
-		if (avail == 0) {
-			c->partial_since_ms = 0;
-			break;
-		}
-		if (c->inflight >= (unsigned)f->lim.max_inflight ||
-		    vgd_front_conn_out_pending(c) > CONN_OUT_HIGH) {
-			c->paused = 1;
-			vgd_front_conn_set_reading(c, 0);
-			break;
-		}
-		size_t want = avail < VG_PROTO_HDR_LEN ? avail : VG_PROTO_HDR_LEN;
-		vg_frame_hdr h;
-		long r = vg_frame_check(c->in + off, want, &h);
-		if (r < 0) {
-			const char *why = vg_reason(vg_frame_fault(r));
-			/* h is zero unless the magic was right: then its id is the
-			 * request's. */
-			vgd_stats_record(&f->stats, 0, (int)-r, 0);
-			f->stats.malformed++;
-			vgd_front_send_error(f, c, h.opcode, h.id, (int)-r, why);
-			vgd_info("closing connection of pid %d: %s", (int)c->pid, why);
-			vgd_front_conn_start_closing(c);
-			break;
-		}
-		size_t total = avail >= VG_PROTO_HDR_LEN ? VG_PROTO_HDR_LEN + h.body_len : 0;
-		if (total == 0 || avail < total) {
-			if (!c->partial_since_ms)
-				c->partial_since_ms = c->last_active_ms;
-			if (conn_in_reserve(c, total) < 0) {
-				vgd_front_send_error(f, c, h.opcode, h.id, VG_ST_INTERNAL,
-					     vg_reason(VG_R_NO_MEMORY));
-				vgd_front_conn_start_closing(c);
-			}
-			break;
-		}
-		vgd_front_handle_frame(f, c, c->in + off, total);
-		off += total;
-		c->partial_since_ms = 0;
-	}
-	if (off) {
-		memmove(c->in, c->in + off, c->in_len - off);
-		c->in_len -= off;
-	}
-	vgd_front_conn_maybe_finish(f, c);
-}
-
-/* The client half-closed after its last request: answer what it sent,
- * then close. c stays allocated until the next tick even if closed. */
-static void conn_eof(front *f, conn *c)
-{
-	c->eof = 1;
-	vgd_front_conn_set_reading(c, 0);
-	vgd_front_conn_process(f, c);
-	if (!c->dead && c->inflight == 0) {
+	/* A client that half-closed is closed once all it sent is answered:
+	 * a paused connection may still hold unread frames. */
+	if (c->eof && c->inflight == 0 && !c->paused)
 		c->closing = 1;
+	if (c->closing) {
 		vgd_front_conn_maybe_finish(f, c);
+		return;
 	}
+	vgd_front_conn_maybe_resume(f, c);
 }
 
-/* One recv per wakeup: if it filled the buffer, epoll (level triggered)
- * reports the socket again; looping to EAGAIN would cost a call. */
-static void conn_readable(evutil_socket_t fd, short what, void *arg)
+/* At the tick, after the loop settled: no list names them any more. */
+void vgd_front_conn_free_released(front *f)
 {
-	conn *c = arg;
-	front *f = c->front;
-	(void)what;
-	if (c->in_len == c->in_cap) {
-		vgd_front_conn_process(f, c); /* not expected: a partial frame always fits */
-		return;
+	while (f->released) {
+		conn *c = f->released;
+		f->released = c->next;
+		conn_free(c);
 	}
-	ssize_t n = recv(fd, c->in + c->in_len, c->in_cap - c->in_len, MSG_DONTWAIT);
-	if (n > 0) {
-		c->in_len += (size_t)n;
-		vgd_front_conn_process(f, c);
-	} else if (n == 0) {
-		conn_eof(f, c);
-	} else if (errno != EAGAIN && errno != EINTR) {
-		vgd_front_conn_close(f, c);
-	}
-}
-
-/* Registered only while replies wait for room in the socket. */
-static void conn_writable(evutil_socket_t fd, short what, void *arg)
-{
-	conn *c = arg;
-	(void)fd;
-	(void)what;
-	c->last_active_ms = vgd_now_ms();
-	conn_flush(c->front, c);
-}
-
-void vgd_front_on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-		      int salen, void *arg)
-{
-	front *f = arg;
-	(void)l;
-	(void)sa;
-	(void)salen;
-	f->stats.connections_total++;
-	if (f->nconns >= (size_t)f->cfg->max_connections || f->draining) {
-		/* Accepted only to say why, then closed. */
-		f->stats.connections_refused++;
-		long n = vg_error_encode(0, 0, f->draining ? VG_ST_UNAVAILABLE : VG_ST_OVERLOADED,
-					 vg_reason(f->draining ? VG_R_SHUTTING_DOWN
-							       : VG_R_TOO_MANY_CONNECTIONS),
-					 f->frame, sizeof(f->frame));
-		if (n > 0)
-			(void)send(fd, f->frame, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
-		close(fd);
-		return;
-	}
-	struct ucred cred;
-	socklen_t cl = sizeof(cred);
-	conn *c = calloc(1, sizeof(*c));
-	if (!c || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0) {
-		vgd_err("accept: %s", c ? strerror(errno) : "out of memory");
-		free(c);
-		close(fd);
-		return;
-	}
-	c->front = f;
-	c->fd = fd; /* non-blocking: the listener accepts with SOCK_NONBLOCK */
-	c->uid = cred.uid;
-	c->gid = cred.gid;
-	c->pid = cred.pid;
-	c->in = malloc(CONN_IN_START);
-	c->in_cap = CONN_IN_START;
-	c->out = malloc(CONN_OUT_START);
-	c->out_cap = CONN_OUT_START;
-	c->rev = event_new(f->base, fd, EV_READ | EV_PERSIST, conn_readable, c);
-	c->wev = event_new(f->base, fd, EV_WRITE | EV_PERSIST, conn_writable, c);
-	if (!c->in || !c->out || !c->rev || !c->wev) {
-		vgd_err("accept: out of memory");
-		vgd_front_conn_free(c);
-		close(fd);
-		return;
-	}
-	c->last_active_ms = vgd_now_ms();
-	vgd_front_conn_set_reading(c, 1);
-	c->next = f->conns;
-	if (f->conns)
-		f->conns->prev = c;
-	f->conns = c;
-	f->nconns++;
-	f->stats.connections_open = f->nconns;
 }

@@ -1,12 +1,22 @@
 /* front_internal.h: the front's shared types and the functions its files
- * call across (see front.h). Holds no key material. Who owns what:
- *   front.c       the loop, deferred work (settle), the supervisor control
- *                 channel, tick (timeouts, drain), limits, the key set;
- *   front_jobs.c  the job pool, the job queues, answers to requests;
- *   front_kh.c    the keyholder channels: dispatch, replies, loss, attach;
- *   front_conn.c  client connections: accept, read, frames, replies out,
- *                 close;
- *   front_ops.c   requests: decoding, policy, local ops, job creation. */
+ * call across (see front.h). Holds no key material. Calls go one way,
+ * down this list (front_jobs.c is called by several; nothing calls up):
+ *   front.c          the loop: deferred work (settle), the supervisor
+ *                    control channel, tick (timeouts, drain), limits, keys;
+ *   front_read.c     client input: accept, read, split into frames, the
+ *                    connections queued for resumption;
+ *   front_ops.c      one frame: decoding, policy, local ops, job creation;
+ *   front_dispatch.c jobs between the queue and the keyholders: dispatch,
+ *                    keyholder replies, keyholder loss, attach and retire;
+ *   front_reply.c    answers: every request ends here exactly once;
+ *   front_kh.c       keyholder channels: records out and in, each
+ *                    channel's in-flight jobs, the live and retiring sets;
+ *   front_conn.c     client connections: replies out, interest, close,
+ *                    the resume and dirty queues;
+ *   front_jobs.c     the job pool and job queues (a leaf).
+ * A keyholder's reply thus never parses requests on its own stack: it
+ * queues its connection for resumption, and the loop's settle step reads
+ * on (front_read.c). */
 #ifndef VGD_FRONT_INTERNAL_H
 #define VGD_FRONT_INTERNAL_H
 
@@ -23,10 +33,6 @@
 #include "stats.h"
 #include "vg/proto.h"
 
-/* Jobs outstanding per keyholder: enough queued work (3 ms of RSA-2048)
- * that a busy keyholder does not run dry while the front, which does not
- * preempt it (SCHED_BATCH, see spawn_front), waits for a CPU. */
-#define KH_DEPTH 16
 #define MAX_ATTEMPTS 3         /* keyholder crashes a job may survive */
 #define QUEUE_TIMEOUT_MS 30000 /* a job waiting this long for a keyholder fails */
 #define TICK_MS 100
@@ -45,15 +51,20 @@
 
 typedef struct conn conn;
 typedef struct job job;
+typedef struct khchan khchan;
+typedef struct front front;
 
+/* A request on its way to a keyholder. The queues below hold it by its
+ * links; c is its connection, which front_jobs.c never dereferences. */
 struct job {
 	job *next, *prev;
 	conn *c;
-	uint64_t id;
+	uint64_t id;     /* unique serial (the front's next_job) */
 	uint64_t t_start_us;
 	uint64_t t_queued_ms;
 	uint32_t req_id;
 	uint8_t op, alg, role, attempts;
+	uint8_t kh_index; /* with a keyholder: its place in khchan.inflight */
 	char key[VG_PROTO_MAX_KEY_NAME + 1];
 	uint32_t data_len;
 	uint8_t *data;
@@ -65,15 +76,29 @@ typedef struct {
 	size_t len;
 } jobq;
 
+/* Freed jobs, reused instead of a malloc per request. */
 typedef struct {
+	job *spare;
+	size_t nspare;
+} jobpool;
+
+/* One keyholder's channel. Live channels sit in front.kh[slot]; after a
+ * reload replaces one, it moves to front.retiring until its jobs are
+ * answered (slot is then -1). Its read event's argument is the channel
+ * itself, and a job it holds is found by the index the record's job id
+ * carries (front_kh.c), so a reply costs no search. */
+struct khchan {
+	front *f;
 	int fd;
-	unsigned gen;
-	int retiring;
-	int full; /* the socket buffer refused a record: wait for a reply */
-	int unsent; /* jobs at the tail of out that vgd_front_pump() has yet to send */
+	int slot;      /* live slot, or -1 while retiring */
+	int ri;        /* while retiring: its index in front.retiring */
+	int full;      /* the socket buffer refused a record: wait for a reply */
+	int unsent;    /* jobs at the tail of out that vgd_front_kh_send() has yet to send */
 	struct event *ev;
-	jobq out; /* sent, awaiting reply */
-} khslot;
+	jobq out;      /* assigned to this keyholder, oldest first */
+	uint32_t used; /* bit i: inflight[i] holds a job */
+	job *inflight[VGD_KH_DEPTH];
+};
 
 /* A client connection. Reads go straight into in[] (one recv per
  * readable event, no FIONREAD); replies collect in out and are written
@@ -81,11 +106,13 @@ typedef struct {
  * registered when the socket refused part of them. */
 struct conn {
 	conn *next, *prev;
-	conn *dirty_next; /* on the front's dirty list: replies not yet written */
-	void *front;
+	conn *dirty_next;  /* on the front's dirty list: replies not yet written */
+	conn *resume_next; /* on the front's resume list: to be read on */
+	front *front;
 	int fd;
 	struct event *rev, *wev;
 	int reading, writing, dirty; /* rev / wev added; on the dirty list */
+	int resume_queued;           /* on the resume list */
 	uint8_t *in;                 /* unparsed bytes: in[0, in_len) */
 	size_t in_len, in_cap;
 	/* Replies not yet written: out[out_off, out_len). Our own buffer, not
@@ -100,20 +127,18 @@ struct conn {
 	int dead;    /* socket closed; freed when inflight drains */
 	int closing; /* read no more; close once answered and flushed */
 	int paused;  /* not reading: too many requests in flight, or replies
-		      * unwritten (CONN_OUT_HIGH) */
+		      * unwritten (CONN_OUT_HIGH); complete frames may wait in
+		      * in[], so it stays set until front_read.c reads on */
 	int eof;     /* client finished sending: close once answered */
 	uint64_t last_active_ms;
 	uint64_t partial_since_ms;
 };
 
-#define MAX_SLOTS 1024
-
-typedef struct {
+struct front {
 	const vgd_config *cfg;
 	struct event_base *base;
 	struct evconnlistener *listener;
 	struct event *ctl_ev, *tick;
-	int ctl_fd;
 	/* key set (public descriptions) */
 	vgd_keyinfo *keys;
 	size_t nkeys;
@@ -121,18 +146,21 @@ typedef struct {
 	vgd_keyinfo *pending;
 	size_t npending, pending_cap;
 	unsigned pending_gen;
-	/* keyholders: slots [0, nkh) current; retiring ones after them */
-	khslot kh[MAX_SLOTS];
-	int nkh, nslots;
+	/* keyholders: live channels by slot (NULL while a slot has none), and
+	 * replaced ones that still owe replies */
+	khchan *kh[VGD_KH_MAX];
+	int nkh;
+	khchan *retiring[VGD_KH_PROCS_MAX];
+	int nretiring;
 	jobq queue;
 	uint64_t next_job;
 	conn *conns;
 	conn *released; /* closed and answered: freed at the next tick, so no
 			 * caller up the stack is left holding a freed conn */
 	size_t nconns;
-	conn *dirty; /* connections with replies to write this iteration */
-	job *spare;  /* freed jobs, reused instead of a malloc per request */
-	size_t nspare;
+	conn *dirty;  /* connections with replies to write this iteration */
+	conn *resume; /* paused connections that may read on */
+	jobpool pool;
 	/* Work deferred to the end of the loop iteration (settle()): one
 	 * dispatch to the keyholders and one write per connection however
 	 * many frames and replies the iteration's callbacks produced. */
@@ -145,22 +173,44 @@ typedef struct {
 	vgd_limits lim; /* from the config, replaced by a reload */
 	vgd_stats stats;
 	uint8_t frame[VG_PROTO_MAX_FRAME];
-	uint8_t rec[KH_DEPTH][VGD_KREP_MAX]; /* keyholder replies, one recvmmsg */
-} front;
+	uint8_t rec[VGD_KH_DEPTH][VGD_KREP_MAX]; /* keyholder replies, one recvmmsg */
+};
 
+/* The loop's deferred work: raised from anywhere below the loop, done
+ * once at the end of the iteration by front.c's settle(). event_active on
+ * our own loop is no system call: the callback runs after the callbacks
+ * already made active by this epoll_wait, so their frames and replies are
+ * batched. */
+static inline void vgd_front_schedule(front *f)
+{
+	if (f->deferred)
+		return;
+	f->deferred = 1;
+	event_active(f->defer_ev, EV_TIMEOUT, 0);
+}
 
-/* front.c: end-of-iteration work. */
-void vgd_front_schedule(front *f);
-void vgd_front_want_pump(front *f);
+static inline void vgd_front_want_pump(front *f)
+{
+	f->pump_wanted = 1;
+	vgd_front_schedule(f);
+}
 
-/* front_jobs.c: job pool and queues; every request is answered through
- * vgd_front_answer() or vgd_front_send_error() (directly or through
- * vgd_front_job_finish()) exactly once. */
-void vgd_front_q_push_tail(jobq *q, job *j);
-void vgd_front_q_push_head(jobq *q, job *j);
-void vgd_front_q_remove(jobq *q, job *j);
-job *vgd_front_job_alloc(front *f);
-void vgd_front_job_free(front *f, job *j);
+/* front_read.c: client input. */
+void vgd_front_on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+			 int salen, void *arg);
+void vgd_front_read_resumed(front *f);
+
+/* front_ops.c: one complete frame from a client. */
+void vgd_front_handle_frame(front *f, conn *c, const uint8_t *frame, size_t len);
+
+/* front_dispatch.c: jobs to keyholders and their replies back. */
+void vgd_front_pump(front *f);
+void vgd_front_kh_attach(front *f, int index, int fd);
+void vgd_front_kh_fail_all(front *f, int status, const char *reason);
+
+/* front_reply.c: every request is answered through vgd_front_answer() or
+ * vgd_front_send_error() (directly or through vgd_front_job_finish())
+ * exactly once. */
 void vgd_front_send_error(front *f, conn *c, uint8_t op, uint32_t id, int status,
 			  const char *reason);
 void vgd_front_answer(front *f, conn *c, uint8_t op, uint32_t id, int status,
@@ -169,27 +219,40 @@ void vgd_front_job_finish(front *f, job *j, int status, const uint8_t *res, size
 			  const char *reason);
 
 /* front_kh.c: keyholder channels. */
-void vgd_front_kh_close(front *f, khslot *k);
-void vgd_front_pump(front *f);
-void vgd_front_kh_attach(front *f, int index, unsigned gen, int fd);
+khchan *vgd_front_kh_open(front *f, int slot, int fd, event_callback_fn on_readable);
+void vgd_front_kh_close(khchan *k);
+void vgd_front_kh_free(khchan *k);
+int vgd_front_kh_retire(front *f, khchan *k);
+void vgd_front_kh_unretire(front *f, khchan *k);
+void vgd_front_kh_assign(khchan *k, job *j);
+void vgd_front_kh_unassign(khchan *k, job *j);
+job *vgd_front_kh_take(khchan *k, uint64_t wire_id);
+int vgd_front_kh_send(khchan *k, jobq *refused);
+int vgd_front_kh_recv(khchan *k, uint8_t rec[][VGD_KREP_MAX], int want,
+		      size_t len[VGD_KH_DEPTH]);
+int vgd_front_kh_valid_reply(const uint8_t *buf, size_t n, const vgd_krep **out);
 
 /* front_conn.c: client connections. */
 static inline size_t vgd_front_conn_out_pending(const conn *c) { return c->out_len - c->out_off; }
+conn *vgd_front_conn_new(front *f, int fd, const struct ucred *cred,
+			 event_callback_fn on_readable);
 ssize_t vgd_front_conn_write_out(conn *c);
 void vgd_front_conn_maybe_resume(front *f, conn *c);
 void vgd_front_conn_set_reading(conn *c, int on);
 void vgd_front_conn_maybe_finish(front *f, conn *c);
 void vgd_front_conn_start_closing(conn *c);
 void vgd_front_conn_send(conn *c, const uint8_t *frame, long len);
+void vgd_front_conn_job_done(front *f, conn *c);
 void vgd_front_flush_dirty(front *f);
-void vgd_front_conn_release(front *f, conn *c);
 void vgd_front_conn_close(front *f, conn *c);
-void vgd_front_conn_free(conn *c);
-void vgd_front_conn_process(front *f, conn *c);
-void vgd_front_on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-			 int salen, void *arg);
+void vgd_front_conn_free_released(front *f);
 
-/* front_ops.c: one complete frame from a client. */
-void vgd_front_handle_frame(front *f, conn *c, const uint8_t *frame, size_t len);
+/* front_jobs.c: job pool and queues. */
+void vgd_front_q_push_tail(jobq *q, job *j);
+void vgd_front_q_push_head(jobq *q, job *j);
+void vgd_front_q_remove(jobq *q, job *j);
+job *vgd_front_job_alloc(jobpool *p);
+void vgd_front_job_free(jobpool *p, job *j);
+unsigned vgd_front_q_drop_owner(jobq *q, jobpool *p, const conn *owner);
 
 #endif

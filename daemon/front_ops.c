@@ -180,7 +180,7 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 		refuse(f, c, rq->op, rq->id, VG_R_QUEUE_FULL, t0);
 		return;
 	}
-	job *j = vgd_front_job_alloc(f);
+	job *j = vgd_front_job_alloc(&f->pool);
 	uint8_t *big = rq->data_len > INLINE_DATA ? malloc(rq->data_len) : NULL;
 	if (!j || (rq->data_len > INLINE_DATA && !big)) {
 		free(j);

@@ -16,8 +16,8 @@ typedef struct {
 
 typedef struct {
 	vgd_op_stats op[VG_OP_MAX + 1];
-	uint64_t connections_total, connections_open, connections_refused;
-	uint64_t queue_depth, queue_max, overloaded;
+	uint64_t connections_total, connections_refused;
+	uint64_t queue_max, overloaded;
 	uint64_t retries, keyholder_restarts, sandbox_violations;
 	uint64_t denied;
 	uint64_t malformed; /* frames refused with a closing status */

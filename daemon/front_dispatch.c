@@ -1,0 +1,179 @@
+/* front_dispatch.c: the front's jobs between the queue and the
+ * keyholders (see front_internal.h): dispatch to the least-loaded
+ * keyholder, each reply to its job's answer, a lost keyholder's jobs back
+ * to the queue, new keyholders attached and replaced ones retired. Holds
+ * no key material: replies pass through to front_reply.c (an X25519
+ * result is a shared secret: the receive buffer is wiped once it is in
+ * its reply frame). */
+#include "front_internal.h"
+
+#include <unistd.h>
+
+#include "log.h"
+#include "vg/proto_reason.h"
+#include "vg/wipe.h"
+
+/* Take a channel out of the front: off its live slot or the retiring set,
+ * then closed and freed. Its jobs must be gone. */
+static void kh_drop(front *f, khchan *k)
+{
+	if (k->slot >= 0)
+		f->kh[k->slot] = NULL;
+	else
+		vgd_front_kh_unretire(f, k);
+	vgd_front_kh_free(k);
+}
+
+/* A keyholder is gone: its jobs go back to the head of the queue, in
+ * order, unless they have already outlived MAX_ATTEMPTS keyholders (a
+ * poison request). The slot waits for the supervisor's replacement. */
+static void kh_lost(front *f, khchan *k)
+{
+	vgd_warn("keyholder channel closed with %zu request(s) in flight; retrying them",
+		 k->out.len);
+	vgd_front_kh_close(k);
+	while (k->out.tail) {
+		job *j = k->out.tail;
+		vgd_front_kh_unassign(k, j);
+		if (++j->attempts >= MAX_ATTEMPTS) {
+			vgd_front_job_finish(f, j, VG_ST_INTERNAL, NULL, 0,
+					     vg_reason(VG_R_KEYHOLDER_CRASHED));
+			continue;
+		}
+		f->stats.retries++;
+		j->t_queued_ms = vgd_now_ms();
+		vgd_front_q_push_head(&f->queue, j);
+	}
+	kh_drop(f, k);
+	vgd_front_want_pump(f);
+}
+
+/* One reply: find its job and answer. Returns -1 if the record is
+ * invalid (the channel is then dropped). */
+static int kh_take_reply(front *f, khchan *k, const uint8_t *rec, size_t n)
+{
+	const vgd_krep *r;
+	if (!vgd_front_kh_valid_reply(rec, n, &r)) {
+		vgd_err("invalid record from a keyholder; dropping its channel");
+		return -1;
+	}
+	job *j = vgd_front_kh_take(k, r->job);
+	if (!j) {
+		vgd_err("keyholder answered unknown job %llu", (unsigned long long)r->job);
+		return 0;
+	}
+	vgd_front_job_finish(f, j, r->status, rec + sizeof(vgd_krep), r->result_len, r->reason);
+	return 0;
+}
+
+/* Replies: as many as are owed in each recvmmsg. Stop as soon as a call
+ * brings fewer than asked (the socket is empty) or nothing more is owed:
+ * a recv that would only say EAGAIN costs a system call, and a close or
+ * stray record still wakes us (level triggered). */
+static void kh_readable(evutil_socket_t fd, short what, void *arg)
+{
+	khchan *k = arg;
+	front *f = k->f;
+	(void)fd;
+	(void)what;
+	for (int budget = 0; budget < 16; budget++) {
+		int want = k->out.len == 0		 ? 1
+			   : k->out.len > VGD_KH_DEPTH ? VGD_KH_DEPTH
+						       : (int)k->out.len;
+		size_t len[VGD_KH_DEPTH];
+		int n = vgd_front_kh_recv(k, f->rec, want, len);
+		if (n < 0) {
+			kh_lost(f, k);
+			return;
+		}
+		int bad = 0;
+		for (int i = 0; i < n; i++) {
+			if (!bad && kh_take_reply(f, k, f->rec[i], len[i]) < 0)
+				bad = 1;
+			/* An X25519 result is a shared secret: once it is in
+			 * its reply frame, no copy stays here. */
+			vg_wipe(f->rec[i], len[i]);
+		}
+		if (bad) {
+			kh_lost(f, k);
+			return;
+		}
+		if (n < want || k->out.len == 0)
+			break;
+	}
+	if (k->slot < 0 && k->out.len == 0)
+		kh_drop(f, k); /* retired: all answered */
+	vgd_front_want_pump(f);
+}
+
+/* Hand queued jobs to the least-loaded live keyholders: assign first,
+ * then one sendmmsg per keyholder. */
+void vgd_front_pump(front *f)
+{
+	while (f->queue.head) {
+		khchan *best = NULL;
+		for (int i = 0; i < f->nkh; i++) {
+			khchan *k = f->kh[i];
+			if (!k || k->full || k->out.len >= VGD_KH_DEPTH)
+				continue;
+			if (!best || k->out.len < best->out.len)
+				best = k;
+		}
+		if (!best)
+			break;
+		job *j = f->queue.head;
+		vgd_front_q_remove(&f->queue, j);
+		vgd_front_kh_assign(best, j);
+	}
+	/* Send every batch before handling a broken channel: kh_lost()
+	 * must not find another keyholder's jobs assigned but unsent. */
+	khchan *lost[VGD_KH_MAX];
+	int nlost = 0;
+	for (int i = 0; i < f->nkh; i++)
+		if (f->kh[i] && f->kh[i]->unsent && vgd_front_kh_send(f->kh[i], &f->queue) < 0)
+			lost[nlost++] = f->kh[i];
+	for (int i = 0; i < nlost; i++)
+		kh_lost(f, lost[i]); /* requeues; asks for another pump */
+	if (f->queue.len > f->stats.queue_max)
+		f->stats.queue_max = f->queue.len;
+}
+
+/* A keyholder for slot index. One that replaces a live keyholder (a
+ * reload's new generation) lets the old one finish its jobs while
+ * retiring. */
+void vgd_front_kh_attach(front *f, int index, int fd)
+{
+	if (index < 0 || index >= f->nkh) {
+		close(fd);
+		return;
+	}
+	khchan *old = f->kh[index];
+	if (old) {
+		if (old->out.len == 0)
+			kh_drop(f, old); /* nothing to finish: it exits now */
+		else if (vgd_front_kh_retire(f, old) < 0)
+			kh_lost(f, old);
+		else
+			f->kh[index] = NULL;
+	}
+	f->kh[index] = vgd_front_kh_open(f, index, fd, kh_readable);
+	vgd_front_want_pump(f);
+}
+
+/* Drain deadline: every job with a keyholder gets its one answer now and
+ * every channel closes (the keyholders' late answers go nowhere: the
+ * front exits). */
+void vgd_front_kh_fail_all(front *f, int status, const char *reason)
+{
+	for (int i = 0; i < f->nkh + f->nretiring; i++) {
+		khchan *k = i < f->nkh ? f->kh[i] : f->retiring[i - f->nkh];
+		if (!k)
+			continue;
+		vgd_front_kh_close(k);
+		while (k->out.head) {
+			job *j = k->out.head;
+			vgd_front_kh_unassign(k, j);
+			vgd_front_job_finish(f, j, status, NULL, 0, reason);
+		}
+	}
+}

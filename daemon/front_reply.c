@@ -1,0 +1,48 @@
+/* front_reply.c: the front's answers (see front_internal.h): every
+ * request ends here exactly once, answered at once (local operations,
+ * refusals) or through its job. Holds no key material, but results pass
+ * through on their way to the client (an X25519 result is a shared
+ * secret: the staging frame is wiped once the reply is queued). Calls
+ * only down: the connection's output and bookkeeping, the job pool. */
+#include "front_internal.h"
+
+#include "stats.h"
+#include "vg/proto.h"
+#include "vg/wipe.h"
+
+void vgd_front_send_error(front *f, conn *c, uint8_t op, uint32_t id, int status,
+			  const char *reason)
+{
+	long n = vg_error_encode(op, id, (uint8_t)status, reason, f->frame, sizeof(f->frame));
+	vgd_front_conn_send(c, f->frame, n);
+}
+
+void vgd_front_answer(front *f, conn *c, uint8_t op, uint32_t id, int status, const uint8_t *res,
+		      size_t rlen, const char *reason, uint64_t t_start_us)
+{
+	vgd_stats_record(&f->stats, op, status, vgd_now_us() - t_start_us);
+	if (status != VG_ST_OK) {
+		vgd_front_send_error(f, c, op, id, status, reason);
+		return;
+	}
+	vg_writer w;
+	vg_frame_begin(&w, f->frame, sizeof(f->frame), op | VG_OP_REPLY, VG_ST_OK, id);
+	vg_put(&w, VG_T_RESULT, res, rlen);
+	vgd_front_conn_send(c, f->frame, vg_frame_end(&w));
+	/* An X25519 result is a shared secret: the connection's output
+	 * buffer has it now; the staging frame keeps no copy (w.len: what
+	 * was written, never past the buffer). */
+	vg_wipe(f->frame, w.len);
+}
+
+/* A job's one answer. The job must be in no queue. Its connection may
+ * read on afterwards, but not here: it is queued for the loop (see
+ * vgd_front_conn_job_done), so a reply never parses requests. */
+void vgd_front_job_finish(front *f, job *j, int status, const uint8_t *res, size_t rlen,
+			  const char *reason)
+{
+	conn *c = j->c;
+	vgd_front_answer(f, c, j->op, j->req_id, status, res, rlen, reason, j->t_start_us);
+	vgd_front_job_free(&f->pool, j);
+	vgd_front_conn_job_done(f, c);
+}
