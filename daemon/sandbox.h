@@ -1,6 +1,8 @@
 /* sandbox.h: what every child does before it handles untrusted input or
  * keys: drop privileges, shrink rlimits, no_new_privs, not dumpable, then
- * a seccomp allow-list for its role (default: kill). */
+ * a seccomp allow-list for its role. Any other system call traps: the
+ * SIGSYS handler reports {pid, syscall} to the supervisor and the child
+ * exits with VGD_EXIT_SECCOMP. */
 #ifndef VGD_SANDBOX_H
 #define VGD_SANDBOX_H
 

@@ -1,0 +1,110 @@
+/* supervisor_socket.c: the listening socket (see supervisor_internal.h):
+ * the one systemd passes (socket activation), or our own at socket_path
+ * with its group and mode. Created before any child, inherited by the
+ * front only. Nothing here is secret. */
+#include "supervisor_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "log.h"
+
+/* fd 3 from systemd, -1 if we were not given one, -2 if it is not a
+ * listening stream socket. */
+static int socket_from_systemd(void)
+{
+	const char *pid = getenv("LISTEN_PID"), *fds = getenv("LISTEN_FDS");
+	if (!pid || !fds || strtol(pid, NULL, 10) != (long)getpid())
+		return -1;
+	if (strtol(fds, NULL, 10) < 1)
+		return -1;
+	unsetenv("LISTEN_PID");
+	unsetenv("LISTEN_FDS");
+	unsetenv("LISTEN_FDNAMES");
+	int fd = 3, type = 0, listening = 0;
+	socklen_t l = sizeof(type);
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l) < 0 || type != SOCK_STREAM)
+		return -2;
+	l = sizeof(listening);
+	if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &l) < 0 || !listening)
+		return -2;
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+}
+
+static int make_socket(sup *s)
+{
+	const vgd_config *c = s->cfg;
+	struct sockaddr_un sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	if (strlen(c->socket_path) >= sizeof(sa.sun_path)) {
+		vgd_err("socket path too long: %s", c->socket_path);
+		return -1;
+	}
+	memcpy(sa.sun_path, c->socket_path, strlen(c->socket_path));
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	/* A stale socket (nobody listening) is replaced; a live one is not. */
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+		vgd_err("%s: another vgd is already listening", c->socket_path);
+		close(fd);
+		return -1;
+	}
+	struct stat st;
+	if (lstat(c->socket_path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			vgd_err("%s exists and is not a socket", c->socket_path);
+			close(fd);
+			return -1;
+		}
+		unlink(c->socket_path);
+	}
+	mode_t old = umask(0177);
+	int r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (r < 0) {
+		vgd_err("bind %s: %s", c->socket_path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	s->owns_socket_path = 1;
+	if (c->socket_group[0]) {
+		struct group *g = getgrnam(c->socket_group);
+		if (!g || chown(c->socket_path, (uid_t)-1, g->gr_gid) < 0) {
+			vgd_err("socket group %s: %s", c->socket_group,
+				g ? strerror(errno) : "no such group");
+			close(fd);
+			return -1;
+		}
+	}
+	if (chmod(c->socket_path, c->socket_mode) < 0 || listen(fd, 1024) < 0) {
+		vgd_err("socket %s: %s", c->socket_path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int vgd_sup_listen(sup *s)
+{
+	int fd = socket_from_systemd();
+	if (fd == -2) {
+		vgd_err("LISTEN_FDS: fd 3 is not a listening stream socket");
+		return -1;
+	}
+	if (fd < 0)
+		fd = make_socket(s);
+	if (fd < 0)
+		return -1;
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	return fd;
+}

@@ -1,0 +1,176 @@
+/* supervisor_spawn.c: forking the front and the keyholders (see
+ * supervisor_internal.h). Each child starts from a clean descriptor
+ * table and signal state, takes its name, enters its sandbox and runs its
+ * main. A keyholder gets the keys; the front gets only their public
+ * descriptions (its copy of the key store drops the secrets before the
+ * sandbox). */
+#include "supervisor_internal.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "front.h"
+#include "keyholder.h"
+#include "log.h"
+
+static void close_fds_except(const int *keep, int n)
+{
+	/* Children start from a clean descriptor table: whatever else the
+	 * supervisor had open (other keyholders' channels, the listening
+	 * socket for keyholders) must not leak into them. */
+	int maxfd = (int)sysconf(_SC_OPEN_MAX);
+	if (maxfd < 0 || maxfd > 65536)
+		maxfd = 65536;
+	for (int fd = 3; fd < maxfd; fd++) {
+		int k = 0;
+		for (int i = 0; i < n; i++)
+			k |= keep[i] == fd;
+		if (!k)
+			close(fd);
+	}
+}
+
+static void child_signals(void)
+{
+	/* The supervisor coordinates shutdown; children ignore job-control
+	 * signals aimed at the whole group (Ctrl-C, systemd's SIGTERM). */
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGCHLD, SIG_DFL);
+	sigset_t all;
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+}
+
+/* A keyholder for slot, of the current generation. Its channel goes to
+ * the front, or waits in pending_fds until the front is spawned. */
+int vgd_sup_spawn_keyholder(sup *s, int slot)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		vgd_err("socketpair: %s", strerror(errno));
+		return -1;
+	}
+	int sz = VGD_KH_SOCKBUF;
+	(void)setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	pid_t pid = fork();
+	if (pid < 0) {
+		vgd_err("fork: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		child_signals();
+		/* A name operators (ps, top) and tests can tell apart. */
+		(void)prctl(PR_SET_NAME, "vgd-keyholder", 0, 0, 0);
+		int keep[] = {sv[1], s->report_wr};
+		close_fds_except(keep, 2);
+		vgd_log_setup("keyholder", s->cfg->log_level);
+		vgd_sandbox_opts o = s->sb;
+		o.nofile = 8;
+		if (vgd_sandbox_enter(VGD_ROLE_KEYHOLDER, &o) < 0) {
+			vgd_keystore_wipe(&s->ks);
+			_exit(1);
+		}
+		_exit(vgd_keyholder_main(&s->ks, sv[1]));
+	}
+	close(sv[1]);
+	for (int i = 0; i < VGD_KH_PROCS_MAX; i++)
+		if (s->kh[i].pid == 0) {
+			s->kh[i] = (khproc){pid, slot, s->gen};
+			break;
+		}
+	if (s->front_pid > 0) {
+		vgd_sup_send_keyholder(s, slot, sv[0]);
+		close(sv[0]);
+	} else {
+		if (s->pending_fds[slot] >= 0)
+			close(s->pending_fds[slot]);
+		s->pending_fds[slot] = sv[0];
+	}
+	return 0;
+}
+
+/* Under load every reply and request wakes the front, and on a machine
+ * with no spare core each wake-up preempted a keyholder: two context
+ * switches per request, which cost more than the front's own work
+ * (vgload, RSA-2048 saturated on 2 cores: the keyholders got 1.45 of the
+ * 2 cores). A SCHED_BATCH task never preempts the task running when it
+ * wakes: the front runs when a CPU is free or at the next tick and then
+ * handles everything that arrived meanwhile in one pass (keyholders got
+ * 1.75 cores). It keeps its full share of the CPU, and on an idle CPU it
+ * runs at once, so latency at light load is unchanged. Not fatal: a
+ * filter (systemd's SystemCallFilter) may refuse the call. */
+static void front_yields_to_keyholders(void)
+{
+	struct sched_param sp = {.sched_priority = 0};
+	if (sched_setscheduler(0, SCHED_BATCH, &sp) < 0)
+		vgd_info("front stays SCHED_OTHER (sched_setscheduler: %s)", strerror(errno));
+}
+
+/* The front, with the keyholder channels made before it and a new
+ * control channel. */
+int vgd_sup_spawn_front(sup *s)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return -1;
+	int sz = VGD_CTL_SOCKBUF;
+	(void)setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		child_signals();
+		front_yields_to_keyholders(); /* before the name: tests rely on it */
+		(void)prctl(PR_SET_NAME, "vgd-front", 0, 0, 0);
+		int keep[VGD_KH_MAX + 3];
+		int nk = 0;
+		keep[nk++] = sv[1];
+		keep[nk++] = s->listen_fd;
+		keep[nk++] = s->report_wr;
+		for (int i = 0; i < s->nslots; i++)
+			if (s->pending_fds[i] >= 0)
+				keep[nk++] = s->pending_fds[i];
+		close_fds_except(keep, nk);
+		/* The front must never see key material. */
+		vgd_keystore_drop_secrets(&s->ks);
+		vgd_log_setup("front", s->cfg->log_level);
+		vgd_sandbox_opts o = s->sb;
+		o.nofile = s->front_nofile;
+		if (vgd_sandbox_enter(VGD_ROLE_FRONT, &o) < 0)
+			_exit(1);
+		vgd_front_args a = {
+			.cfg = s->cfg,
+			.keys = &s->ks,
+			.listen_fd = s->listen_fd,
+			.ctl_fd = sv[1],
+			.nkeyholders = s->nslots,
+			.kh_fds = s->pending_fds,
+			.generation = s->gen,
+			.ncpus = s->ncpus,
+		};
+		_exit(vgd_front_main(&a));
+	}
+	close(sv[1]);
+	for (int i = 0; i < s->nslots; i++)
+		if (s->pending_fds[i] >= 0) {
+			close(s->pending_fds[i]);
+			s->pending_fds[i] = -1;
+		}
+	s->front_pid = pid;
+	vgd_sup_ctl_open(s, sv[0]);
+	vgd_sup_send_counters(s);
+	return 0;
+}
