@@ -77,9 +77,8 @@ static void kh_readable(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	for (int budget = 0; budget < 16; budget++) {
-		int want = k->out.len == 0		 ? 1
-			   : k->out.len > VGD_KH_DEPTH ? VGD_KH_DEPTH
-						       : (int)k->out.len;
+		size_t owed = k->out.len;
+		int want = owed == 0 ? 1 : owed > VGD_KH_DEPTH ? VGD_KH_DEPTH : (int)owed;
 		size_t len[VGD_KH_DEPTH];
 		int n = vgd_front_kh_recv(k, f->rec, want, len);
 		if (n < 0) {

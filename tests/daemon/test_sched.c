@@ -1,6 +1,6 @@
 /* test_sched.c: how vgd's processes use the CPU. The front is
  * SCHED_BATCH so that its wake-ups do not preempt keyholders under load
- * (daemon/supervisor.c, front_yields_to_keyholders); the keyholders and
+ * (daemon/supervisor_spawn.c, front_yields_to_keyholders); the keyholders and
  * the supervisor stay SCHED_OTHER, so a keyholder woken for a request
  * still preempts whatever else runs. A restarted front gets it again.
  * With busy_poll_us the front polls instead of sleeping between
