@@ -24,7 +24,8 @@
 static void settle(front *f)
 {
 	while (f->resume || f->pump_wanted || f->dirty) {
-		vgd_front_read_resumed(f);
+		if (f->resume)
+			vgd_front_read_resumed(f);
 		if (f->pump_wanted) {
 			f->pump_wanted = 0;
 			vgd_front_pump(f);

@@ -1,12 +1,13 @@
 /* front_dispatch.c: the front's jobs between the queue and the
  * keyholders (see front_internal.h): dispatch to the least-loaded
- * keyholder, each reply to its job's answer, a lost keyholder's jobs back
+ * keyholder, each reply checked and matched to its job's answer, a lost keyholder's jobs back
  * to the queue, new keyholders attached and replaced ones retired. Holds
  * no key material: replies pass through to front_reply.c (an X25519
  * result is a shared secret: the receive buffer is wiped once it is in
  * its reply frame). */
 #include "front_internal.h"
 
+#include <string.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -48,12 +49,27 @@ static void kh_lost(front *f, khchan *k)
 	vgd_front_want_pump(f);
 }
 
+/* 1 if buf[0, n) is a well-formed reply record (*out then points at its
+ * header), else 0. */
+static int kh_valid_reply(const uint8_t *buf, size_t n, const vgd_krep **out)
+{
+	if (n < sizeof(vgd_krep))
+		return 0;
+	const vgd_krep *r = (const vgd_krep *)buf;
+	if (r->magic != VGD_KREP_MAGIC || r->result_len > VGD_RESULT_MAX ||
+	    n != sizeof(vgd_krep) + r->result_len || r->status > VG_ST_MAX ||
+	    memchr(r->reason, 0, sizeof(r->reason)) == NULL)
+		return 0;
+	*out = r;
+	return 1;
+}
+
 /* One reply: find its job and answer. Returns -1 if the record is
  * invalid (the channel is then dropped). */
 static int kh_take_reply(front *f, khchan *k, const uint8_t *rec, size_t n)
 {
 	const vgd_krep *r;
-	if (!vgd_front_kh_valid_reply(rec, n, &r)) {
+	if (!kh_valid_reply(rec, n, &r)) {
 		vgd_err("invalid record from a keyholder; dropping its channel");
 		return -1;
 	}

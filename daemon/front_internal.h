@@ -230,7 +230,6 @@ job *vgd_front_kh_take(khchan *k, uint64_t wire_id);
 int vgd_front_kh_send(khchan *k, jobq *refused);
 int vgd_front_kh_recv(khchan *k, uint8_t rec[][VGD_KREP_MAX], int want,
 		      size_t len[VGD_KH_DEPTH]);
-int vgd_front_kh_valid_reply(const uint8_t *buf, size_t n, const vgd_krep **out);
 
 /* front_conn.c: client connections. */
 static inline size_t vgd_front_conn_out_pending(const conn *c) { return c->out_len - c->out_off; }

@@ -2,7 +2,8 @@
  * records out (sendmmsg) and in (recvmmsg), the jobs each channel holds,
  * and the set of retiring channels. Holds no key material: records carry
  * inputs out and results back; every reply is checked before use. What a
- * reply means for its request is front_dispatch.c's.
+ * reply says (checked there) and means for its request is
+ * front_dispatch.c's.
  *
  * The job id a record carries is the job's serial shifted left by 8 with
  * its index in the channel's inflight[] below: a reply names its slot,
@@ -204,19 +205,4 @@ int vgd_front_kh_recv(khchan *k, uint8_t rec[][VGD_KREP_MAX], int want,
 		len[i] = mm[i].msg_len;
 	}
 	return n;
-}
-
-/* 1 if buf[0, n) is a well-formed reply record (*out then points at its
- * header), else 0. */
-int vgd_front_kh_valid_reply(const uint8_t *buf, size_t n, const vgd_krep **out)
-{
-	if (n < sizeof(vgd_krep))
-		return 0;
-	const vgd_krep *r = (const vgd_krep *)buf;
-	if (r->magic != VGD_KREP_MAGIC || r->result_len > VGD_RESULT_MAX ||
-	    n != sizeof(vgd_krep) + r->result_len || r->status > VG_ST_MAX ||
-	    memchr(r->reason, 0, sizeof(r->reason)) == NULL)
-		return 0;
-	*out = r;
-	return 1;
 }
