@@ -45,8 +45,9 @@ typedef struct {
 #define VGD_KH_MAX 256
 /* Keyholder processes alive at once: the current generation plus older
  * ones finishing their jobs after reloads. The supervisor tracks this many
- * processes; the front keeps this many channels (live and retiring) and
- * drops the oldest work's channel rather than exceed it. */
+ * processes; the front keeps this many channels (live and retiring): past
+ * it, a replaced keyholder is dropped (its jobs retried elsewhere) instead
+ * of retiring. */
 #define VGD_KH_PROCS_MAX (4 * VGD_KH_MAX)
 /* Jobs the front keeps outstanding per keyholder, which is also how many
  * requests a keyholder takes in one recvmmsg: enough queued work (3 ms of
