@@ -21,6 +21,7 @@
 
 #include "errcode.h"
 #include "log.h"
+#include "record.h"
 #include "vg/proto.h"
 #include "vg_config.h"
 
@@ -166,7 +167,7 @@ static int set_global(vgd_config *cfg, const char *k, const char *v)
 		size_t off;
 		long min, max, scale;
 	} ints[] = {
-		{"keyholders", offsetof(vgd_config, keyholders), 0, 256, 1},
+		{"keyholders", offsetof(vgd_config, keyholders), 0, VGD_KH_MAX, 1},
 		{"max_connections", offsetof(vgd_config, max_connections), 1, 1000000, 1},
 		{"max_inflight", offsetof(vgd_config, max_inflight), 1, VG_PROTO_MAX_INFLIGHT, 1},
 		{"max_queue", offsetof(vgd_config, max_queue), 1, 1000000, 1},

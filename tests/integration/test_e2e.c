@@ -171,7 +171,7 @@ static void test_rsa_private(void **state)
 	assert_int_equal(vg_client_rsa_private(C, "rsa2048", c, 255, out, sizeof(out), &ol),
 			 VGC_E_INVALID); /* refused locally: below any modulus length */
 	/* a key whose policy does not allow it */
-	assert_int_equal(vg_client_rsa_private(C, "rsa3072", c, 384, out, sizeof(out), &ol),
+	assert_int_equal(vg_client_rsa_private(C, "rsa3072", big, sizeof(big), out, sizeof(out), &ol),
 			 VGC_E_NOT_ALLOWED);
 	EVP_PKEY_CTX_free(pc);
 	EVP_PKEY_free(k);
