@@ -10,6 +10,11 @@
  * vg_ge_base_comb[i][j] = (j + 1) * 256^i * B, for i < 32, j < 8. */
 extern const vg_ge_niels vg_ge_base_comb[32][8];
 
+/* The radix-32 comb of the x86-64 base and adx tiers (ge4_table.c,
+ * ge4_tier.asm): vg_ge_base_comb32[i][j] = (j + 1) * 1024^i * B, for
+ * i < 26, j < 16. */
+extern const vg_ge_niels vg_ge_base_comb32[26][16];
+
 /* Odd multiples for the variable-time verification (ge_vartime.c):
  * vg_ge_base_odd[j] = (2j + 1) * B, for j < 64 (width-8 NAF digits). */
 extern const vg_ge_niels vg_ge_base_odd[64];

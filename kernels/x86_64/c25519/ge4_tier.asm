@@ -9,11 +9,14 @@
 ; stack frame.
 ;
 ; C prototype (kernels/src/c25519/fe4.h):
-;   void vg_ge4_comb_TIER(vg_ge4_p3 *h, const vg_ge4_niels comb[32][8],
-;                         const int8_t e[64]);
-; h = sum_j [e_{2j+1}] 16 (256^j B) + sum_j [e_{2j}] (256^j B), digits in
-; [-8, 8], row j of comb holding 1..8 times 256^j B as (y+x, y-x, 2dxy).
+;   void vg_ge4_comb_TIER(vg_ge4_p3 *h, const vg_ge4_niels comb[26][16],
+;                         const int8_t e[52]);
+; h = sum_j [e_{2j+1}] 32 (1024^j B) + sum_j [e_{2j}] (1024^j B), digits in
+; [-16, 16], row j of comb holding 1..16 times 1024^j B as (y+x, y-x, 2dxy).
 ; h is written as extended coordinates (X, Y, Z, T), partially reduced.
+; Radix 32 rather than 16: 52 mixed additions and 5 doublings instead of
+; 64 and 4, for scans of 16 entries instead of 8 (the scans run on the
+; vector units, beside the multiplications of the previous addition).
 
 ; The frame (32-byte elements; G_T is the selected entry).
 %define G_T     0               ; selected (y+x, y-x, 2dxy): 96 bytes
@@ -33,15 +36,15 @@
 ; The point h is at rdi: X +0, Y +32, Z +64, T +96.
 
 ; Select [b] of the row at rsi for the digit at [rcx] into the frame's
-; G_T; G_NEG = sign mask. All eight entries are read; the magnitude is
-; compared with 1..8 in SSE2 lanes, the sign swaps y+x and y-x under a
+; G_T; G_NEG = sign mask. All sixteen entries are read; the magnitude is
+; compared with 1..16 in SSE2 lanes, the sign swaps y+x and y-x under a
 ; mask (the 2dxy negation is folded into the addition: see GE_MADD).
 %macro GE_SELECT 0
     movsx eax, byte [rcx]
     mov edx, eax
     sar edx, 31                 ; -1 if negative
     xor eax, edx
-    sub eax, edx                ; |b| in 0..8
+    sub eax, edx                ; |b| in 0..16
     movsxd rdx, edx
     mov [rsp + G_NEG], rdx
     movd xmm15, eax
@@ -57,7 +60,7 @@
     pxor xmm5, xmm5
     movdqa xmm14, [ge4_ones32]  ; candidate magnitude j + 1
 %assign j 0
-%rep 8
+%rep 16
     movdqa xmm12, xmm14
     pcmpeqd xmm12, xmm15
     paddd xmm14, [ge4_ones32]
@@ -175,30 +178,32 @@ FUNC vg_ge4_comb_ %+ TIER
     mov qword [rdi + 64], 1
 
     inc rcx                     ; odd digits first: e[1], e[3], ...
-    mov qword [rsp + G_CNT], 32
+    mov qword [rsp + G_CNT], 26
 .odd:
     GE_SELECT
     GE_MADD
-    add rsi, 8 * 96
+    add rsi, 16 * 96
     add rcx, 2
     dec qword [rsp + G_CNT]
     jnz .odd                    ; ct: public row counter
 
-    GE_DBL_EFGH                 ; three doublings without T (only the
+    GE_DBL_EFGH                 ; four doublings without T (only the
     GE_OUT 0                    ; next doubling reads them), then one with
+    GE_DBL_EFGH
+    GE_OUT 0
     GE_DBL_EFGH
     GE_OUT 0
     GE_DBL_EFGH
     GE_OUT 0
     GE_DBL
 
-    sub rcx, 65                 ; even digits from e[0]
+    sub rcx, 53                 ; even digits from e[0]
     mov rsi, [rsp + G_COMB]
-    mov qword [rsp + G_CNT], 32
+    mov qword [rsp + G_CNT], 26
 .even:
     GE_SELECT
     GE_MADD
-    add rsi, 8 * 96
+    add rsi, 16 * 96
     add rcx, 2
     dec qword [rsp + G_CNT]
     jnz .even                   ; ct: public row counter

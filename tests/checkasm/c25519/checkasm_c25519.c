@@ -230,20 +230,51 @@ static void ref_comb(vg_ge_p3 *h, const int8_t e[64])
 	}
 }
 
-/* X/Z, Y/Z and the invariant XY = ZT of an asm point, against ref. */
-/* A comb with its table (the tiers' layouts differ: ifma has its own). */
-typedef void (*combfn)(vg_ge4_p3 *, const void *, const int8_t[64]);
-static void check_comb(const char *name, combfn f, const void *comb)
+/* The radix-32 comb of the base and adx tiers on the C point formulas,
+ * for any 52 digits in [-16, 16]: the rows (j + 1) 1024^i B of
+ * vg_ge_base_comb32, odd digits first, five doublings, then the even ones.
+ * Not constant time. */
+static void ref_comb32(vg_ge_p3 *h, const int8_t e[52])
 {
+	vg_ge_completed r;
+	vg_ge_niels t;
+	vg_ge_p3_identity(h);
+	for (int pass = 1; pass >= 0; pass--) {
+		if (pass == 0)
+			for (int d = 0; d < 5; d++) {
+				vg_ge_p3_dbl(&r, h);
+				vg_ge_completed_to_p3(h, &r);
+			}
+		for (int j = 0; j < 26; j++) {
+			int b = e[2 * j + pass], m = b < 0 ? -b : b;
+			if (m == 0)
+				vg_ge_niels_identity(&t);
+			else
+				t = vg_ge_base_comb32[j][m - 1];
+			vg_ge_niels_cneg(&t, b < 0);
+			vg_ge_add_niels(&r, h, &t);
+			vg_ge_completed_to_p3(h, &r);
+		}
+	}
+}
+
+/* X/Z, Y/Z and the invariant XY = ZT of an asm point, against ref. */
+/* A comb with its table (the tiers' layouts differ: ifma has its own),
+ * digits in [-D, D] (D = 8: 64 of them, radix 16, ref_comb; D = 16: 52,
+ * radix 32, ref_comb32). */
+typedef void (*combfn)(vg_ge4_p3 *, const void *, const int8_t *);
+static void check_comb(const char *name, combfn f, const void *comb, int D)
+{
+	const int nd = D == 8 ? 64 : 52;
 	vg_checkasm_func(name);
 	int n = vg_checkasm_iters() + 6;
 	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
 		int8_t e[64];
-		for (int k = 0; k < 64; k++) {
-			int v = (int)(vg_checkasm_rand64() % 17) - 8; /* uniform in [-8, 8] */
-			/* edge runs: all 0, all 8, all -8, alternating, one digit set */
-			e[k] = (int8_t)(i == 0 ? 0 : i == 1 ? 8 : i == 2 ? -8 : i == 3 ? (k & 1 ? 8 : -8)
-				      : i == 4 ? (k == 63 ? 8 : 0) : i == 5 ? (k == 0 ? -1 : 0) : v);
+		for (int k = 0; k < nd; k++) {
+			int v = (int)(vg_checkasm_rand64() % (2 * D + 1)) - D; /* uniform in [-D, D] */
+			/* edge runs: all 0, all D, all -D, alternating, one digit set */
+			e[k] = (int8_t)(i == 0 ? 0 : i == 1 ? D : i == 2 ? -D : i == 3 ? (k & 1 ? D : -D)
+				      : i == 4 ? (k == nd - 1 ? D : 0) : i == 5 ? (k == 0 ? -1 : 0) : v);
 		}
 		uint8_t raw[VG_CHECKASM_OUT(128)], got[32], want[32];
 		vg_ge4_p3 *h = (vg_ge4_p3 *)vg_checkasm_guard(raw, 128);
@@ -256,7 +287,10 @@ static void check_comb(const char *name, combfn f, const void *comb)
 		vg_fe4_to_fe(&P.Z, &h->Z);
 		vg_fe4_to_fe(&P.T, &h->T);
 		vg_ge_p3_tobytes(got, &P);
-		ref_comb(&R, e);
+		if (D == 8)
+			ref_comb(&R, e);
+		else
+			ref_comb32(&R, e);
 		vg_ge_p3_tobytes(want, &R);
 		vg_checkasm_eq(got, want, 32, "i=%d", i);
 		vg_fe xy, zt;
@@ -557,7 +591,7 @@ int main(int argc, char **argv)
 		 * Fermat's chain in fe.c, including 0, p, 2p - 1 and 2^256 - 1 */
 		check_unary("vg_fe4_invert", vg_fe4_invert, vg_fe_invert);
 		check_ladder("vg_x25519_ladder_base", vg_x25519_ladder_base);
-		check_comb("vg_ge4_comb_base", (combfn)vg_ge4_comb_base, vg_ge4_base_comb());
+		check_comb("vg_ge4_comb_base", (combfn)vg_ge4_comb_base, vg_ge4_base_comb32(), 16);
 		check_points("base", (gefn)vg_ge4_madd_base, (gefn)vg_ge4_add_base, vg_ge4_dbl_base,
 			     vg_ge4_dbl_p2_base);
 	}
@@ -566,13 +600,13 @@ int main(int argc, char **argv)
 		check_unary("vg_fe4_sqr_adx", vg_fe4_sqr_adx, vg_fe_sq);
 		check_sqrn("vg_fe4_sqrn_adx", vg_fe4_sqrn_adx);
 		check_ladder("vg_x25519_ladder_adx", vg_x25519_ladder_adx);
-		check_comb("vg_ge4_comb_adx", (combfn)vg_ge4_comb_adx, vg_ge4_base_comb());
+		check_comb("vg_ge4_comb_adx", (combfn)vg_ge4_comb_adx, vg_ge4_base_comb32(), 16);
 		check_points("adx", (gefn)vg_ge4_madd_adx, (gefn)vg_ge4_add_adx, vg_ge4_dbl_adx,
 			     vg_ge4_dbl_p2_adx);
 	}
 	if (vg_checkasm_tier("ifma", VG_TIER_IFMA)) {
 		check_ladder("vg_x25519_ladder_ifma", vg_x25519_ladder_ifma);
-		check_comb("vg_ge4_comb_ifma", (combfn)vg_ge4_comb_ifma, vg_ge52_base_comb());
+		check_comb("vg_ge4_comb_ifma", (combfn)vg_ge4_comb_ifma, vg_ge52_base_comb(), 8);
 		check_points52();
 	}
 	/* Every row of the family table the CPU can run, against row 0 (C). */
