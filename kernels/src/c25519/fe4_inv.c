@@ -28,24 +28,20 @@ typedef struct {
 	int64_t u, v, q, r;
 } mat;
 
-/* n <= 21 divsteps on the low bits of f (odd) and g; t = 2 delta (odd),
- * kept negated (nt = -t) so the sign mask of delta is one shift.
- * Per step: swap when delta > 0 and g is odd, then
+/* The portable reference of vg_fe4_divsteps (fe4.h; the asm in
+ * fe4_base.asm runs the inversion): n <= 30 divsteps on the low bits of f
+ * (odd) and g; t = 2 delta (odd), kept negated (nt = -t) so the sign mask
+ * of delta is one shift. Per step: swap when delta > 0 and g is odd, then
  *   (delta, f, g) <- (1 - delta, g, (g - f)/2)  or (1 + delta, f, (g + (g&1) f)/2).
  * The matrix rows follow f and g scaled by 2^steps (f's row doubles
  * instead of g's halving), which keeps their updates linear, so each row
- * is packed in one word as u + 2^32 v (|u|, |v| <= 2^21).
- * Written so the loop-carried chain through g is and, neg, and, add, shr:
- * x = -f or f (by the sign of delta alone, known a step early) is added to
- * g when g is odd, and a swap then turns f into g - f + f = g with one
- * masked add. With n a constant at every call (always inlined) the loop
- * unrolls. */
-static inline __attribute__((always_inline)) int64_t chunk(int64_t t, uint64_t f, uint64_t g,
-							   int n, mat *m)
+ * is packed in one word as u + 2^32 v (|u|, |v| <= 2^n). x = -f or f (by
+ * the sign of delta alone, known a step early) is added to g when g is
+ * odd, and a swap then turns f into g - f + f = g with one masked add. */
+int64_t vg_fe4_divsteps_c(uint64_t rows[2], int64_t t, uint64_t f, uint64_t g, unsigned n)
 {
 	uint64_t rf = 1, rg = (uint64_t)1 << 32, nt = (uint64_t)-t;
-#pragma GCC unroll 21
-	for (int i = 0; i < n; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		uint64_t s = (uint64_t)((int64_t)nt >> 63);  /* delta > 0 */
 		uint64_t x = (f ^ s) - s, xr = (rf ^ s) - s;   /* -f, -rf when delta > 0 */
 		uint64_t odd = vg_ct_barrier(0 - (g & 1));
@@ -58,11 +54,22 @@ static inline __attribute__((always_inline)) int64_t chunk(int64_t t, uint64_t f
 		g >>= 1;
 		rf <<= 1;
 	}
-	m->u = (int32_t)(uint32_t)rf;
-	m->v = (int64_t)(rf - (uint64_t)m->u) >> 32;
-	m->q = (int32_t)(uint32_t)rg;
-	m->r = (int64_t)(rg - (uint64_t)m->q) >> 32;
+	rows[0] = rf;
+	rows[1] = rg;
 	return (int64_t)(0 - nt);
+}
+
+/* n <= 21 steps by the asm (21 keeps the packed entries and the products
+ * of mat_mul in range); m = the unpacked rows. */
+static int64_t chunk(int64_t t, uint64_t f, uint64_t g, int n, mat *m)
+{
+	uint64_t rows[2];
+	t = vg_fe4_divsteps(rows, t, f, g, (unsigned)n);
+	m->u = (int32_t)(uint32_t)rows[0];
+	m->v = (int64_t)(rows[0] - (uint64_t)m->u) >> 32;
+	m->q = (int32_t)(uint32_t)rows[1];
+	m->r = (int64_t)(rows[1] - (uint64_t)m->q) >> 32;
+	return t;
 }
 
 /* a = b a (the later steps' matrix applied after the earlier ones). The
@@ -82,8 +89,7 @@ static void mat_mul(mat *a, const mat *b)
  * 21 (62 = 21 + 21 + 20, 32 = 21 + 11); each later chunk starts from the
  * low bits of (u f + v g) / 2^s, still exact in 64 - s bits. Returns the
  * new t; m = the n-step matrix (f_n 2^n = u f + v g, ...). */
-static inline __attribute__((always_inline)) int64_t batch(int64_t t, uint64_t f, uint64_t g,
-							   int n, mat *m)
+static int64_t batch(int64_t t, uint64_t f, uint64_t g, int n, mat *m)
 {
 	mat mk;
 	int s = n < 21 ? n : 21;
@@ -168,11 +174,7 @@ void vg_fe4_invert(vg_fe4 *h, const vg_fe4 *z)
 	for (int k = 0; k < BATCHES; k++) {
 		uint64_t flo = (uint64_t)f[0] | (uint64_t)f[1] << 62;
 		uint64_t glo = (uint64_t)g[0] | (uint64_t)g[1] << 62;
-		/* public step counts, constants at each call so the steps unroll */
-		if (k < BATCHES - 1)
-			t = batch(t, flo, glo, 62, &m);
-		else
-			t = batch(t, flo, glo, 32, &m);
+		t = batch(t, flo, glo, k < BATCHES - 1 ? 62 : 32, &m); /* public count */
 		apply_fg(f, g, &m);
 		lin(&nd, m.u, &d, m.v, &e);
 		lin(&e, m.q, &d, m.r, &e);

@@ -203,6 +203,37 @@ static void check_ladder(const char *name,
 	vg_checkasm_func_done();
 }
 
+/* vg_fe4_divsteps (asm, every tier) against its C reference: random odd
+ * f, any g, odd t from small to near the int64 range, every step count
+ * 1..30, and the edges f = 1 or all ones, g = 0, 1 or all ones, t = +-1. */
+static void check_divsteps(void)
+{
+	static const uint64_t fe[] = {1, ~(uint64_t)0, 0x8000000000000001u};
+	static const uint64_t ge[] = {0, 1, ~(uint64_t)0, 0x8000000000000000u};
+	static const int64_t te[] = {1, -1, 3, -3, 0x3fffffffffffffff, -0x3fffffffffffffff};
+	vg_checkasm_func("vg_fe4_divsteps");
+	int n = vg_checkasm_iters();
+	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
+		uint64_t f = vg_checkasm_rand64() | 1, g = vg_checkasm_rand64();
+		int64_t t = (int64_t)((vg_checkasm_rand64() >> (vg_checkasm_rand64() % 63)) | 1);
+		if (vg_checkasm_rand64() & 1)
+			t = -t;
+		if (i < 72) { /* every combination of the edges once */
+			f = fe[i % 3];
+			g = ge[(i / 3) % 4];
+			t = te[(i / 12) % 6];
+		}
+		unsigned steps = 1 + (unsigned)(i % 30);
+		uint64_t got[2], want[2];
+		int64_t tg = (int64_t)vg_checkasm_call(vg_fe4_divsteps, got, t, f, g, steps);
+		int64_t tw = vg_fe4_divsteps_c(want, t, f, g, steps);
+		if (!vg_checkasm_eq(got, want, sizeof(got), "rows, i=%d n=%u", i, steps))
+			break;
+		vg_checkasm_eq(&tg, &tw, sizeof(tg), "t, i=%d n=%u", i, steps);
+	}
+	vg_checkasm_func_done();
+}
+
 /* The comb on the C point formulas, for any digits in [-8, 8] (the asm
  * must not assume the recoding's ranges): sum of [e_{2j+1}] 16 row_j and
  * [e_{2j}] row_j, with the table of ge_table.h. Not constant time. */
@@ -590,6 +621,7 @@ int main(int argc, char **argv)
 		/* C (divsteps, fe4_inv.c), but every tier's inversion: against
 		 * Fermat's chain in fe.c, including 0, p, 2p - 1 and 2^256 - 1 */
 		check_unary("vg_fe4_invert", vg_fe4_invert, vg_fe_invert);
+		check_divsteps();
 		check_ladder("vg_x25519_ladder_base", vg_x25519_ladder_base);
 		check_comb("vg_ge4_comb_base", (combfn)vg_ge4_comb_base, vg_ge4_base_comb32(), 16);
 		check_points("base", (gefn)vg_ge4_madd_base, (gefn)vg_ge4_add_base, vg_ge4_dbl_base,
