@@ -85,13 +85,13 @@ void vg_fe4_to_fe(vg_fe *h, const vg_fe4 *f);
 /* h = 1/f (0 for f = 0 mod p), constant time: Bernstein-Yang divsteps
  * (fe4_inv.c); any tier (its one product uses vg_fe4_mul_base). */
 void vg_fe4_invert(vg_fe4 *h, const vg_fe4 *f);
-/* The inner loop of vg_fe4_invert: n divsteps (1 <= n <= 30) on the low
- * 64 bits of f (odd) and g with t = 2 delta (odd); returns the new t and
- * writes the transition matrix's rows packed, rows[0] = u + 2^32 v,
- * rows[1] = q + 2^32 r (f_n 2^n = u f + v g, g_n 2^n = q f + r g). The
- * asm (fe4_base.asm, any tier) and its C reference (fe4_inv.c). */
-int64_t vg_fe4_divsteps(uint64_t rows[2], int64_t t, uint64_t f, uint64_t g, unsigned n);
-int64_t vg_fe4_divsteps_c(uint64_t rows[2], int64_t t, uint64_t f, uint64_t g, unsigned n);
+/* The inner loop of vg_fe4_invert: n divsteps (1 <= n <= 19) on the low
+ * bits of f (odd) and g with t = 2 delta (odd); returns the new t and
+ * writes the transition matrix m = (u, v, q, r): f_n 2^n = u f + v g,
+ * g_n 2^n = q f + r g. The asm (fe4_base.asm, any tier) and its C
+ * reference (fe4_inv.c). */
+int64_t vg_fe4_divsteps(int64_t m[4], int64_t t, uint64_t f, uint64_t g, unsigned n);
+int64_t vg_fe4_divsteps_c(int64_t m[4], int64_t t, uint64_t f, uint64_t g, unsigned n);
 /* if ctl (0 or 1): f = g */
 void vg_fe4_cmov(vg_fe4 *f, const vg_fe4 *g, uint64_t ctl);
 

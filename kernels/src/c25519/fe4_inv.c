@@ -17,6 +17,7 @@
 
 #define M62 ((uint64_t)0x3fffffffffffffff)
 #define BATCHES 10 /* 9 x 62 + 32 = 590 steps */
+#define CHUNK 19   /* steps per call of vg_fe4_divsteps (its limit) */
 
 typedef __int128 i128;
 
@@ -29,16 +30,17 @@ typedef struct {
 } mat;
 
 /* The portable reference of vg_fe4_divsteps (fe4.h; the asm in
- * fe4_base.asm runs the inversion): n <= 30 divsteps on the low bits of f
- * (odd) and g; t = 2 delta (odd), kept negated (nt = -t) so the sign mask
- * of delta is one shift. Per step: swap when delta > 0 and g is odd, then
+ * fe4_base.asm, which packs each row with its value, runs the inversion):
+ * n <= 19 divsteps on the low bits of f (odd) and g; t = 2 delta (odd),
+ * kept negated (nt = -t) so the sign mask of delta is one shift. Per step:
+ * swap when delta > 0 and g is odd, then
  *   (delta, f, g) <- (1 - delta, g, (g - f)/2)  or (1 + delta, f, (g + (g&1) f)/2).
  * The matrix rows follow f and g scaled by 2^steps (f's row doubles
- * instead of g's halving), which keeps their updates linear, so each row
- * is packed in one word as u + 2^32 v (|u|, |v| <= 2^n). x = -f or f (by
- * the sign of delta alone, known a step early) is added to g when g is
- * odd, and a swap then turns f into g - f + f = g with one masked add. */
-int64_t vg_fe4_divsteps_c(uint64_t rows[2], int64_t t, uint64_t f, uint64_t g, unsigned n)
+ * instead of g's halving), which keeps their updates linear; each row is
+ * packed in one word as u + 2^32 v (|u|, |v| <= 2^n). x = -f or f (by the
+ * sign of delta alone) is added to g when g is odd, and a swap then turns
+ * f into g - f + f = g with one masked add. */
+int64_t vg_fe4_divsteps_c(int64_t m[4], int64_t t, uint64_t f, uint64_t g, unsigned n)
 {
 	uint64_t rf = 1, rg = (uint64_t)1 << 32, nt = (uint64_t)-t;
 	for (unsigned i = 0; i < n; i++) {
@@ -54,21 +56,19 @@ int64_t vg_fe4_divsteps_c(uint64_t rows[2], int64_t t, uint64_t f, uint64_t g, u
 		g >>= 1;
 		rf <<= 1;
 	}
-	rows[0] = rf;
-	rows[1] = rg;
+	m[0] = (int32_t)(uint32_t)rf;
+	m[1] = (int64_t)(rf - (uint64_t)m[0]) >> 32;
+	m[2] = (int32_t)(uint32_t)rg;
+	m[3] = (int64_t)(rg - (uint64_t)m[2]) >> 32;
 	return (int64_t)(0 - nt);
 }
 
-/* n <= 21 steps by the asm (21 keeps the packed entries and the products
- * of mat_mul in range); m = the unpacked rows. */
+/* n <= 19 steps by the asm; m = their matrix. */
 static int64_t chunk(int64_t t, uint64_t f, uint64_t g, int n, mat *m)
 {
-	uint64_t rows[2];
-	t = vg_fe4_divsteps(rows, t, f, g, (unsigned)n);
-	m->u = (int32_t)(uint32_t)rows[0];
-	m->v = (int64_t)(rows[0] - (uint64_t)m->u) >> 32;
-	m->q = (int32_t)(uint32_t)rows[1];
-	m->r = (int64_t)(rows[1] - (uint64_t)m->q) >> 32;
+	int64_t e[4];
+	t = vg_fe4_divsteps(e, t, f, g, (unsigned)n);
+	*m = (mat){e[0], e[1], e[2], e[3]};
 	return t;
 }
 
@@ -86,16 +86,16 @@ static void mat_mul(mat *a, const mat *b)
 }
 
 /* n <= 62 divsteps on the low 64 bits of f and g, as chunks of at most
- * 21 (62 = 21 + 21 + 20, 32 = 21 + 11); each later chunk starts from the
+ * 19 (62 = 19 + 19 + 19 + 5, 32 = 19 + 13); each later chunk starts from the
  * low bits of (u f + v g) / 2^s, still exact in 64 - s bits. Returns the
  * new t; m = the n-step matrix (f_n 2^n = u f + v g, ...). */
 static int64_t batch(int64_t t, uint64_t f, uint64_t g, int n, mat *m)
 {
 	mat mk;
-	int s = n < 21 ? n : 21;
+	int s = n < CHUNK ? n : CHUNK;
 	t = chunk(t, f, g, s, m);
 	while (s < n) {
-		int c = n - s < 21 ? n - s : 21;
+		int c = n - s < CHUNK ? n - s : CHUNK;
 		uint64_t fk = ((uint64_t)m->u * f + (uint64_t)m->v * g) >> s;
 		uint64_t gk = ((uint64_t)m->q * f + (uint64_t)m->r * g) >> s;
 		t = chunk(t, fk, gk, c, &mk);

@@ -44,7 +44,7 @@ RULES = [
     ("vg_fe4_add", "entry", "rdi rsi rdx", "h, f, g"),
     ("vg_fe4_sub", "entry", "rdi rsi rdx", "h, f, g"),
     ("vg_fe4_mul_a24", "entry", "rdi rsi", "h, f"),
-    ("vg_fe4_divsteps", "entry", "rdi r8", "rows, and n: a public step count (rsi, rdx, rcx: t, f, g)"),
+    ("vg_fe4_divsteps", "entry", "rdi r8", "m, and n: a public step count (rsi, rdx, rcx: t, f, g)"),
     ("vg_x25519_ladder_*", "entry", "rdi rsi rdx", "xz, e (the scalar's address), x1"),
     ("vg_ge4_comb_*", "entry", "rdi rsi rdx", "h, the comb table, e (the digits' address)"),
     ("vg_ge4_madd_*", "entry", "rdi rsi", "h, q"),
