@@ -44,7 +44,8 @@ typedef struct {
 	void vg_fe4_sqr_##t(vg_fe4 *h, const vg_fe4 *f);                                   \
 	void vg_fe4_sqrn_##t(vg_fe4 *h, const vg_fe4 *f, unsigned n);                      \
 	void vg_x25519_ladder_##t(vg_fe4 xz[2], const uint8_t e[32], const vg_fe4 *x1);    \
-	void vg_ge4_comb_##t(vg_ge4_p3 *h, const vg_ge4_niels comb[26][16], const int8_t e[52]); \
+	void vg_ge4_comb_##t(vg_ge4_p3 *h, const vg_ge4_niels comb[26][16],                 \
+			     const int8_t e[52]);                                              \
 	void vg_ge4_madd_##t(vg_ge4_p3 *h, const vg_ge4_niels *q);                         \
 	void vg_ge4_add_##t(vg_ge4_p3 *h, const vg_ge4_cached *q);                         \
 	void vg_ge4_dbl_##t(vg_ge4_p3 *h);                                                 \

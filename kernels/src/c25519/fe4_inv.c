@@ -45,13 +45,13 @@ int64_t vg_fe4_divsteps_c(int64_t m[4], int64_t t, uint64_t f, uint64_t g, unsig
 	uint64_t rf = 1, rg = (uint64_t)1 << 32, nt = (uint64_t)-t;
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t s = (uint64_t)((int64_t)nt >> 63);  /* delta > 0 */
-		uint64_t x = (f ^ s) - s, xr = (rf ^ s) - s;   /* -f, -rf when delta > 0 */
+		uint64_t x = (f ^ s) - s, xr = (rf ^ s) - s; /* -f, -rf when delta > 0 */
 		uint64_t odd = vg_ct_barrier(0 - (g & 1));
-		uint64_t c = s & odd;                          /* swap */
+		uint64_t c = s & odd; /* swap */
 		g += x & odd;
 		rg += xr & odd;
-		nt = ((nt ^ c) - c) - 2;                       /* t = 2 + (c ? -t : t) */
-		f += g & c;                                    /* swap: f + (g - f) = g */
+		nt = ((nt ^ c) - c) - 2; /* t = 2 + (c ? -t : t) */
+		f += g & c;              /* swap: f + (g - f) = g */
 		rf += rg & c;
 		g >>= 1;
 		rf <<= 1;

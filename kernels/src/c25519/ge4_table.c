@@ -41,7 +41,7 @@ const vg_ge4_niels (*vg_ge4_base_comb(void))[8]
 const vg_ge4_niels (*vg_ge4_base_comb32(void))[16]
 {
 	pthread_once(&once, convert);
-	return (const vg_ge4_niels (*)[16])comb32;
+	return (const vg_ge4_niels(*)[16])comb32;
 }
 
 const vg_ge4_niels *vg_ge4_base_odd(void)

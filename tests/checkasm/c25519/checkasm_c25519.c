@@ -302,10 +302,16 @@ static void check_comb(const char *name, combfn f, const void *comb, int D)
 	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
 		int8_t e[64];
 		for (int k = 0; k < nd; k++) {
-			int v = (int)(vg_checkasm_rand64() % (2 * D + 1)) - D; /* uniform in [-D, D] */
+			/* uniform in [-D, D] */
+			int v = (int)(vg_checkasm_rand64() % (2 * D + 1)) - D;
 			/* edge runs: all 0, all D, all -D, alternating, one digit set */
-			e[k] = (int8_t)(i == 0 ? 0 : i == 1 ? D : i == 2 ? -D : i == 3 ? (k & 1 ? D : -D)
-				      : i == 4 ? (k == nd - 1 ? D : 0) : i == 5 ? (k == 0 ? -1 : 0) : v);
+			e[k] = (int8_t)(i == 0   ? 0
+					: i == 1 ? D
+					: i == 2 ? -D
+					: i == 3 ? (k & 1 ? D : -D)
+					: i == 4 ? (k == nd - 1 ? D : 0)
+					: i == 5 ? (k == 0 ? -1 : 0)
+						 : v);
 		}
 		uint8_t raw[VG_CHECKASM_OUT(128)], got[32], want[32];
 		vg_ge4_p3 *h = (vg_ge4_p3 *)vg_checkasm_guard(raw, 128);
