@@ -8,7 +8,8 @@
 ; Operands are effective-address texts, e.g. FE_MUL_ADX rdi, rsi, rcx or
 ; FE_ADD rsp+64, rsp+96, rsp+128. Register use (clobbered):
 ;   FE_MUL_ADX/FE_SQR_ADX: rax rbx rbp rdx r8-r15   (never rcx rsi rdi)
-;   FE_MUL_BASE: rax rbx rdx r8-r15                 (never rcx rsi rdi rbp)
+;   FE_MUL_BASE: rax rbx rdx r8-r15                 (never rcx rsi rdi rbp;
+;                the product alone uses rax rdx r8-r15, REDUCE_BASE rbx)
 ;   FE_SQR_BASE: rax rbx rbp rdx r8-r15             (never rcx rsi rdi)
 ;   FE_ADD/FE_SUB/FE_MUL_A24: rax rdx r8-r11
 ; The result is written only after every input has been read, so the
@@ -204,60 +205,50 @@
     FE_STORE %1
 %endmacro
 
-; One row of the base schoolbook: r(lo..lo+3) += a * b, top limb written.
-; %1 a-operand address, %2 b base, %3-%7 the five accumulator registers.
-%macro MULROW_BASE 7
-    mov rax, [%1]
-    mul qword [%2]
-    add %3, rax
-    adc rdx, 0
-    mov rbx, rdx
-    mov rax, [%1]
-    mul qword [%2 + 8]
-    add rax, rbx
-    adc rdx, 0
-    add %4, rax
-    adc rdx, 0
-    mov rbx, rdx
-    mov rax, [%1]
-    mul qword [%2 + 16]
-    add rax, rbx
-    adc rdx, 0
-    add %5, rax
-    adc rdx, 0
-    mov rbx, rdx
-    mov rax, [%1]
-    mul qword [%2 + 24]
-    add rax, rbx
-    adc rdx, 0
-    add %6, rax
-    adc rdx, 0
-    mov %7, rdx
+; The base product by columns (product scanning): column k gathers every
+; a_i b_j with i + j = k into three words r(8+k), r(9+k), r(10+k), one
+; add and two adc a product (the row form needs four add/adc and two
+; moves a product, mul clobbering the flags between products); the
+; column's low word is then final and the next column starts on its two
+; upper words, the new top word cleared first. Uses rax, rdx, r8-r15.
+; FE_MUL_COL rL, rM, rH, a-address, b-address: (rL, rM, rH) += a b.
+%macro FE_MUL_COL 5
+    mov rax, [%4]
+    mul qword [%5]
+    add %1, rax
+    adc %2, rdx
+    adc %3, 0
 %endmacro
 
 %macro FE_MUL_BASE 3
     mov rax, [%2]
-    mul qword [%3]
+    mul qword [%3]              ; column 0
     mov r8, rax
     mov r9, rdx
-    mov rax, [%2]
-    mul qword [%3 + 8]
-    add r9, rax
-    adc rdx, 0
-    mov r10, rdx
-    mov rax, [%2]
-    mul qword [%3 + 16]
-    add r10, rax
-    adc rdx, 0
-    mov r11, rdx
-    mov rax, [%2]
+    xor r10d, r10d              ; column 1 in r9, r10, r11
+    xor r11d, r11d
+    FE_MUL_COL r9, r10, r11, %2, %3 + 8
+    FE_MUL_COL r9, r10, r11, %2 + 8, %3
+    xor r12d, r12d              ; column 2 in r10, r11, r12
+    FE_MUL_COL r10, r11, r12, %2, %3 + 16
+    FE_MUL_COL r10, r11, r12, %2 + 8, %3 + 8
+    FE_MUL_COL r10, r11, r12, %2 + 16, %3
+    xor r13d, r13d              ; column 3
+    FE_MUL_COL r11, r12, r13, %2, %3 + 24
+    FE_MUL_COL r11, r12, r13, %2 + 8, %3 + 16
+    FE_MUL_COL r11, r12, r13, %2 + 16, %3 + 8
+    FE_MUL_COL r11, r12, r13, %2 + 24, %3
+    xor r14d, r14d              ; column 4
+    FE_MUL_COL r12, r13, r14, %2 + 8, %3 + 24
+    FE_MUL_COL r12, r13, r14, %2 + 16, %3 + 16
+    FE_MUL_COL r12, r13, r14, %2 + 24, %3 + 8
+    xor r15d, r15d              ; column 5
+    FE_MUL_COL r13, r14, r15, %2 + 16, %3 + 24
+    FE_MUL_COL r13, r14, r15, %2 + 24, %3 + 16
+    mov rax, [%2 + 24]          ; column 6: the product is < 2^512, no carry out
     mul qword [%3 + 24]
-    add r11, rax
-    adc rdx, 0
-    mov r12, rdx
-    MULROW_BASE %2 + 8, %3, r9, r10, r11, r12, r13
-    MULROW_BASE %2 + 16, %3, r10, r11, r12, r13, r14
-    MULROW_BASE %2 + 24, %3, r11, r12, r13, r14, r15
+    add r14, rax
+    adc r15, rdx
     REDUCE_BASE
     FE_STORE %1
 %endmacro
