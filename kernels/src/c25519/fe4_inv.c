@@ -3,8 +3,9 @@
  * modulus: 9 batches of 62 and a last one of 32). Secret: the input and every
  * intermediate value; the step count is fixed and every choice is a mask.
  *
- * Each batch runs 62 divsteps on the low 64 bits of f and g only and
- * records them as a 2x2 matrix M with f_new 2^62 = u f + v g and
+ * Each batch runs 62 divsteps on the low 64 bits of f and g only (in
+ * chunks of at most 19, vg_fe4_divsteps in fe4_base.asm) and records
+ * them as a 2x2 matrix M with f_new 2^62 = u f + v g and
  * g_new 2^62 = q f + r g; then M is applied to the full f, g (signed
  * 62-bit limbs, exact division by 2^62) and to the field elements d, e
  * (f = d x 2^-n, g = e x 2^-n mod p after n steps). At the end f = +-1,

@@ -1,5 +1,6 @@
 ; mont_macros.asm: the end of a Montgomery multiplication or squaring,
-; shared by mont_base.asm, mont_adx.asm and mont_sqr_adx.asm: the final
+; shared by mont_base.asm, mont_adx.asm, mont_sqr_adx.asm and (through
+; mont_fips_macros.asm) mont_sqr_base.asm: the final
 ; conditional subtraction (constant time: computed always, selected by a
 ; mask) and the wipe of the stack frame. Secret: t, m and the result.
 %ifndef VG_MONT_MACROS_ASM
