@@ -26,9 +26,11 @@
 #include "dispatch.h"
 #include "ec/ec_mont.h"
 
-/* Fixed-base comb: digit width, and entries per row (the multiples 1..16
- * of one power of 2^5 of G; a signed digit selects one and negates it). */
-#define VG_EC_COMB_W 5
+/* Fixed-base comb: digit width, and entries per row (the multiples 1..64
+ * of one power of 2^7 of G; a signed digit selects one and negates it).
+ * 37 rows for P-256 (148 KiB), 55 for P-384 (330 KiB): the widest layout
+ * published for P-256, one mixed addition per 7 bits of the scalar. */
+#define VG_EC_COMB_W 7
 #define VG_EC_COMB_ENTRIES (1 << (VG_EC_COMB_W - 1))
 /* Verification: width of G's wNAF, and its table of odd multiples
  * G, 3G, ..., 63G. */
@@ -41,6 +43,10 @@ struct vg_ec_mod {
 	const uint64_t *rr;  /* R^2 mod m */
 	const uint64_t *one; /* R mod m: 1 in Montgomery form */
 	uint64_t m0inv;      /* -m^-1 mod 2^64 */
+	/* 2^(64 B - N) R^3 mod m for the divsteps inversion (ec_inv.c) of B
+	 * batches and N steps: the one constant that maps its output to
+	 * the Montgomery-form inverse. */
+	const uint64_t *inv_k;
 };
 
 /* One curve y^2 = x^3 - 3x + b over GF(p), of prime order n. Public. */
@@ -201,8 +207,34 @@ vg_ec_base_mul_fn vg_ec_base_mul_c;
 vg_ec_point_mul_fn vg_ec_point_mul_c;
 vg_ec_dsm_fn vg_ec_dsm_c;
 
+/* VARIABLE TIME (public scalars): the width-w NAF of a (limbs words),
+ * a = sum_i d[i] 2^i with every non-zero d[i] odd, |d[i]| < 2^(w-1), and
+ * at most one non-zero digit in any w consecutive positions. Returns the
+ * number of digits written (at most 64 limbs + 1). */
+size_t vg_ec_wnaf(int8_t *d, const uint64_t *a, size_t limbs, unsigned w);
+
 /* Comb geometry: rows needed for a scalar of 64 limbs bits (one more
- * digit than ceil(bits / 5) covers the last carry of the recoding). */
+ * digit than floor(bits / 7) covers the top bits and the last carry of
+ * the recoding). */
 #define VG_EC_COMB_ROWS(limbs) ((64 * (limbs)) / VG_EC_COMB_W + 1)
+
+/* Signed comb digits of k (limbs words, any value < R) into d[rows]:
+ * digit i is window i of k plus the carry from window i - 1, recentred
+ * into [-63, 64] (ec_base.c). Constant time. */
+void vg_ec_comb_recode(int8_t *d, const uint64_t *k, size_t limbs, size_t rows);
+
+/* ---- ec_inv.c: constant-time inversion by divsteps, any odd modulus ---- */
+
+/* Divsteps of the inversion for a modulus of 64 limbs bits: 590
+ * "half-delta" steps for 256 bits (10 batches: 9 of 62, one of 32);
+ * 1116 ordinary ones (18 batches of 62) for 384 bits, above Bernstein and
+ * Yang's bound (49 d + 57) / 17 = 1111 for d = 384. */
+#define VG_EC_INV_BATCHES(limbs) ((limbs) == 4 ? 10 : 18)
+#define VG_EC_INV_STEPS(limbs) ((limbs) == 4 ? 590 : 1116)
+
+/* r = a^-1 in Montgomery form (a R -> a^-1 R mod m), 0 -> 0, for a < m,
+ * modulo the odd m of mod (4 or 6 limbs, m > 2^(64 limbs - 1)). The
+ * tiers' fe_inv and sc_inv; r may alias a. */
+void vg_ec_modinv(const struct vg_ec_mod *mod, size_t limbs, uint64_t *r, const uint64_t *a);
 
 #endif

@@ -1,24 +1,27 @@
-/* ec_base.c: the C fixed-base multiplication [k]G, constant time.
- * Secret: k, its digits, every selected table entry and every
- * intermediate point. No branch or memory index depends on them: each
- * row is read in full and one entry kept under a mask.
+/* ec_base.c: the C fixed-base multiplication [k]G, constant time, and the
+ * comb recoding every tier shares. Secret: k, its digits, every selected
+ * table entry and every intermediate point. No branch or memory index
+ * depends on them: each row is read in full and one entry kept under a
+ * mask.
  *
- * Method (signed radix-2^5 comb without doublings). Write
- *   k = sum_{i < rows} d_i 32^i,  d_i in [-15, 16],
- * then [k]G = sum_i [d_i] (32^i G), and row i of the table holds
- * 1..16 times 32^i G (affine). Each row costs one 16-entry scan, a masked
+ * Method (signed radix-2^7 comb without doublings). Write
+ *   k = sum_{i < rows} d_i 128^i,  d_i in [-63, 64],
+ * then [k]G = sum_i [d_i] (128^i G), and row i of the table holds
+ * 1..64 times 128^i G (affine). Each row costs one 64-entry scan, a masked
  * negation for a negative digit and one mixed addition; a zero digit
  * keeps the sum through a masked move (the affine operand of the mixed
- * addition cannot be the identity). rows = 52 for P-256, 77 for P-384. */
+ * addition cannot be the identity). rows = 37 for P-256, 55 for P-384.
+ * The C row adds with the complete formulas (ec_point.c); the assembly
+ * tiers use Jacobian mixed additions, whose exceptional cases the
+ * argument in kernels/x86_64/ec/ec_comb.asm rules out. */
 #include "ec/ec.h"
 #include "vg/wipe.h"
 
-/* Signed digits of k (limbs words, any value < R): digit i is window i of
- * k plus the carry from window i - 1, recentred into [-15, 16] by taking
- * 32 off (and carrying 1) when it exceeds 16. The top window of a
- * 64 limbs-bit k holds at most 4 bits (1 for P-256), so the last digit
- * is at most 16 and no carry is left over. */
-static void recode(int8_t *d, const uint64_t *k, size_t limbs, size_t rows)
+/* Digit i is window i of k plus the carry from window i - 1, recentred
+ * into [-63, 64] by taking 128 off (and carrying 1) when it exceeds 64.
+ * The top window of a 64 limbs-bit k holds 4 bits (P-256) or 6 (P-384),
+ * so the last digit is at most 64 and no carry is left over. */
+void vg_ec_comb_recode(int8_t *d, const uint64_t *k, size_t limbs, size_t rows)
 {
 	uint64_t carry = 0;
 
@@ -27,13 +30,13 @@ static void recode(int8_t *d, const uint64_t *k, size_t limbs, size_t rows)
 		uint64_t w = k[bit / 64] >> (bit % 64);
 		if (bit % 64 > 64 - VG_EC_COMB_W && bit / 64 + 1 < limbs)
 			w |= k[bit / 64 + 1] << (64 - bit % 64);
-		w = (w & ((1u << VG_EC_COMB_W) - 1)) + carry; /* in [0, 32] */
-		carry = (w + 15) >> VG_EC_COMB_W;             /* 1 iff w > 16 */
+		w = (w & ((1u << VG_EC_COMB_W) - 1)) + carry;           /* in [0, 128] */
+		carry = (w + VG_EC_COMB_ENTRIES - 1) >> VG_EC_COMB_W; /* 1 iff w > 64 */
 		d[i] = (int8_t)(w - (carry << VG_EC_COMB_W));
 	}
 }
 
-/* (x, y) = [|digit|] 32^row G with the sign of digit applied: a scan of
+/* (x, y) = [|digit|] 128^row G with the sign of digit applied: a scan of
  * the whole row, then y = p - y under the sign mask. For digit 0 nothing
  * is selected and (x, y) = (0, 0), which the caller discards. */
 static void select_entry(const struct vg_ec_impl *f, uint64_t *x, uint64_t *y, size_t row,
@@ -68,7 +71,7 @@ void vg_ec_base_mul_c(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t
 	uint64_t x[VG_EC_MAX_LIMBS], y[VG_EC_MAX_LIMBS];
 	vg_ec_point acc, t;
 
-	recode(d, k, c->limbs, c->comb_rows);
+	vg_ec_comb_recode(d, k, c->limbs, c->comb_rows);
 	vg_ec_point_identity(f, &acc);
 	for (size_t i = 0; i < c->comb_rows; i++) {
 		select_entry(f, x, y, i, d[i]);

@@ -8,8 +8,9 @@
  * R mod m and R^2 mod m by modular doubling, recomputes -m^-1 mod 2^64 by
  * Newton's iteration and stops if the typed constants disagree, checks
  * that G is on the curve and that n G is the identity, and writes:
- *   comb:  row i, entry j = (j + 1) 2^(5 i) G, affine, Montgomery form;
- *   g_odd: entry j = (2 j + 1) G.
+ *   comb:  row i, entry j = (j + 1) 2^(7 i) G, affine, Montgomery form;
+ *   g_odd: entry j = (2 j + 1) G;
+ * and the constant of the divsteps inversion, 2^(64 B - N) R^3 mod m.
  * Every written point is checked against the curve equation. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,7 @@ struct gen {
 	/* derived */
 	uint64_t p_one[VG_EC_MAX_LIMBS], p_rr[VG_EC_MAX_LIMBS];
 	uint64_t n_one[VG_EC_MAX_LIMBS], n_rr[VG_EC_MAX_LIMBS];
+	uint64_t p_invk[VG_EC_MAX_LIMBS], n_invk[VG_EC_MAX_LIMBS];
 	uint64_t bm[VG_EC_MAX_LIMBS], gxm[VG_EC_MAX_LIMBS], gym[VG_EC_MAX_LIMBS];
 	struct vg_ec_curve curve;
 	struct vg_ec_impl impl;
@@ -109,13 +111,18 @@ static void derive(struct gen *g)
 	pow2_mod(g->p_rr, g->p, n, 128 * n);
 	pow2_mod(g->n_one, g->n, n, 64 * n);
 	pow2_mod(g->n_rr, g->n, n, 128 * n);
+	size_t invk_bits = 64 * VG_EC_INV_BATCHES(n) - VG_EC_INV_STEPS(n) + 3 * 64 * n;
+	pow2_mod(g->p_invk, g->p, n, invk_bits);
+	pow2_mod(g->n_invk, g->n, n, invk_bits);
 
 	g->curve = (struct vg_ec_curve){
 		.name = g->name,
 		.limbs = n,
 		.bytes = 8 * n,
-		.p = {.m = g->p, .rr = g->p_rr, .one = g->p_one, .m0inv = g->p0inv},
-		.n = {.m = g->n, .rr = g->n_rr, .one = g->n_one, .m0inv = g->n0inv},
+		.p = {.m = g->p, .rr = g->p_rr, .one = g->p_one, .m0inv = g->p0inv,
+		      .inv_k = g->p_invk},
+		.n = {.m = g->n, .rr = g->n_rr, .one = g->n_one, .m0inv = g->n0inv,
+		      .inv_k = g->n_invk},
 		.b = g->bm,
 		.gx = g->gxm,
 		.gy = g->gym,
@@ -197,11 +204,13 @@ static void generate(FILE *f, struct gen *g)
 	put_array(f, g->tag, "p_one", g->p_one, n);
 	put_array(f, g->tag, "n_rr", g->n_rr, n);
 	put_array(f, g->tag, "n_one", g->n_one, n);
+	put_array(f, g->tag, "p_invk", g->p_invk, n);
+	put_array(f, g->tag, "n_invk", g->n_invk, n);
 	put_array(f, g->tag, "b_mont", g->bm, n);
 	put_array(f, g->tag, "gx_mont", g->gxm, n);
 	put_array(f, g->tag, "gy_mont", g->gym, n);
 
-	fprintf(f, "static const uint64_t %s_comb[%zu] = {\n", g->tag,
+	fprintf(f, "static const uint64_t %s_comb[%zu] __attribute__((aligned(64))) = {\n", g->tag,
 		rows * VG_EC_COMB_ENTRIES * 2 * n);
 	base = G;
 	for (size_t i = 0; i < rows; i++) {
@@ -230,8 +239,10 @@ static void generate(FILE *f, struct gen *g)
 		"\t.name = \"%s\",\n"
 		"\t.limbs = %zu,\n"
 		"\t.bytes = %zu,\n"
-		"\t.p = {.m = vg_%s_p, .rr = %s_p_rr, .one = %s_p_one, .m0inv = 0x%llx},\n"
-		"\t.n = {.m = vg_%s_n, .rr = %s_n_rr, .one = %s_n_one, .m0inv = 0x%llx},\n"
+		"\t.p = {.m = vg_%s_p, .rr = %s_p_rr, .one = %s_p_one, .m0inv = 0x%llx,\n"
+		"\t      .inv_k = %s_p_invk},\n"
+		"\t.n = {.m = vg_%s_n, .rr = %s_n_rr, .one = %s_n_one, .m0inv = 0x%llx,\n"
+		"\t      .inv_k = %s_n_invk},\n"
 		"\t.b = %s_b_mont,\n"
 		"\t.gx = %s_gx_mont,\n"
 		"\t.gy = %s_gy_mont,\n"
@@ -240,8 +251,8 @@ static void generate(FILE *f, struct gen *g)
 		"\t.g_odd = %s_g_odd,\n"
 		"};\n",
 		g->tag, g->name, n, 8 * n, g->tag, g->tag, g->tag, (unsigned long long)g->p0inv,
-		g->tag, g->tag, g->tag, (unsigned long long)g->n0inv, g->tag, g->tag, g->tag,
-		g->tag, rows, g->tag);
+		g->tag, g->tag, g->tag, g->tag, (unsigned long long)g->n0inv, g->tag, g->tag,
+		g->tag, g->tag, g->tag, rows, g->tag);
 }
 
 int main(int argc, char **argv)

@@ -13,11 +13,7 @@
 #define QNAF_ENTRIES (1 << (QNAF_W - 2))
 #define NAF_MAX (64 * VG_EC_MAX_LIMBS + 1)
 
-/* Width-w NAF of a (limbs words): a = sum_i d[i] 2^i with every non-zero
- * d[i] odd and |d[i]| < 2^(w-1), and at most one non-zero digit in any
- * w consecutive positions. Returns the number of digits written (at most
- * 64 limbs + 1). */
-static size_t wnaf(int8_t *d, const uint64_t *a, size_t limbs, unsigned w)
+size_t vg_ec_wnaf(int8_t *d, const uint64_t *a, size_t limbs, unsigned w)
 {
 	uint64_t k[VG_EC_MAX_LIMBS + 1];
 	size_t len = 0;
@@ -63,8 +59,8 @@ void vg_ec_dsm_c(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t *u1,
 	uint64_t ny[VG_EC_MAX_LIMBS];
 	static const uint64_t zero[VG_EC_MAX_LIMBS];
 
-	size_t l1 = wnaf(d1, u1, n, VG_EC_GNAF_W);
-	size_t l2 = wnaf(d2, u2, n, QNAF_W);
+	size_t l1 = vg_ec_wnaf(d1, u1, n, VG_EC_GNAF_W);
+	size_t l2 = vg_ec_wnaf(d2, u2, n, QNAF_W);
 
 	/* qt[j] = (2 j + 1) Q */
 	qt[0] = *q;

@@ -4,7 +4,10 @@
  * as constants), and the generic C compound operations. Constant time
  * except dsm (verification, public data). */
 #include "ec/ec.h"
+#include "ec/ec_asm.h"
 #include "ec/p384_params.h"
+#include "vg/cpu.h"
+#include "vg_config.h"
 
 static void fe_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
@@ -29,8 +32,20 @@ static void sc_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
 	vg_ec_mont_mul(r, a, b, vg_p384_n, VG_P384_N0INV, VG_P384_LIMBS);
 }
 
-/* The P-384 family table (dispatch.h): the C row; asm rows follow it
- * when there are some. */
+/* The assembly rows (kernels/x86_64/ec/, glue in ec_asm.c): tier t runs
+ * the field and scalar multiplies and point functions of tier mt (ifma
+ * reuses adx's, with its own comb). */
+#define ASM_ROW(t, mt, feat)                                                                  \
+	{                                                                                      \
+		.v = {#t, (feat)}, .curve = &vg_p384_curve, .fe_mul = vg_p384_mul_##mt,          \
+		.fe_sqr = vg_p384_sqr_##mt, .fe_add = vg_p384_add, .fe_sub = vg_p384_sub,          \
+		.sc_mul = vg_p384_ord_mul_##mt, .fe_inv = vg_ec_fe_inv_asm,                      \
+		.sc_inv = vg_ec_sc_inv_asm, .base_mul = vg_ec_base_mul_p384_##t,                 \
+		.point_mul = vg_ec_point_mul_c, .dsm = vg_ec_dsm_p384_##t,                        \
+	}
+
+/* The P-384 family table (dispatch.h): the C row first, then the asm rows
+ * of this build. */
 const struct vg_ec_impl vg_ec_p384_impls[] = {
 	{
 		.v = {"c", 0},
@@ -46,6 +61,11 @@ const struct vg_ec_impl vg_ec_p384_impls[] = {
 		.point_mul = vg_ec_point_mul_c,
 		.dsm = vg_ec_dsm_c,
 	},
+#if VG_HAVE_ASM
+	ASM_ROW(base, base, VG_TIER_BASE),
+	ASM_ROW(adx, adx, VG_TIER_ADX),
+	ASM_ROW(ifma, adx, VG_TIER_IFMA),
+#endif
 };
 
 const size_t vg_ec_p384_nimpls = sizeof(vg_ec_p384_impls) / sizeof(vg_ec_p384_impls[0]);

@@ -292,7 +292,7 @@ static void test_constants(void **state)
 		limbs_eq(c->gx, &t, n, "G.x R");
 		for (size_t i = 0; i < c->comb_rows; i++) {
 			for (size_t j = 0; j < VG_EC_COMB_ENTRIES; j++) {
-				/* k = (j + 1) 2^(5 i) */
+				/* k = (j + 1) 2^(7 i) */
 				tbn_from_u64(&t, j + 1);
 				tbn_shl(&t, &t, (unsigned)(VG_EC_COMB_W * i));
 				tbn_to_be(k, 64, &t);
@@ -481,11 +481,11 @@ static void scalar(const struct tec_curve *tc, uint64_t *rng, int kind, uint64_t
 	case 4: t = tc->n; break;                 /* n: the identity */
 	case 5: tbn_add(&t, &tc->n, &one); break;
 	case 6: tbn_sub(&t, &tc->R, &one); break; /* R - 1: all ones */
-	case 7: /* every 5-bit window 10000b: every comb digit +16 */
-	case 8: /* every window 10001b: digits -15 with carries */
+	case 7: /* every 7-bit window 1000000b: every comb digit +64 */
+	case 8: /* every window 1000001b: digits -63 with carries */
 		memset(&t, 0, sizeof(t));
 		for (size_t i = 0; i + VG_EC_COMB_W <= 64 * n; i += VG_EC_COMB_W) {
-			size_t b = i + 4;
+			size_t b = i + VG_EC_COMB_W - 1;
 			t.d[b / 32] |= 1u << (b % 32);
 			if (kind == 8)
 				t.d[i / 32] |= 1u << (i % 32);
