@@ -52,6 +52,7 @@ static uint32_t detect(void)
 	if (!__get_cpuid(1, &a, &b, &c, &d))
 		return 0;
 	int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+	int ssse3 = (c >> 9) & 1, sse41 = (c >> 19) & 1; /* what the SHA-NI code also uses */
 	uint64_t xcr0 = osxsave ? xgetbv0() : 0;
 	/* The OS must save YMM (bits 1-2) for AVX2, and opmask/ZMM (bits 5-7)
 	 * too for AVX-512. */
@@ -74,6 +75,8 @@ static uint32_t detect(void)
 		f |= VG_CPU_AVX512VL;
 	if (zmm_ok && (b & (1u << 21)))
 		f |= VG_CPU_AVX512IFMA;
+	if (ssse3 && sse41 && (b & (1u << 29)))
+		f |= VG_CPU_SHA;
 	return f;
 }
 #else
@@ -87,7 +90,7 @@ static const struct {
 } names[] = {
 	{"bmi1", VG_CPU_BMI1},         {"bmi2", VG_CPU_BMI2},         {"adx", VG_CPU_ADX},
 	{"avx2", VG_CPU_AVX2},         {"avx512f", VG_CPU_AVX512F},   {"avx512vl", VG_CPU_AVX512VL},
-	{"avx512ifma", VG_CPU_AVX512IFMA},
+	{"avx512ifma", VG_CPU_AVX512IFMA}, {"sha_ni", VG_CPU_SHA},
 };
 
 /* Parse VG_CPU_FEATURES into a keep-mask; unknown names are ignored with a

@@ -13,6 +13,7 @@
 #include "dispatch.h"
 #include "ec/ec.h"
 #include "rsa/rsa_impl.h"
+#include "sha2/sha256_impl.h"
 
 /* The family list, one line per family: X(family, row type, operations).
  * family names the table vg_<family>_impls[] of the row type (row 0 the
@@ -23,7 +24,8 @@
 	X(c25519, struct vg_c25519_impl, "ed25519 x25519")     \
 	X(rsa, struct vg_rsa_impl, "rsa")                      \
 	X(ec_p256, struct vg_ec_impl, "p256")                  \
-	X(ec_p384, struct vg_ec_impl, "p384")
+	X(ec_p384, struct vg_ec_impl, "p384")                  \
+	X(sha256, struct vg_sha256_impl, "sha256")
 
 enum {
 #define FAMILY_ENUM(fam, type, ops) FAM_##fam,

@@ -6,7 +6,8 @@
  * vg/cpu.h features it needs) followed by the family's function pointers,
  * all set: row 0 is the portable C reference (name "c", features 0), the
  * next rows the assembly tiers in order of preference ("base", "adx",
- * "ifma"). dispatch.c chooses one row per family once (pthread_once): the
+ * "ifma"; a family tied to one instruction set extension names its row
+ * after it instead: sha256's "shani"). dispatch.c chooses one row per family once (pthread_once): the
  * last row whose features the CPU has (vg_cpu_features(), after
  * VG_CPU_FEATURES), or row 0 everywhere under VG_KERNELS=c. Callers fetch
  * the chosen row from the family's accessor, which never returns NULL,

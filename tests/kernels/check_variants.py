@@ -2,15 +2,17 @@
 """check_variants.py: what `vgd --version` reports as the kernel variants
 under each environment (kernels/src/dispatch.c): VG_KERNELS=c gives c for
 every operation; VG_CPU_FEATURES=none gives base (c in a build without
-asm) for the families with every tier (ed25519, x25519, rsa), and the
-feature masks the best tier /proc/cpuinfo says this CPU has; no operation
-reports a tier above what the mask allows. Usage: check_variants.py VGD
+asm) for the families with every tier (ed25519, x25519, rsa, p256, p384),
+and the feature masks the best tier /proc/cpuinfo says this CPU has; no
+operation reports a tier above what the mask allows. sha256 has the rows c
+and shani: shani exactly when the mask keeps sha_ni and the CPU has it. Usage: check_variants.py VGD
 asm|noasm. Exit 0: all as expected. Nothing here is secret."""
 import os
 import subprocess
 import sys
 
-OPS = {"ed25519", "x25519", "rsa"}  # the families with all four rows under asm
+OPS = {"ed25519", "x25519", "rsa", "p256", "p384"}  # the families with all four rows
+SHA = "sha256"  # rows c and shani
 ORDER = ["c", "base", "adx", "ifma"]
 ADX = {"bmi1", "bmi2", "adx"}
 IFMA = ADX | {"avx512f", "avx512vl", "avx512ifma"}
@@ -48,21 +50,25 @@ def best(flags, keep):
 
 def main():
     vgd, has_asm = sys.argv[1], sys.argv[2] == "asm"
-    cases = [({"VG_KERNELS": "c"}, "c"),
-             ({"VG_KERNELS": "c", "VG_CPU_FEATURES": "none"}, "c"),
-             ({"VG_CPU_FEATURES": "none"}, "base" if has_asm else "c")]
+    cases = [({"VG_KERNELS": "c"}, "c", "c"),
+             ({"VG_KERNELS": "c", "VG_CPU_FEATURES": "none"}, "c", "c"),
+             ({"VG_CPU_FEATURES": "none"}, "base" if has_asm else "c", "c")]
     flags = cpu_flags()
     if flags is not None:
-        for mask, keep in (("bmi1,bmi2,adx", ADX), (None, None)):
+        for mask, keep in (("bmi1,bmi2,adx", ADX), ("sha_ni", {"sha_ni"}), (None, None)):
             env = {"VG_CPU_FEATURES": mask} if mask else {}
-            cases.append((env, best(flags, keep) if has_asm else "c"))
+            have = flags if keep is None else flags & keep
+            cases.append((env, best(flags, keep) if has_asm else "c",
+                          "shani" if has_asm and "sha_ni" in have else "c"))
     bad = 0
-    for env, want in cases:
+    for env, want, want_sha in cases:
         got = variants(vgd, env)
-        ok = set(got) >= OPS and all(got[op] == want for op in OPS) and all(
-            v in ORDER and ORDER.index(v) <= ORDER.index(want) for v in got.values())
+        tiered = {op: v for op, v in got.items() if op != SHA}
+        ok = set(got) >= OPS | {SHA} and all(got[op] == want for op in OPS) and all(
+            v in ORDER and ORDER.index(v) <= ORDER.index(want) for v in tiered.values())
+        ok = ok and got[SHA] == want_sha
         if want == "c":
-            ok = ok and all(v == "c" for v in got.values())
+            ok = ok and all(v == "c" for v in tiered.values())
         pairs = " ".join("%s=%s" % kv for kv in sorted(got.items()))
         print("%-45s %s%s" % (env or "(no mask)", pairs,
                               "" if ok else "   FAILED: want %s" % want))

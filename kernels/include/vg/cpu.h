@@ -1,7 +1,8 @@
 /* vg/cpu.h: run-time CPU dispatch. Features are detected once (cpuid, and
  * xgetbv for the OS-saved AVX/AVX-512 state), then masked by the
  * environment variable VG_CPU_FEATURES, which can only remove features:
- * a comma list of names to keep ("bmi2,adx,avx2"), or "none". Every
+ * a comma list of names to keep ("bmi2,adx,avx2", "sha_ni": the names of
+ * /proc/cpuinfo), or "none". Every
  * kernel family's variant is chosen once, in one place, as the best one
  * those features allow; VG_KERNELS=c chooses the portable C reference of
  * every family instead. The choice can be reported. */
@@ -18,6 +19,7 @@ enum vg_cpu_feature {
 	VG_CPU_AVX512F = 1u << 4,
 	VG_CPU_AVX512VL = 1u << 5,
 	VG_CPU_AVX512IFMA = 1u << 6,
+	VG_CPU_SHA = 1u << 7, /* SHA-NI (with the SSSE3 and SSE4.1 it needs) */
 };
 
 /* Tiers, each a set of features. "c" is the portable reference. */
@@ -29,11 +31,13 @@ enum vg_cpu_feature {
 uint32_t vg_cpu_features(void);
 
 /* Name of the variant chosen for an operation ("ed25519", "x25519",
- * "rsa"): "c", "base", "adx" or "ifma"; "?" for an unknown operation. */
+ * "rsa", "p256", "p384", "sha256"): "c", "base", "adx" or "ifma" ("c" or
+ * "shani" for sha256); "?" for an unknown operation. */
 const char *vg_kernel_variant(const char *op);
 
 /* One line listing every operation's variant, e.g.
- * "ed25519=adx x25519=adx rsa=ifma p256=c p384=c" (static storage). */
+ * "ed25519=adx x25519=adx rsa=ifma p256=ifma p384=ifma sha256=shani"
+ * (static storage). */
 const char *vg_kernel_variants(void);
 
 #endif

@@ -31,10 +31,21 @@ const struct vg_ec_impl *vg_ecdsa_impl(vg_ecdsa_curve curve);
  * and 0 for the plain deterministic RFC 6979 signature, which reproduces
  * the RFC's appendix A.2 vectors). vg_ecdsa_sign is this with the chosen
  * row and fresh random extra data; the tests also pass a faulty row here
- * to show that the check catches it. key->curve must be f's curve. */
+ * to show what the check catches. key->curve must be f's curve. The
+ * fault check is the cheap one (ecdsa.c, check_cheap). */
 VG_MUST_CHECK int vg_ecdsa_sign_with(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
 				     const uint8_t *digest, size_t dlen, const uint8_t *extra,
 				     size_t extra_len, uint8_t *sig, size_t sig_len);
+
+/* vg_ecdsa_sign_with, with the full check instead of the cheap one when
+ * full is 1: the signature is released only if it verifies under the
+ * key's public point (a constant-time verification, about four times the
+ * cost of signing). Key loading signs once this way, which checks d
+ * against Q; the tests use it to show the faults the cheap check leaves
+ * to it. */
+VG_MUST_CHECK int vg_ecdsa_sign_ex(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
+				   const uint8_t *digest, size_t dlen, const uint8_t *extra,
+				   size_t extra_len, uint8_t *sig, size_t sig_len, int full);
 
 /* vg_ecdsa_key_init with row f (the tests pass a faulty one). */
 VG_MUST_CHECK int vg_ecdsa_key_init_with(const struct vg_ec_impl *f, vg_ecdsa_key *key,
@@ -48,25 +59,33 @@ int vg_ecdsa_verify_with(const struct vg_ec_impl *f, const uint64_t *qx, const u
 
 /* ---- ecdsa_nonce.c: RFC 6979 section 3.2 HMAC-DRBG ---- */
 
-#define VG_ECDSA_NONCE_MAX_HLEN 48
+#define VG_ECDSA_NONCE_MAX_HLEN 64
 
 /* Secret: all of it. */
 struct vg_ecdsa_nonce {
 	const struct vg_ec_impl *f; /* the curve (its n and length) */
-	size_t hlen;                /* 32 (HMAC-SHA-256, P-256) or 48 (-384, P-384) */
+	size_t hlen;                /* 32, 48 or 64: HMAC-SHA-256, -384 or -512 */
 	int started;                /* a candidate was produced */
 	uint8_t v[VG_ECDSA_NONCE_MAX_HLEN];
 	union { /* HMAC keyed with the current K, copied for each use */
 		vg_hmac_sha256_ctx s256;
 		vg_hmac_sha384_ctx s384;
+		vg_hmac_sha512_ctx s512;
 	} k;
 };
 
+/* The HMAC hash of the generator (its output length) for a digest of
+ * dlen bytes: as RFC 6979 does, the hash that made the digest, i.e.
+ * SHA-256, SHA-384 or SHA-512 for 32, 48 or 64 bytes; for any other
+ * length the curve's own (SHA-256 for P-256, SHA-384 for P-384). */
+size_t vg_ecdsa_nonce_hlen(const struct vg_ec_curve *c, size_t dlen);
+
 /* Steps b to g of RFC 6979 section 3.2 with the section 3.6 additional
  * data: x = int2octets(d), h = bits2octets(digest), both curve->bytes
- * long; extra may be NULL when extra_len is 0. */
+ * long; hlen from vg_ecdsa_nonce_hlen; extra may be NULL when extra_len
+ * is 0. */
 void vg_ecdsa_nonce_init(struct vg_ecdsa_nonce *g, const struct vg_ec_impl *f, const uint8_t *x,
-			 const uint8_t *h, const uint8_t *extra, size_t extra_len);
+			 const uint8_t *h, size_t hlen, const uint8_t *extra, size_t extra_len);
 /* Step h: the next nonce k in [1, n - 1] (plain limbs). The first call
  * gives the RFC's k; every later call first applies the h.3 continuation
  * (K = HMAC_K(V || 0x00), V = HMAC_K(V)), which is what the RFC

@@ -1,11 +1,17 @@
 /* ecdsa_nonce.c: ECDSA nonces by the HMAC-DRBG of RFC 6979 section 3.2,
- * with the additional data of section 3.6 (the hedge). The hash is
- * HMAC-SHA-256 for P-256 and HMAC-SHA-384 for P-384, so hlen = qlen and
- * one V is one candidate. Secret: x (the private key), K, V and every
- * candidate; the digest h is treated as secret too. Nothing branches on
- * them except the public outcome "this candidate was out of range", which
- * reveals nothing about the k finally used (it is an independent later
- * output). */
+ * with the additional data of section 3.6 (the hedge). The HMAC hash is
+ * the one of the digest, as in the RFC (vg_ecdsa_nonce_hlen): SHA-256,
+ * SHA-384 or SHA-512, so the deterministic entry point reproduces the
+ * RFC's vectors for all three. Secret: x (the private key), K, V and
+ * every candidate; the digest h is treated as secret too. Nothing
+ * branches on them except the public outcome "this candidate was out of
+ * range", which reveals nothing about the k finally used (it is an
+ * independent later output).
+ *
+ * Cost: each key K is absorbed once into the inner and outer HMAC states
+ * (two compressions), which every HMAC under that key then copies; the
+ * all-zero first key is no different (it could be a constant, saving two
+ * of about twenty compressions). */
 #include <string.h>
 
 #include "ec/ecdsa_internal.h"
@@ -15,6 +21,13 @@ struct part {
 	const uint8_t *p;
 	size_t n;
 };
+
+size_t vg_ecdsa_nonce_hlen(const struct vg_ec_curve *c, size_t dlen)
+{
+	if (dlen == VG_SHA256_LEN || dlen == VG_SHA384_LEN || dlen == VG_SHA512_LEN)
+		return dlen;
+	return c->bytes; /* 32 (SHA-256) or 48 (SHA-384) */
+}
 
 /* out = HMAC_K(parts...) with the current K (the keyed context is copied,
  * so K's ipad/opad blocks are hashed once per key, not once per use). */
@@ -26,11 +39,16 @@ static void mac(const struct vg_ecdsa_nonce *g, uint8_t *out, const struct part 
 		for (size_t i = 0; i < nparts; i++)
 			vg_hmac_sha256_update(&c, parts[i].p, parts[i].n);
 		vg_hmac_sha256_final(&c, out); /* wipes c */
-	} else {
+	} else if (g->hlen == VG_SHA384_LEN) {
 		vg_hmac_sha384_ctx c = g->k.s384;
 		for (size_t i = 0; i < nparts; i++)
 			vg_hmac_sha384_update(&c, parts[i].p, parts[i].n);
 		vg_hmac_sha384_final(&c, out);
+	} else {
+		vg_hmac_sha512_ctx c = g->k.s512;
+		for (size_t i = 0; i < nparts; i++)
+			vg_hmac_sha512_update(&c, parts[i].p, parts[i].n);
+		vg_hmac_sha512_final(&c, out);
 	}
 }
 
@@ -38,8 +56,10 @@ static void set_key(struct vg_ecdsa_nonce *g, const uint8_t *key)
 {
 	if (g->hlen == VG_SHA256_LEN)
 		vg_hmac_sha256_init(&g->k.s256, key, g->hlen);
-	else
+	else if (g->hlen == VG_SHA384_LEN)
 		vg_hmac_sha384_init(&g->k.s384, key, g->hlen);
+	else
+		vg_hmac_sha512_init(&g->k.s512, key, g->hlen);
 }
 
 /* K = HMAC_K(V || sep || rest...); V = HMAC_K(V). Steps d-e, f-g, h.3. */
@@ -57,14 +77,14 @@ static void update(struct vg_ecdsa_nonce *g, uint8_t sep, const struct part *res
 }
 
 void vg_ecdsa_nonce_init(struct vg_ecdsa_nonce *g, const struct vg_ec_impl *f, const uint8_t *x,
-			 const uint8_t *h, const uint8_t *extra, size_t extra_len)
+			 const uint8_t *h, size_t hlen, const uint8_t *extra, size_t extra_len)
 {
 	size_t len = f->curve->bytes;
 	uint8_t k0[VG_ECDSA_NONCE_MAX_HLEN];
 	struct part rest[3] = {{x, len}, {h, len}, {extra, extra_len}};
 
 	g->f = f;
-	g->hlen = len; /* SHA-256 for 32-byte curves, SHA-384 for 48 */
+	g->hlen = hlen;
 	g->started = 0;
 	memset(g->v, 0x01, g->hlen); /* b. V = 0x01 0x01 ... */
 	memset(k0, 0x00, g->hlen);   /* c. K = 0x00 0x00 ... */
@@ -76,21 +96,29 @@ void vg_ecdsa_nonce_init(struct vg_ecdsa_nonce *g, const struct vg_ec_impl *f, c
 void vg_ecdsa_nonce_next(struct vg_ecdsa_nonce *g, uint64_t *k)
 {
 	const struct vg_ec_curve *c = g->f->curve;
-	size_t n = c->limbs;
+	size_t n = c->limbs, qlen = c->bytes;
 	struct part v = {g->v, g->hlen};
+	uint8_t t[2 * VG_ECDSA_NONCE_MAX_HLEN];
 
 	for (;;) {
 		if (g->started)
 			update(g, 0x00, NULL, 0); /* h.3 continuation: K = HMAC_K(V || 00); V */
 		g->started = 1;
-		/* h.1-2: T = V = HMAC_K(V); tlen = hlen = qlen, so one round. */
-		mac(g, g->v, &v, 1);
-		/* h.3: k = bits2int(T) (qlen = 8 hlen: all of T); use it if
-		 * 1 <= k <= q - 1. */
-		vg_ec_from_bytes(k, g->v, n);
+		/* h.1-2: T = V_1 || V_2 || ... with V_i = HMAC_K(V_(i-1)) until
+		 * T holds qlen bits (two rounds only for SHA-256 with P-384). */
+		size_t tlen = 0;
+		while (tlen < qlen) { /* public lengths */
+			mac(g, g->v, &v, 1);
+			memcpy(t + tlen, g->v, g->hlen);
+			tlen += g->hlen;
+		}
+		/* h.3: k = bits2int(T): its leftmost qlen bits (qlen is a whole
+		 * number of bytes); use it if 1 <= k <= q - 1. */
+		vg_ec_from_bytes(k, t, n);
 		uint64_t ok = (vg_ec_iszero(k, n) ^ 1) & vg_ec_lt(k, c->n.m, n);
 		vg_ec_declassify(&ok, sizeof(ok)); /* the verdict is public; see the top */
 		if (ok)
-			return;
+			break;
 	}
+	vg_wipe(t, sizeof(t));
 }

@@ -1,8 +1,11 @@
-/* sha256.c: SHA-256 (FIPS 180-4, sections 5.3.3 and 6.2).
+/* sha256.c: SHA-256 (FIPS 180-4, sections 5.3.3 and 6.2): the C
+ * compression (the sha256 family's C row) and the streaming interface,
+ * which compresses through the family's chosen row (sha256_impl.h).
  * Secret: the message. Time depends only on its length; the message
  * schedule and the context are wiped when they are done with. */
 #include <string.h>
 
+#include "sha2/sha256_impl.h"
 #include "sha2_common.h"
 #include "vg/sha2.h"
 #include "vg/wipe.h"
@@ -37,7 +40,7 @@ static inline uint32_t small_sigma1(uint32_t x) { return ror32(x, 17) ^ ror32(x,
 /* Compress nblocks 64-byte blocks into h (section 6.2.2). The schedule is
  * kept as a rolling window of 16 words: w[t & 15] holds W(t-16) until it
  * is replaced by W(t). */
-static void sha256_blocks(uint32_t h[8], const uint8_t *p, size_t nblocks)
+void vg_sha256_blocks_c(uint32_t h[8], const uint8_t *p, size_t nblocks)
 {
 	uint32_t w[16];
 
@@ -84,10 +87,10 @@ void vg_sha256_init(vg_sha256_ctx *ctx)
 	ctx->buflen = 0;
 }
 
-/* vg_sha2_absorb's view of sha256_blocks. */
+/* vg_sha2_absorb's view of the chosen compression. */
 static void sha256_absorb_blocks(void *h, const uint8_t *p, size_t n)
 {
-	sha256_blocks(h, p, n);
+	vg_sha256_impl()->blocks(h, p, n);
 }
 
 void vg_sha256_update(vg_sha256_ctx *ctx, const void *data, size_t len)
@@ -107,12 +110,12 @@ void vg_sha256_final(vg_sha256_ctx *ctx, uint8_t out[VG_SHA256_LEN])
 	ctx->buf[n++] = 0x80;
 	if (n > VG_SHA256_BLOCK - 8) {
 		memset(ctx->buf + n, 0, VG_SHA256_BLOCK - n);
-		sha256_blocks(ctx->h, ctx->buf, 1);
+		vg_sha256_impl()->blocks(ctx->h, ctx->buf, 1);
 		n = 0;
 	}
 	memset(ctx->buf + n, 0, VG_SHA256_BLOCK - 8 - n);
 	vg_store_be64(ctx->buf + VG_SHA256_BLOCK - 8, bits);
-	sha256_blocks(ctx->h, ctx->buf, 1);
+	vg_sha256_impl()->blocks(ctx->h, ctx->buf, 1);
 	for (unsigned i = 0; i < 8; i++)
 		vg_store_be32(out + 4 * i, ctx->h[i]);
 	vg_wipe(ctx, sizeof(*ctx));

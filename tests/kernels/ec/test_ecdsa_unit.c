@@ -6,7 +6,9 @@
  * strict DER codec (every class of malformed encoding), the RFC 6979
  * retry on r = 0 and s = 0, and fault injection: implementation rows that
  * break one operation once must make signing return VG_E_FAULT with a
- * zeroed output. */
+ * zeroed output, for every fault the cheap check is meant to catch; the
+ * ones it leaves to the full check (a valid but wrong k G, a corrupted
+ * public point) are shown passing it and caught by the full check. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -555,25 +557,34 @@ static void count_calls(vg_ecdsa_curve c, const uint8_t *digest, size_t dlen, in
 	*n_sc_mul = calls_sc_mul;
 }
 
-static void expect_fault(vg_ecdsa_curve c, const uint8_t *digest, size_t dlen, int m, int at)
+/* Sign with fault m at call `at` under the cheap check (full = 0) or the
+ * full one: the fault must be caught, the output zeroed. */
+static void expect_fault_ex(vg_ecdsa_curve c, const uint8_t *digest, size_t dlen, int m, int at,
+			    int full)
 {
 	uint8_t sig[96];
 	size_t slen = vg_ecdsa_sig_len(c);
 	const struct vg_ec_impl *f = test_row(c, m, at);
 	memset(sig, 0xa5, sizeof(sig));
-	int rc = vg_ecdsa_sign_with(f, key, digest, dlen, NULL, 0, sig, slen);
+	int rc = vg_ecdsa_sign_ex(f, key, digest, dlen, NULL, 0, sig, slen, full);
 	if (rc != VG_E_FAULT)
-		fail_msg("curve %d, fault mode %d at call %d: rc %d, not VG_E_FAULT", (int)c, m, at,
-			 rc);
+		fail_msg("curve %d, fault mode %d at call %d (%s check): rc %d, not VG_E_FAULT",
+			 (int)c, m, at, full ? "full" : "cheap", rc);
 	if (!all_zero(sig, slen))
 		fail_msg("curve %d, fault mode %d at call %d: output not zeroed", (int)c, m, at);
 }
 
+static void expect_fault(vg_ecdsa_curve c, const uint8_t *digest, size_t dlen, int m, int at)
+{
+	expect_fault_ex(c, digest, dlen, m, at, 0);
+}
+
 /* Break one operation on one call, for every call the signature makes of
- * k G, 1/Z and k^-1 (those after the signature is computed are the check's
- * own: a fault there withholds a good signature, which is the safe way to
- * fail), and for a spread of the scalar products (every 7th, and every one
- * of the last dozen, which compute r d, s and the check's u1, u2). */
+ * k G (off the curve), 1/Z, k^-1 and the scalar products (k R, r d, s,
+ * and the check's own: a fault in the check withholds a good signature,
+ * which is the safe way to fail): the cheap check catches each. A valid
+ * but wrong k G passes the cheap check (its documented gap: the released
+ * signature does not verify) and is caught by the full one. */
 static void test_fault_injection(void **state)
 {
 	uint64_t rng = 26;
@@ -597,16 +608,29 @@ static void test_fault_injection(void **state)
 		count_calls(c, digest, len, &nb, &nfi, &nsi, &nsm);
 		assert_true(nb >= 1 && nfi >= 1 && nsi >= 1 && nsm >= 1);
 
+		assert_int_equal(nb, 1); /* the cheap check adds no multiplication */
 		for (int at = 1; at <= nb; at++) {
-			expect_fault(c, digest, len, F_BASE_PLUS_G, at); /* valid, wrong point */
 			expect_fault(c, digest, len, F_BASE_FLIP_X, at); /* off the curve */
+			expect_fault_ex(c, digest, len, F_BASE_PLUS_G, at, 1);
+			/* valid but wrong: released by the cheap check, and invalid */
+			const struct vg_ec_impl *g = test_row(c, F_BASE_PLUS_G, at);
+			size_t plen;
+			const uint8_t *pub = vg_ecdsa_key_public(key, &plen);
+			assert_int_equal(vg_ecdsa_sign_with(g, key, digest, len, NULL, 0, sig, slen),
+					 0);
+			assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, len, sig, slen),
+					 VG_E_VERIFY);
 		}
 		for (int at = 1; at <= nfi; at++)
 			expect_fault(c, digest, len, F_FE_INV, at);
 		for (int at = 1; at <= nsi; at++)
 			expect_fault(c, digest, len, F_SC_INV, at);
-		for (int at = 1; at <= nsm; at += at < nsm - 12 ? 7 : 1)
+		for (int at = 1; at <= nsm; at++)
 			expect_fault(c, digest, len, F_SC_MUL, at);
+		/* the full check catches them too */
+		expect_fault_ex(c, digest, len, F_BASE_FLIP_X, 1, 1);
+		expect_fault_ex(c, digest, len, F_FE_INV, 1, 1);
+		expect_fault_ex(c, digest, len, F_SC_INV, 1, 1);
 
 		/* a corrupted private scalar (Montgomery copy) in the key */
 		vg_ecdsa_key *bad = malloc(vg_ecdsa_key_size());
@@ -616,11 +640,25 @@ static void test_fault_injection(void **state)
 		memset(sig, 0xa5, sizeof(sig));
 		assert_int_equal(vg_ecdsa_sign(bad, digest, len, sig, slen), VG_E_FAULT);
 		assert_true(all_zero(sig, slen));
-		/* a corrupted public point: every signature is withheld */
+		/* a corrupted plain copy of d too */
 		memcpy(bad, key, vg_ecdsa_key_size());
-		bad->qx[0] ^= 1;
+		bad->d[0] ^= 2;
 		memset(sig, 0xa5, sizeof(sig));
 		assert_int_equal(vg_ecdsa_sign(bad, digest, len, sig, slen), VG_E_FAULT);
+		assert_true(all_zero(sig, slen));
+		/* a corrupted public point: the cheap check does not read Q (d
+		 * was checked against it at load), so the signature is made, and
+		 * valid under the true key; the full check withholds it */
+		memcpy(bad, key, vg_ecdsa_key_size());
+		bad->qx[0] ^= 1;
+		size_t plen;
+		const uint8_t *pub = vg_ecdsa_key_public(key, &plen);
+		assert_int_equal(vg_ecdsa_sign(bad, digest, len, sig, slen), 0);
+		assert_int_equal(vg_ecdsa_verify(c, pub, plen, digest, len, sig, slen), 0);
+		memset(sig, 0xa5, sizeof(sig));
+		assert_int_equal(vg_ecdsa_sign_ex(vg_ecdsa_impl(c), bad, digest, len, NULL, 0, sig,
+						  slen, 1),
+				 VG_E_FAULT);
 		assert_true(all_zero(sig, slen));
 		free(bad);
 	}
@@ -682,7 +720,7 @@ static void test_retry(void **state)
 			tbn_from_be(&t, digest, len);
 			tbn_mod(&t, &t, &tc->n);
 			tbn_to_be(h, len, &t);
-			vg_ecdsa_nonce_init(&g, vg_ecdsa_impl(c), d, h, NULL, 0);
+			vg_ecdsa_nonce_init(&g, vg_ecdsa_impl(c), d, h, len, NULL, 0);
 			vg_ecdsa_nonce_next(&g, k);
 			vg_ecdsa_nonce_next(&g, k);
 			tbn_from_limbs(&t, k, len / 8);
