@@ -34,11 +34,16 @@ void vg_p256_sub(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void vg_p384_add(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void vg_p384_sub(uint64_t *r, const uint64_t *a, const uint64_t *b);
 
-/* The Jacobian point functions of one asm row. */
+/* The Jacobian point functions and the comb of one tier. */
+typedef void vg_ec_jdbl_fn(vg_ec_point *r, const vg_ec_point *p);
+typedef uint64_t vg_ec_jmadd_fn(vg_ec_point *r, const vg_ec_point *p, const uint64_t *q);
+typedef uint64_t vg_ec_jadd_fn(vg_ec_point *r, const vg_ec_point *p, const vg_ec_point *q);
+typedef void vg_ec_comb_fn(vg_ec_point *r, const uint64_t *table, const int8_t *d);
+
 struct vg_ec_jac_ops {
-	void (*jdbl)(vg_ec_point *r, const vg_ec_point *p);
-	uint64_t (*jmadd)(vg_ec_point *r, const vg_ec_point *p, const uint64_t *q);
-	uint64_t (*jadd)(vg_ec_point *r, const vg_ec_point *p, const vg_ec_point *q);
+	vg_ec_jdbl_fn *jdbl;
+	vg_ec_jmadd_fn *jmadd;
+	vg_ec_jadd_fn *jadd;
 };
 
 /* The rows' compound operations (ec_asm.c), one per curve and tier: the

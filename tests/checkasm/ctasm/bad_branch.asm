@@ -23,3 +23,24 @@ FUNC vg_mont_mul_bad_branch
 .zero:
     ret
 ENDFUNC vg_mont_mul_bad_branch
+
+; P-256: the final subtraction of a multiply done by a branch on its
+; borrow instead of cmov.
+FUNC vg_p256_mul_bad_branch
+    mov rax, [rsi]
+    sub rax, [rdx]
+    jc .keep                    ; secret-dependent branch
+    mov [rdi], rax
+.keep:
+    ret
+ENDFUNC vg_p256_mul_bad_branch
+
+; SHA-256: a branch on a message byte.
+FUNC vg_sha256_blocks_bad_branch
+    movzx eax, byte [rsi]
+    cmp eax, 0x80
+    je .pad                     ; secret-dependent branch
+    mov [rdi], eax
+.pad:
+    ret
+ENDFUNC vg_sha256_blocks_bad_branch

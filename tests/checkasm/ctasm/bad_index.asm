@@ -28,3 +28,12 @@ FUNC vg_rsa52_select2_bad_index
     vmovdqu64 [rdi], zmm4
     ret
 ENDFUNC vg_rsa52_select2_bad_index
+
+; P-256: the comb row read at the secret digit instead of scanned.
+FUNC vg_p256_comb_bad_index
+    movsx rax, byte [rdx]
+    shl rax, 6
+    vmovdqu64 zmm0, [rsi + rax] ; secret-dependent address
+    vmovdqu64 [rdi], zmm0
+    ret
+ENDFUNC vg_p256_comb_bad_index

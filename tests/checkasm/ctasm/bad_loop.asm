@@ -26,3 +26,14 @@ FUNC vg_mont_mul_bad_loop
     jne .row
     ret
 ENDFUNC vg_mont_mul_bad_loop
+
+; P-384: the digits pointer advanced by a digit instead of by one.
+FUNC vg_p384_comb_bad_loop
+    mov ecx, 55                 ; public row counter
+.row:
+    movsx rax, byte [rdx]
+    add rdx, rax                ; data, next turn's address
+    dec ecx
+    jnz .row
+    ret
+ENDFUNC vg_p384_comb_bad_loop

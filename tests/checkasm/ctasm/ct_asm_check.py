@@ -58,6 +58,20 @@ RULES = [
     ("vg_amm52x*", "entry", "rdi rsi rdx rcx r8", "r, a, b, m, k0"),
     ("vg_ams52x*", "entry", "rdi rsi rdx rcx r8", "r, a, b (unused), m, k0"),
     ("vg_rsa52_select2_*", "entry", "rdi rsi", "sel, table (rdx, rcx: the secret indices)"),
+    # --- P-256/P-384 (kernels/x86_64/ec/, prototypes in kernels/src/ec/ec_asm.h)
+    ("vg_p256_add", "entry", "rdi rsi rdx", "r, a, b"),
+    ("vg_p256_sub", "entry", "rdi rsi rdx", "r, a, b"),
+    ("vg_p384_add", "entry", "rdi rsi rdx", "r, a, b"),
+    ("vg_p384_sub", "entry", "rdi rsi rdx", "r, a, b"),
+    ("vg_p*_mul_*", "entry", "rdi rsi rdx", "r, a, b"),
+    ("vg_p*_ord_mul_*", "entry", "rdi rsi rdx", "r, a, b"),
+    ("vg_p*_sqr_*", "entry", "rdi rsi", "r, a"),
+    ("vg_p*_jdbl_*", "entry", "rdi rsi", "r, p"),
+    ("vg_p*_jmadd_*", "entry", "rdi rsi rdx", "r, p, q"),
+    ("vg_p*_jadd_*", "entry", "rdi rsi rdx", "r, p, q"),
+    ("vg_p*_comb_*", "entry", "rdi rsi rdx", "r, the comb table, d (the digits' address)"),
+    # --- SHA-256 (kernels/x86_64/sha2/)
+    ("vg_sha256_blocks_*", "entry", "rdi rsi rdx", "h, p, and nblocks: a public count"),
 ]
 
 GPR64 = ["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp"] + ["r%d" % i for i in range(8, 16)]

@@ -1,0 +1,478 @@
+/* checkasm_ec.c: the P-256/P-384 assembly and the SHA-NI compression
+ * against their C references.
+ *
+ * The families' tables (vg_ec_p256_impls, vg_ec_p384_impls, ec.h): every
+ * row the CPU can run, each slot against the same slot of row 0, the C
+ * reference (a slot already checked in an earlier row is not checked
+ * again): the field and scalar multiplies bit for bit on random operands
+ * below R and on the edges 0, 1, m - 1, m, m + 1, p - 1, n - 1, 2^(64N-1)
+ * and R - 1 (they take any value below R), into sentinel-guarded buffers
+ * and in place over either operand; add and sub on reduced operands
+ * (0, 1, p - 1, random); the inversions; the fixed-base multiplication on
+ * random and edge scalars (0, 1, 2, n - 1, n, n + 1, R - 1, every comb
+ * digit 64, every digit -63) and the double multiplication, compared as
+ * affine points.
+ *
+ * The asm functions outside the tables, by name per tier (base, adx, and
+ * ifma's comb): the Jacobian doubling and additions against the C
+ * projective formulas of row 0, on random points with random Z and on
+ * P = Q, P = -Q (whose flags are checked too), and the comb on recoded
+ * scalars against row 0's base_mul. Every asm call goes through the
+ * harness's trampoline (callee-saved registers, stack alignment, the
+ * direction flag).
+ *
+ * The sha256 family: the SHA-NI compression against the C one on random
+ * states and messages, 0 to 5 blocks, into a guarded state.
+ *
+ * Nothing secret: test data. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checkasm.h"
+#include "ec/ec.h"
+#include "ec/ec_asm.h"
+#include "sha2/sha256_impl.h"
+
+#define MAXN VG_EC_MAX_LIMBS
+
+/* ---- operands ---- */
+
+/* Edge operand k (0..8) for a modulus of n limbs (p and n the curve's),
+ * or a random one below R for k >= 9; reduced ones only if `reduced`
+ * (then from 0, 1, m - 1 and random below m). */
+static void operand(uint64_t *v, const uint64_t *m, const struct vg_ec_curve *c, int k,
+		    int reduced)
+{
+	size_t n = c->limbs;
+	memset(v, 0, MAXN * 8);
+	if (reduced) {
+		k %= 4;
+		if (k == 3) {
+			do
+				vg_checkasm_rand_bytes(v, n * 8);
+			while (!vg_ec_lt(v, m, n));
+			return;
+		}
+	}
+	switch (k) {
+	case 0: return;                    /* 0 */
+	case 1: v[0] = 1; return;          /* 1 */
+	case 2:                            /* m - 1 */
+		memcpy(v, m, n * 8);
+		v[0] -= 1;
+		return;
+	case 3: memcpy(v, m, n * 8); return; /* m */
+	case 4:                             /* m + 1 (m odd: no carry) */
+		memcpy(v, m, n * 8);
+		v[0] += 1;
+		return;
+	case 5:
+		memcpy(v, c->p.m, n * 8);
+		v[0] -= 1;
+		return;
+	case 6:
+		memcpy(v, c->n.m, n * 8);
+		v[0] -= 1;
+		return;
+	case 7: v[n - 1] = (uint64_t)1 << 63; return;
+	case 8: memset(v, 0xff, n * 8); return; /* R - 1 */
+	default: vg_checkasm_rand_bytes(v, n * 8);
+	}
+}
+
+/* ---- the table slots ---- */
+
+/* r = a op b three ways: a guarded buffer, r = a, r = b. */
+static int check_binop(vg_ec_mul_fn *fn, vg_ec_mul_fn *ref, const uint64_t *a, const uint64_t *b,
+		       size_t n, int i)
+{
+	uint64_t want[MAXN], x[MAXN];
+	uint8_t raw[VG_CHECKASM_OUT(MAXN * 8)];
+	uint8_t *out = vg_checkasm_guard(raw, n * 8);
+
+	ref(want, a, b);
+	vg_checkasm_call(fn, (uint64_t *)(void *)out, a, b);
+	if (!vg_checkasm_eq(out, want, n * 8, "i=%d", i) || !vg_checkasm_guard_ok(raw, n * 8))
+		return 0;
+	memcpy(x, a, n * 8);
+	vg_checkasm_call(fn, x, x, b);
+	if (!vg_checkasm_eq(x, want, n * 8, "i=%d (r = a)", i))
+		return 0;
+	memcpy(x, b, n * 8);
+	vg_checkasm_call(fn, x, a, x);
+	return vg_checkasm_eq(x, want, n * 8, "i=%d (r = b)", i);
+}
+
+/* Multiplies (any a, b < R; sqr when fn is a squaring: b = a) and
+ * additions (reduced operands): every pair of edges, then random. */
+static void check_arith(const struct vg_ec_curve *c, const uint64_t *m, vg_ec_mul_fn *fn,
+			vg_ec_mul_fn *ref, vg_ec_sqr_fn *sfn, vg_ec_sqr_fn *sref, int reduced)
+{
+	size_t n = c->limbs;
+	uint64_t a[MAXN], b[MAXN], want[MAXN], x[MAXN];
+	int edges = reduced ? 4 : 9, iters = vg_checkasm_iters();
+
+	for (int i = 0; i < edges * edges + iters; i++) {
+		int ka = i < edges * edges ? i / edges : 9 + (int)(vg_checkasm_rand64() % 2) * 9;
+		int kb = i < edges * edges ? i % edges : 9;
+		operand(a, m, c, ka, reduced);
+		operand(b, m, c, kb, reduced);
+		if (i >= edges * edges && vg_checkasm_rand64() % 2 && !reduced)
+			vg_ec_reduce_once(a, a, m, n); /* half the random ones reduced */
+		if (fn) {
+			if (!check_binop(fn, ref, a, b, n, i))
+				return;
+		} else {
+			uint8_t raw[VG_CHECKASM_OUT(MAXN * 8)];
+			uint8_t *out = vg_checkasm_guard(raw, n * 8);
+			sref(want, a);
+			vg_checkasm_call(sfn, (uint64_t *)(void *)out, a);
+			if (!vg_checkasm_eq(out, want, n * 8, "i=%d", i) ||
+			    !vg_checkasm_guard_ok(raw, n * 8))
+				return;
+			memcpy(x, a, n * 8);
+			vg_checkasm_call(sfn, x, x);
+			if (!vg_checkasm_eq(x, want, n * 8, "i=%d (in place)", i))
+				return;
+		}
+	}
+}
+
+static void check_inv(const struct vg_ec_impl *f, const struct vg_ec_impl *c0, int scalar)
+{
+	const struct vg_ec_curve *c = f->curve;
+	const uint64_t *m = scalar ? c->n.m : c->p.m;
+	size_t n = c->limbs;
+	uint64_t a[MAXN], got[MAXN], want[MAXN];
+	int iters = vg_checkasm_iters() / 20;
+
+	for (int i = 0; i < 4 + iters; i++) {
+		operand(a, m, c, i < 4 ? i : 9, 1);
+		(scalar ? c0->sc_inv : c0->fe_inv)(c0, want, a);
+		(scalar ? f->sc_inv : f->fe_inv)(f, got, a);
+		if (!vg_checkasm_eq(got, want, n * 8, "i=%d", i))
+			return;
+	}
+}
+
+/* Affine (x, y) of a projective (homogeneous: jac = 0) or Jacobian point
+ * with row 0's arithmetic; returns 1 for the identity (then x = y = 0). */
+static int affine(const struct vg_ec_impl *c0, uint64_t *x, uint64_t *y, const vg_ec_point *P,
+		  int jac)
+{
+	size_t n = c0->curve->limbs;
+	uint64_t zi[MAXN], t[MAXN];
+	memset(x, 0, MAXN * 8);
+	memset(y, 0, MAXN * 8);
+	if (vg_ec_iszero(P->z, n))
+		return 1;
+	c0->fe_inv(c0, zi, P->z);
+	if (jac) {
+		c0->fe_mul(t, zi, zi);
+		c0->fe_mul(x, P->x, t);
+		c0->fe_mul(t, t, zi);
+		c0->fe_mul(y, P->y, t);
+	} else {
+		c0->fe_mul(x, P->x, zi);
+		c0->fe_mul(y, P->y, zi);
+	}
+	return 0;
+}
+
+static int same_point(const struct vg_ec_impl *c0, const vg_ec_point *got, int gjac,
+		      const vg_ec_point *want, int wjac, const char *what, int i)
+{
+	uint64_t gx[MAXN], gy[MAXN], wx[MAXN], wy[MAXN];
+	int gi = affine(c0, gx, gy, got, gjac), wi = affine(c0, wx, wy, want, wjac);
+	size_t n = c0->curve->limbs;
+	if (gi != wi) {
+		vg_checkasm_fail("%s i=%d: identity %d, want %d", what, i, gi, wi);
+		return 0;
+	}
+	return vg_checkasm_eq(gx, wx, n * 8, "%s x i=%d", what, i) &&
+	       vg_checkasm_eq(gy, wy, n * 8, "%s y i=%d", what, i);
+}
+
+/* Scalar kind k: the edges (0..9), else random below R. */
+static void scalar(const struct vg_ec_curve *c, uint64_t *k, int kind)
+{
+	size_t n = c->limbs;
+	memset(k, 0, MAXN * 8);
+	switch (kind) {
+	case 0: return;
+	case 1: k[0] = 1; return;
+	case 2: k[0] = 2; return;
+	case 3: memcpy(k, c->n.m, n * 8); k[0] -= 1; return; /* n - 1 */
+	case 4: memcpy(k, c->n.m, n * 8); return;             /* n */
+	case 5: memcpy(k, c->n.m, n * 8); k[0] += 1; return;  /* n + 1 */
+	case 6: memset(k, 0xff, n * 8); return;               /* R - 1 */
+	case 7: /* every window 1000000b: every digit 64 */
+	case 8: /* every window 1000001b: digits -63 and carries */
+		for (size_t i = 0; i + VG_EC_COMB_W <= 64 * n; i += VG_EC_COMB_W) {
+			size_t b = i + VG_EC_COMB_W - 1;
+			k[b / 64] |= (uint64_t)1 << (b % 64);
+			if (kind == 8)
+				k[i / 64] |= (uint64_t)1 << (i % 64);
+		}
+		return;
+	case 9: memcpy(k, c->n.m, n * 8); k[0] -= 2; return; /* n - 2 */
+	default: vg_checkasm_rand_bytes(k, n * 8);
+	}
+}
+
+static void check_base_mul(const struct vg_ec_impl *f, const struct vg_ec_impl *c0)
+{
+	uint64_t k[MAXN];
+	vg_ec_point got, want;
+	int iters = vg_checkasm_iters() / 100;
+
+	for (int i = 0; i < 10 + iters; i++) {
+		scalar(f->curve, k, i);
+		c0->base_mul(c0, &want, k);
+		f->base_mul(f, &got, k);
+		if (!same_point(c0, &got, 0, &want, 0, "base_mul", i))
+			return;
+	}
+}
+
+static void check_dsm(const struct vg_ec_impl *f, const struct vg_ec_impl *c0)
+{
+	uint64_t u1[MAXN], u2[MAXN], kq[MAXN];
+	vg_ec_point Q, got, want;
+	int iters = vg_checkasm_iters() / 200;
+
+	for (int i = 0; i < 30 + iters; i++) {
+		scalar(f->curve, u1, i < 10 ? i : i < 20 ? 100 : i - 20);
+		scalar(f->curve, u2, i < 10 ? 100 : i < 20 ? i - 10 : i - 20);
+		scalar(f->curve, kq, i % 5 == 0 ? 1 : 100); /* Q = G sometimes */
+		c0->base_mul(c0, &Q, kq);
+		if (vg_ec_iszero(Q.z, f->curve->limbs))
+			continue;
+		c0->dsm(c0, &want, u1, u2, &Q);
+		f->dsm(f, &got, u1, u2, &Q);
+		if (!same_point(c0, &got, 0, &want, 0, "dsm", i))
+			return;
+	}
+}
+
+/* ---- the Jacobian functions by name ---- */
+
+struct jac {
+	const char *tier;
+	uint32_t features;
+	vg_ec_jdbl_fn *jdbl;
+	vg_ec_jmadd_fn *jmadd;
+	vg_ec_jadd_fn *jadd;
+	vg_ec_comb_fn *comb;
+};
+
+/* A random multiple of G as a Jacobian point with a random Z (and its
+ * projective form with Z = 1 in *proj), from row 0. */
+static void rand_jac(const struct vg_ec_impl *c0, vg_ec_point *J, vg_ec_point *proj,
+		     const uint64_t *k)
+{
+	const struct vg_ec_curve *c = c0->curve;
+	size_t n = c->limbs;
+	uint64_t x[MAXN], y[MAXN], z[MAXN], t[MAXN];
+	vg_ec_point P;
+	c0->base_mul(c0, &P, k);
+	affine(c0, x, y, &P, 0);
+	vg_ec_point_from_affine(c0, proj, x, y);
+	do {
+		vg_checkasm_rand_bytes(z, n * 8);
+		vg_ec_reduce_once(z, z, c->p.m, n);
+	} while (vg_ec_iszero(z, n));
+	memset(J, 0, sizeof(*J));
+	c0->fe_mul(t, z, z);
+	c0->fe_mul(J->x, x, t);
+	c0->fe_mul(t, t, z);
+	c0->fe_mul(J->y, y, t);
+	memcpy(J->z, z, n * 8);
+}
+
+static void check_jac(const struct vg_ec_impl *c0, const struct jac *j)
+{
+	const struct vg_ec_curve *c = c0->curve;
+	size_t n = c->limbs;
+	char name[96];
+	int iters = vg_checkasm_iters() / 20;
+	uint64_t k1[MAXN], k2[MAXN], xy[2 * MAXN], ax[MAXN], ay[MAXN];
+	vg_ec_point P, Q, Pp, Qp, got, want;
+	static const uint64_t zero[MAXN];
+
+	snprintf(name, sizeof(name), "%s jdbl, jmadd, jadd (%s)", c->name, j->tier);
+	vg_checkasm_func(name);
+	for (int i = 0; i < iters; i++) {
+		scalar(c, k1, 100);
+		scalar(c, k2, 100);
+		int kind = i % 4; /* 0: random, 1: Q = P, 2: Q = -P */
+		rand_jac(c0, &P, &Pp, k1);
+		if (kind == 1 || kind == 2)
+			memcpy(k2, k1, sizeof(k2));
+		rand_jac(c0, &Q, &Qp, k2);
+		if (kind == 2) {
+			c0->fe_sub(Q.y, zero, Q.y);
+			c0->fe_sub(Qp.y, zero, Qp.y);
+		}
+
+		vg_ec_point_dbl(c0, &want, &Pp);
+		vg_checkasm_call(j->jdbl, &got, &P);
+		if (!same_point(c0, &got, 1, &want, 0, "jdbl", i))
+			break;
+		got = P; /* in place */
+		vg_checkasm_call(j->jdbl, &got, &got);
+		if (!same_point(c0, &got, 1, &want, 0, "jdbl in place", i))
+			break;
+
+		vg_ec_point_add(c0, &want, &Pp, &Qp);
+		uint64_t fl = vg_checkasm_call(j->jadd, &got, &P, &Q);
+		uint64_t wfl = kind == 1 ? 3 : kind == 2 ? 1 : 0;
+		if (fl != wfl) {
+			vg_checkasm_fail("jadd i=%d: flags %d, want %d", i, (int)fl, (int)wfl);
+			break;
+		}
+		if (kind == 0 && !same_point(c0, &got, 1, &want, 0, "jadd", i))
+			break;
+		got = P;
+		vg_checkasm_call(j->jadd, &got, &got, &Q);
+		if (kind == 0 && !same_point(c0, &got, 1, &want, 0, "jadd in place", i))
+			break;
+
+		affine(c0, ax, ay, &Qp, 0);
+		memcpy(xy, ax, n * 8);
+		memcpy(xy + n, ay, n * 8);
+		fl = vg_checkasm_call(j->jmadd, &got, &P, xy);
+		if (fl != wfl) {
+			vg_checkasm_fail("jmadd i=%d: flags %d, want %d", i, (int)fl, (int)wfl);
+			break;
+		}
+		if (kind == 0 && !same_point(c0, &got, 1, &want, 0, "jmadd", i))
+			break;
+		got = P;
+		vg_checkasm_call(j->jmadd, &got, &got, xy);
+		if (kind == 0 && !same_point(c0, &got, 1, &want, 0, "jmadd in place", i))
+			break;
+	}
+	vg_checkasm_func_done();
+
+	snprintf(name, sizeof(name), "%s comb (%s)", c->name, j->tier);
+	vg_checkasm_func(name);
+	for (int i = 0; i < 10 + vg_checkasm_iters() / 100; i++) {
+		int8_t d[VG_EC_COMB_ROWS(MAXN)];
+		scalar(c, k1, i);
+		vg_ec_comb_recode(d, k1, n, c->comb_rows);
+		c0->base_mul(c0, &want, k1);
+		vg_checkasm_call(j->comb, &got, c->comb, d);
+		if (!same_point(c0, &got, 1, &want, 0, "comb", i))
+			break;
+	}
+	vg_checkasm_func_done();
+}
+
+/* ---- rows ---- */
+
+static const void *done[256];
+static size_t ndone;
+
+static int fresh(const void *fn, const void *ref)
+{
+	if (fn == ref)
+		return 0;
+	for (size_t i = 0; i < ndone; i++)
+		if (done[i] == fn)
+			return 0;
+	if (ndone < sizeof(done) / sizeof(done[0]))
+		done[ndone++] = fn;
+	return 1;
+}
+
+#define SLOT(field, what, call)                                                                \
+	if (fresh((const void *)im->field, (const void *)c0->field)) {                         \
+		snprintf(name, sizeof(name), "%s %s (%s row)", c->name, what, im->v.name);     \
+		vg_checkasm_func(name);                                                        \
+		call;                                                                          \
+		vg_checkasm_func_done();                                                       \
+	}
+
+static void check_row(const struct vg_ec_impl *im, const struct vg_ec_impl *c0)
+{
+	const struct vg_ec_curve *c = im->curve;
+	char name[96];
+
+	SLOT(fe_mul, "fe_mul", check_arith(c, c->p.m, im->fe_mul, c0->fe_mul, NULL, NULL, 0));
+	SLOT(fe_sqr, "fe_sqr", check_arith(c, c->p.m, NULL, NULL, im->fe_sqr, c0->fe_sqr, 0));
+	SLOT(fe_add, "fe_add", check_arith(c, c->p.m, im->fe_add, c0->fe_add, NULL, NULL, 1));
+	SLOT(fe_sub, "fe_sub", check_arith(c, c->p.m, im->fe_sub, c0->fe_sub, NULL, NULL, 1));
+	SLOT(sc_mul, "sc_mul", check_arith(c, c->n.m, im->sc_mul, c0->sc_mul, NULL, NULL, 0));
+	SLOT(fe_inv, "fe_inv", check_inv(im, c0, 0));
+	SLOT(sc_inv, "sc_inv", check_inv(im, c0, 1));
+	SLOT(base_mul, "base_mul", check_base_mul(im, c0));
+	SLOT(dsm, "dsm", check_dsm(im, c0));
+}
+
+/* ---- sha256 ---- */
+
+static void check_sha256(const struct vg_sha256_impl *im, const struct vg_sha256_impl *c0)
+{
+	uint8_t msg[5 * 64];
+	uint32_t want[8];
+	uint8_t raw[VG_CHECKASM_OUT(32)];
+	int iters = vg_checkasm_iters() / 5;
+
+	for (int i = 0; i < iters; i++) {
+		size_t nb = (size_t)i % 6;
+		uint32_t *h = (uint32_t *)(void *)vg_checkasm_guard(raw, 32);
+		vg_checkasm_rand_bytes(msg, sizeof(msg));
+		vg_checkasm_rand_bytes(want, sizeof(want));
+		memcpy(h, want, 32);
+		c0->blocks(want, msg, nb);
+		vg_checkasm_call(im->blocks, h, msg, nb);
+		if (!vg_checkasm_eq(h, want, 32, "i=%d, %zu blocks", i, nb) ||
+		    !vg_checkasm_guard_ok(raw, 32))
+			return;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct jac p256_jac[] = {
+		{"base", VG_TIER_BASE, vg_p256_jdbl_base, vg_p256_jmadd_base, vg_p256_jadd_base,
+		 vg_p256_comb_base},
+		{"adx", VG_TIER_ADX, vg_p256_jdbl_adx, vg_p256_jmadd_adx, vg_p256_jadd_adx,
+		 vg_p256_comb_adx},
+		{"ifma", VG_TIER_IFMA, vg_p256_jdbl_adx, vg_p256_jmadd_adx, vg_p256_jadd_adx,
+		 vg_p256_comb_ifma},
+	};
+	static const struct jac p384_jac[] = {
+		{"base", VG_TIER_BASE, vg_p384_jdbl_base, vg_p384_jmadd_base, vg_p384_jadd_base,
+		 vg_p384_comb_base},
+		{"adx", VG_TIER_ADX, vg_p384_jdbl_adx, vg_p384_jmadd_adx, vg_p384_jadd_adx,
+		 vg_p384_comb_adx},
+		{"ifma", VG_TIER_IFMA, vg_p384_jdbl_adx, vg_p384_jmadd_adx, vg_p384_jadd_adx,
+		 vg_p384_comb_ifma},
+	};
+
+	vg_checkasm_init("ec", argc, argv);
+	for (size_t i = 1; i < vg_ec_p256_nimpls; i++)
+		if (vg_checkasm_row(&vg_ec_p256_impls[i].v))
+			check_row(&vg_ec_p256_impls[i], &vg_ec_p256_impls[0]);
+	ndone = 0; /* a function shared by both curves (the inversions) runs on each */
+	for (size_t i = 1; i < vg_ec_p384_nimpls; i++)
+		if (vg_checkasm_row(&vg_ec_p384_impls[i].v))
+			check_row(&vg_ec_p384_impls[i], &vg_ec_p384_impls[0]);
+	for (size_t i = 0; i < 3; i++) {
+		if (vg_checkasm_tier(p256_jac[i].tier, p256_jac[i].features)) {
+			check_jac(&vg_ec_p256_impls[0], &p256_jac[i]);
+			check_jac(&vg_ec_p384_impls[0], &p384_jac[i]);
+		}
+	}
+	for (size_t i = 1; i < vg_sha256_nimpls; i++) {
+		if (vg_checkasm_row(&vg_sha256_impls[i].v)) {
+			vg_checkasm_func("sha256 blocks (shani row)");
+			check_sha256(&vg_sha256_impls[i], &vg_sha256_impls[0]);
+			vg_checkasm_func_done();
+		}
+	}
+	return vg_checkasm_finish();
+}
