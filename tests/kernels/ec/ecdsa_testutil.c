@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vg/cpu.h"
+
 static void die(const char *what)
 {
 	fprintf(stderr, "ecdsa_testutil: %s\n", what);
@@ -456,5 +458,18 @@ void tec_hex(uint8_t *out, size_t n, const char *hex)
 		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
 			die("tec_hex: not hex");
 		out[i] = (uint8_t)v;
+	}
+}
+
+void tec_expect_variant(const char *prog)
+{
+	const char *want = getenv("VG_EXPECT_VARIANT");
+	const char *p256 = vg_kernel_variant("p256"), *p384 = vg_kernel_variant("p384");
+	printf("%s: rows p256=%s p384=%s sha256=%s\n", prog, p256, p384,
+	       vg_kernel_variant("sha256"));
+	if (want && *want && (strcmp(p256, want) != 0 || strcmp(p384, want) != 0)) {
+		fprintf(stderr, "%s: row %s expected, p256=%s p384=%s in use\n", prog, want, p256,
+			p384);
+		exit(1);
 	}
 }

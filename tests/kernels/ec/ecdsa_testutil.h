@@ -80,4 +80,9 @@ size_t tos_hmac(const char *hash, const uint8_t *key, size_t klen, const uint8_t
 /* Hex into exactly n bytes (aborts otherwise). */
 void tec_hex(uint8_t *out, size_t n, const char *hex);
 
+/* With $VG_EXPECT_VARIANT set (meson's per-tier runs), exit 1 unless both
+ * curves run that row (vg_kernel_variant "p256" and "p384"); print the
+ * rows in use either way, naming the program. */
+void tec_expect_variant(const char *prog);
+
 #endif

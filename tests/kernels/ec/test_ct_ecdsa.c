@@ -11,6 +11,12 @@
  * verdict) pass through vg_ec_declassify, which this file defines to mark
  * them defined; everything else stays checked.
  *
+ * --tier c|base|adx forces that row of both curves first (valgrind's
+ * cpuid hides ADX, and it cannot run AVX-512, so the ifma row is checked
+ * by timing and by the static scan instead: tests/checkasm/ctasm). The
+ * signing path's other kernels follow the same choice (sha256: its C
+ * row, as the tiers' features do not include SHA-NI).
+ *
  * --control runs the variable-time double multiplication on a secret
  * scalar instead: memcheck must report it (a should_fail test), which
  * shows the marking reaches this code. */
@@ -20,7 +26,9 @@
 #include <string.h>
 
 #include "ctgrind.h"
+#include "dispatch.h"
 #include "ec/ecdsa_internal.h"
+#include "vg/cpu.h"
 #include "ecdsa_testutil.h"
 #include "vg/ecdsa.h"
 
@@ -158,6 +166,25 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && strcmp(argv[1], "--control") == 0)
 		return control(&rng);
+	if (argc > 2 && strcmp(argv[1], "--tier") == 0) {
+		const char *t = argv[2];
+		if (strcmp(t, "c") == 0) {
+			vg_dispatch_for_tests(0, 1);
+		} else if (strcmp(t, "base") == 0) {
+			vg_dispatch_for_tests(VG_TIER_BASE, 0);
+		} else if (strcmp(t, "adx") == 0) {
+			vg_dispatch_for_tests(VG_TIER_ADX, 0);
+		} else {
+			fprintf(stderr, "unknown tier %s\n", t);
+			return 1;
+		}
+		/* the tier under test must be the one that runs */
+		if (strcmp(vg_kernel_variant("p256"), t) != 0 ||
+		    strcmp(vg_kernel_variant("p384"), t) != 0) {
+			fprintf(stderr, "tier %s requested, %s in use\n", t, vg_kernel_variant("p256"));
+			return 1;
+		}
+	}
 	for (int i = 0; i < 2; i++) {
 		ct_curve(VG_ECDSA_P256, &rng);
 		ct_curve(VG_ECDSA_P384, &rng);

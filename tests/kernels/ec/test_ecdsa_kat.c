@@ -186,6 +186,7 @@ static int rfc6979(const char *file)
 
 int main(int argc, char **argv)
 {
+	tec_expect_variant("test_ecdsa_kat");
 	if (argc == 7 && strcmp(argv[1], "wycheproof") == 0)
 		return wycheproof(argv[2], strcmp(argv[3], "der") == 0, atol(argv[4]),
 				  atol(argv[5]), atol(argv[6]));

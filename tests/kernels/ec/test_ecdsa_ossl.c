@@ -39,6 +39,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (argc > 2)
 		rng = strtoull(argv[2], NULL, 0);
+	tec_expect_variant("test_ecdsa_ossl");
 	printf("test_ecdsa_ossl: %ld keys per curve, seed 0x%016llx\n", count,
 	       (unsigned long long)rng);
 
