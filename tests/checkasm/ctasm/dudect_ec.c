@@ -1,0 +1,197 @@
+/* dudect_ec.c: statistical timing test (dudect, Reparaz-Balasch-
+ * Verbauwhede 2017) of the P-256/P-384 ifma row and the SHA-NI
+ * compression, which valgrind cannot run (AVX-512; SHA-NI is not in the
+ * tiers valgrind is given): each target runs on inputs of two classes, a
+ * fixed secret (zero) and random secrets, interleaved in random order;
+ * the cycle counts of the classes are compared with Welch's t-test, on
+ * all samples and below several percentiles (cropping tames interrupts
+ * and the other processes on this shared machine). A deliberately leaky
+ * control (early-exit comparison) must show a leak, so the test can fail
+ * both ways. Targets: the ifma combs on the recoded secret scalar, a
+ * whole ifma-row signature with the secret nonce (fixed or random hedge
+ * bytes, a fixed key: the nonce, the comb, both inversions and the check
+ * all see it), and the SHA-NI compression on a secret block. Bounded time:
+ * VG_DUDECT_SECONDS per target (default 2). Secret (in the model): the
+ * inputs under test. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <x86intrin.h>
+
+#include "checkasm.h"
+#include "ec/ec_asm.h"
+#include "ec/ecdsa_internal.h"
+#include "sha2/sha256_impl.h"
+#include "welch.h"
+
+/* As in dudect_c25519.c: the control gives |t| in the hundreds, constant
+ * time code a few units even on this loaded host. */
+#define T_LEAK 10.0
+#define NCROP 5
+
+typedef void (*target_fn)(const uint8_t *in);
+
+static double dudect(const char *name, target_fn fn, size_t inlen, double seconds)
+{
+	enum { BATCH = 256 };
+	static uint8_t in[BATCH][128];
+	static uint64_t cyc[BATCH], sorted[BATCH];
+	int cls[BATCH];
+	vgt_welch w[1 + NCROP];
+	double cut[NCROP] = {0};
+	const double pct[NCROP] = {0.1, 0.3, 0.5, 0.7, 0.9};
+	struct timespec t0, t1;
+	long total = 0;
+
+	memset(w, 0, sizeof(w));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int round = 0;; round++) {
+		for (int i = 0; i < BATCH; i++) {
+			cls[i] = (int)(vg_checkasm_rand64() & 1);
+			if (cls[i] == 0)
+				memset(in[i], 0, inlen);
+			else
+				vg_checkasm_rand_bytes(in[i], inlen);
+		}
+		for (int i = 0; i < BATCH; i++) {
+			unsigned aux;
+			uint64_t a = __rdtscp(&aux);
+			fn(in[i]);
+			uint64_t b = __rdtscp(&aux);
+			cyc[i] = b - a;
+		}
+		if (round == 0) { /* warm-up batch: sets the crop points */
+			memcpy(sorted, cyc, sizeof(sorted));
+			vgt_sort_u64(sorted, BATCH);
+			for (int k = 0; k < NCROP; k++)
+				cut[k] = (double)sorted[(int)(pct[k] * BATCH)];
+			continue;
+		}
+		for (int i = 0; i < BATCH; i++) {
+			vgt_welch_add(&w[0], cls[i], (double)cyc[i]);
+			for (int k = 0; k < NCROP; k++)
+				if ((double)cyc[i] <= cut[k])
+					vgt_welch_add(&w[1 + k], cls[i], (double)cyc[i]);
+		}
+		total += BATCH;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if ((double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9 > seconds)
+			break;
+	}
+	double worst = 0;
+	printf("  %-30s n=%-7ld t:", name, total);
+	for (int k = 0; k <= NCROP; k++) {
+		double t = vgt_welch_t(&w[k]);
+		printf(" %7.2f", t);
+		if (fabs(t) > worst)
+			worst = fabs(t);
+	}
+	printf("  max|t|=%.2f\n", worst);
+	fflush(stdout);
+	return worst;
+}
+
+/* --- targets: the input bytes are the secret --- */
+
+static void comb(const struct vg_ec_curve *c, vg_ec_comb_fn *fn, const uint8_t *in)
+{
+	uint64_t k[VG_EC_MAX_LIMBS];
+	int8_t d[VG_EC_COMB_ROWS(VG_EC_MAX_LIMBS)];
+	vg_ec_point r;
+	memcpy(k, in, c->bytes);
+	vg_ec_comb_recode(d, k, c->limbs, c->comb_rows);
+	fn(&r, c->comb, d);
+	__asm__ volatile("" ::"r"(&r) : "memory");
+}
+static void t_comb256(const uint8_t *in) { comb(&vg_p256_curve, vg_p256_comb_ifma, in); }
+static void t_comb384(const uint8_t *in) { comb(&vg_p384_curve, vg_p384_comb_ifma, in); }
+
+static const struct vg_ec_impl *row;
+static vg_ecdsa_key *key;
+static void t_sign(const uint8_t *in)
+{
+	static const uint8_t digest[48] = {0x5a};
+	uint8_t sig[96];
+	size_t len = row->curve->bytes;
+	if (vg_ecdsa_sign_with(row, key, digest, len, in, len, sig, 2 * len) != 0)
+		abort();
+	__asm__ volatile("" ::"r"(sig) : "memory");
+}
+
+static void t_sha(const uint8_t *in)
+{
+	uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+			 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+	vg_sha256_blocks_shani(h, in, 1);
+	__asm__ volatile("" ::"r"(h) : "memory");
+}
+
+/* The control: leaks by an early exit on the first differing byte. */
+static void t_leaky(const uint8_t *in)
+{
+	volatile int r = 0;
+	for (int i = 0; i < 64; i++) {
+		if (in[i] != 0)
+			break;
+		r++;
+	}
+	for (int i = 0; i < r * 8; i++)
+		__asm__ volatile("" ::: "memory");
+}
+
+static int run(const char *name, target_fn fn, size_t inlen, double sec)
+{
+	if (dudect(name, fn, inlen, sec) > T_LEAK) {
+		printf("dudect: FAILED: %s leaks\n", name);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *s = getenv("VG_DUDECT_SECONDS");
+	double sec = s ? atof(s) : 2.0;
+	int failed = 0, ran = 0;
+	static const uint8_t d256[32] = {0x3c, 1, 2, 3}, d384[48] = {0x3c, 4, 5, 6};
+
+	vg_checkasm_init("dudect-ec", argc, argv);
+	printf("dudect: |t| > %.1f is a leak; t on raw, then cropped below the 10/30/50/70/90th "
+	       "percentile\n", T_LEAK);
+	if (dudect("control (leaky, must leak)", t_leaky, 64, sec / 2) <= T_LEAK) {
+		printf("dudect: FAILED: the leaky control was not detected\n");
+		failed = 1;
+	}
+	key = malloc(vg_ecdsa_key_size());
+	if (!key)
+		return 1;
+	if (vg_checkasm_tier("ifma", VG_TIER_IFMA)) {
+		failed |= run("P-256 comb ifma", t_comb256, 32, sec);
+		failed |= run("P-384 comb ifma", t_comb384, 48, sec);
+		row = &vg_ec_p256_impls[vg_ec_p256_nimpls - 1];
+		if (strcmp(row->v.name, "ifma") != 0 ||
+		    vg_ecdsa_key_init_with(row, key, VG_ECDSA_P256, d256, 32) != 0) {
+			printf("dudect: FAILED: no P-256 ifma row or key\n");
+			return 1;
+		}
+		failed |= run("P-256 sign ifma (nonce)", t_sign, 32, sec);
+		row = &vg_ec_p384_impls[vg_ec_p384_nimpls - 1];
+		if (vg_ecdsa_key_init_with(row, key, VG_ECDSA_P384, d384, 48) != 0) {
+			printf("dudect: FAILED: no P-384 key\n");
+			return 1;
+		}
+		failed |= run("P-384 sign ifma (nonce)", t_sign, 48, sec);
+		ran += 4;
+	}
+	if (vg_checkasm_tier("shani", VG_CPU_SHA)) {
+		failed |= run("SHA-256 shani block", t_sha, 64, sec);
+		ran++;
+	}
+	vg_ecdsa_key_wipe(key);
+	free(key);
+	if (!ran)
+		printf("dudect: no target for this CPU (no ifma, no SHA-NI): nothing measured\n");
+	return failed;
+}
