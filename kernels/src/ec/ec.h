@@ -33,8 +33,8 @@
 #define VG_EC_COMB_W 7
 #define VG_EC_COMB_ENTRIES (1 << (VG_EC_COMB_W - 1))
 /* Verification: width of G's wNAF, and its table of odd multiples
- * G, 3G, ..., 63G. */
-#define VG_EC_GNAF_W 7
+ * G, 3G, ..., 127G (4 KiB for P-256, 6 KiB for P-384). */
+#define VG_EC_GNAF_W 8
 #define VG_EC_GNAF_ENTRIES (1 << (VG_EC_GNAF_W - 2))
 
 /* A modulus with its Montgomery constants. */
@@ -78,6 +78,10 @@ typedef void vg_ec_mul_fn(uint64_t *r, const uint64_t *a, const uint64_t *b);
 typedef void vg_ec_sqr_fn(uint64_t *r, const uint64_t *a);
 /* r = a^-1 in Montgomery form (a R -> a^-1 R); 0 -> 0. a < m. */
 typedef void vg_ec_inv_fn(const struct vg_ec_impl *f, uint64_t *r, const uint64_t *a);
+/* rz = z^-1 (mod p) and rk = k^-1 (mod n), both in Montgomery form
+ * (a R -> a^-1 R), z < p, k < n: the two inversions of a signature. */
+typedef void vg_ec_inv2_fn(const struct vg_ec_impl *f, uint64_t *rz, const uint64_t *z, uint64_t *rk,
+			   const uint64_t *k);
 /* r = [k]G, constant time, for any k < R (k plain, not reduced). */
 typedef void vg_ec_base_mul_fn(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t *k);
 /* r = [k]P, constant time in k and P, for any k < R. */
@@ -105,6 +109,7 @@ struct vg_ec_impl {
 	vg_ec_mul_fn *sc_mul;
 	vg_ec_inv_fn *fe_inv;
 	vg_ec_inv_fn *sc_inv;
+	vg_ec_inv2_fn *inv2; /* fe_inv and sc_inv at once (the asm rows interleave them) */
 	vg_ec_base_mul_fn *base_mul;
 	vg_ec_point_mul_fn *point_mul;
 	vg_ec_dsm_fn *dsm;
@@ -164,8 +169,10 @@ void vg_ec_sc_to_mont(const struct vg_ec_impl *f, uint64_t *r, const uint64_t *a
 void vg_ec_sc_from_mont(const struct vg_ec_impl *f, uint64_t *r, const uint64_t *a);
 
 /* The C inversions (Fermat: a^(m-2) by a fixed 4-bit window over the
- * public exponent, so the sequence of operations never depends on a). */
+ * public exponent, so the sequence of operations never depends on a);
+ * inv2 is the two one after the other. */
 vg_ec_inv_fn vg_ec_fe_inv_c, vg_ec_sc_inv_c;
+vg_ec_inv2_fn vg_ec_inv2_c;
 
 /* ---- ec_point.c: point formulas (constant time) ---- */
 
@@ -236,5 +243,9 @@ void vg_ec_comb_recode(int8_t *d, const uint64_t *k, size_t limbs, size_t rows);
  * modulo the odd m of mod (4 or 6 limbs, m > 2^(64 limbs - 1)). The
  * tiers' fe_inv and sc_inv; r may alias a. */
 void vg_ec_modinv(const struct vg_ec_mod *mod, size_t limbs, uint64_t *r, const uint64_t *a);
+/* Two of them at once, r1 = a1^-1 modulo m1 and r2 = a2^-1 modulo m2 (the
+ * same limb count), their steps interleaved: about the time of one. */
+void vg_ec_modinv2(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
+		   const struct vg_ec_mod *m2, uint64_t *r2, const uint64_t *a2, size_t limbs);
 
 #endif

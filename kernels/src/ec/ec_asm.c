@@ -39,6 +39,13 @@ void vg_ec_sc_inv_asm(const struct vg_ec_impl *f, uint64_t *r, const uint64_t *a
 	vg_ec_modinv(&f->curve->n, f->curve->limbs, r, a);
 }
 
+void vg_ec_inv2_asm(const struct vg_ec_impl *f, uint64_t *rz, const uint64_t *z, uint64_t *rk,
+		    const uint64_t *k)
+{
+	const struct vg_ec_curve *c = f->curve;
+	vg_ec_modinv2(&c->p, rz, z, &c->n, rk, k, c->limbs);
+}
+
 /* [k]G: the signed digits (ec_base.c), the comb, the conversion. */
 static void base_mul(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t *k,
 		     void (*comb)(vg_ec_point *, const uint64_t *, const int8_t *))

@@ -60,6 +60,7 @@ VG_EC_ASM_ROW_OPS(p384, base)
 VG_EC_ASM_ROW_OPS(p384, adx)
 VG_EC_ASM_ROW_OPS(p384, ifma)
 vg_ec_inv_fn vg_ec_fe_inv_asm, vg_ec_sc_inv_asm;
+vg_ec_inv2_fn vg_ec_inv2_asm;
 
 /* r = the projective (X Z : Y : Z^3) of the Jacobian p, or the canonical
  * identity (0 : 1 : 0) when Z = 0. Constant time. */

@@ -163,3 +163,10 @@ void vg_ec_sc_inv_c(const struct vg_ec_impl *f, uint64_t *r, const uint64_t *a)
 	const struct vg_ec_curve *c = f->curve;
 	fermat_inv(f->sc_mul, NULL, c->n.m, c->n.one, c->limbs, r, a);
 }
+
+void vg_ec_inv2_c(const struct vg_ec_impl *f, uint64_t *rz, const uint64_t *z, uint64_t *rk,
+		  const uint64_t *k)
+{
+	vg_ec_fe_inv_c(f, rz, z);
+	vg_ec_sc_inv_c(f, rk, k);
+}

@@ -137,6 +137,7 @@ static void derive(struct gen *g)
 		.sc_mul = g->sc_mul,
 		.fe_inv = vg_ec_fe_inv_c,
 		.sc_inv = vg_ec_sc_inv_c,
+		.inv2 = vg_ec_inv2_c,
 	};
 	vg_ec_fe_to_mont(&g->impl, g->bm, g->b);
 	vg_ec_fe_to_mont(&g->impl, g->gxm, g->gx);

@@ -34,31 +34,79 @@ typedef struct {
 	int64_t u, v, q, r;
 } mat;
 
-/* n <= 21 divsteps on the low bits of f (odd) and g; t = 2 delta. Per
- * step: when delta > 0 and g is odd, (delta, f, g) <- (1 - delta, g,
- * (g - f)/2), else (1 + delta, f, (g + (g & 1) f)/2). The rows of the
- * matrix follow f and g scaled by 2^steps (f's row doubles instead of g's
- * halving), which keeps them linear, so each row is packed in one word
- * as u + 2^32 v (|u|, |v| <= 2^21). */
+/* Chunks of at most CHUNK divsteps run on two packed words, each holding
+ * the low bits of f (resp. g) and that value's row of the chunk's matrix:
+ *   F = f + 2^22 U + 2^43 V,  G = g + 2^22 Q + 2^43 R  (signed fields),
+ * scaled so the halving of g halves the rows exactly: they start at
+ * (2^n, 0) and (0, 2^n) for an n-step chunk and after j steps are
+ * multiples of 2^(n - j), so after n steps f_n 2^n = U f + V g and
+ * g_n 2^n = Q f + R g, the matrix. One add, subtract or shift of a word
+ * updates f and its row together: about fifteen operations a step. The
+ * fields stay exact: f and g start below 2^20 and never grow in
+ * magnitude, |U|, |V| <= 2^n <= 2^19 fit their 21 bits, and every
+ * operation is exact integer arithmetic on the words. */
+#define CHUNK 19
+#define FIELD_U 22
+#define FIELD_V 43
+
+/* Step n times on F, G; t = 2 delta. Per step: when delta > 0 and g is
+ * odd, (delta, f, g) <- (1 - delta, g, (g - f)/2), else (1 + delta, f,
+ * (g + (g & 1) f)/2). */
+#define DIVSTEP(F, G, t)                                                           \
+	do {                                                                       \
+		uint64_t c2 = vg_ct_barrier(0 - (G & 1));  /* g odd */             \
+		uint64_t c1 = (uint64_t)((int64_t)(0 - t) >> 63); /* delta > 0 */   \
+		G += ((F ^ c1) - c1) & c2; /* g - f, g + f or g */                  \
+		c1 &= c2;                  /* swap */                               \
+		t = ((t ^ c1) - c1) + 2;                                           \
+		F += G & c1; /* swap: f + (g - f) = g */                            \
+		G = (uint64_t)((int64_t)G >> 1);                                   \
+	} while (0)
+
+/* The matrix of a finished chunk from its words. */
+static void unpack(mat *m, uint64_t F, uint64_t G)
+{
+	int64_t v = (int64_t)(F + ((uint64_t)1 << (FIELD_V - 1))) >> FIELD_V;
+	int64_t u = (int64_t)(F - ((uint64_t)v << FIELD_V) + ((uint64_t)1 << (FIELD_U - 1))) >>
+		    FIELD_U;
+	int64_t r = (int64_t)(G + ((uint64_t)1 << (FIELD_V - 1))) >> FIELD_V;
+	int64_t q = (int64_t)(G - ((uint64_t)r << FIELD_V) + ((uint64_t)1 << (FIELD_U - 1))) >>
+		    FIELD_U;
+	*m = (mat){u, v, q, r};
+}
+
+#define LOW20(x) ((x) & (((uint64_t)1 << 20) - 1))
+
+/* n <= CHUNK divsteps on the low bits of f (odd) and g. */
 static int64_t chunk(int64_t t, uint64_t f, uint64_t g, int n, mat *m)
 {
-	uint64_t rf = 1, rg = (uint64_t)1 << 32, ut = (uint64_t)t;
-	for (int i = 0; i < n; i++) {
-		uint64_t odd = vg_ct_barrier(0 - (g & 1));
-		uint64_t c1 = (uint64_t)((int64_t)(0 - ut) >> 63) & odd; /* t > 0 and g odd */
-		ut = 2 + ((ut ^ c1) - c1);
-		uint64_t gn = g + (f & odd) - ((f << 1) & c1);
-		uint64_t rgn = rg + (rf & odd) - ((rf << 1) & c1);
-		f ^= (f ^ g) & c1;
-		rf = (rf ^ ((rf ^ rg) & c1)) << 1;
-		g = gn >> 1;
-		rg = rgn;
-	}
-	m->u = (int32_t)(uint32_t)rf;
-	m->v = (int64_t)(rf - (uint64_t)m->u) >> 32;
-	m->q = (int32_t)(uint32_t)rg;
-	m->r = (int64_t)(rg - (uint64_t)m->q) >> 32;
+	uint64_t F = LOW20(f) + ((uint64_t)1 << (FIELD_U + n));
+	uint64_t G = LOW20(g) + ((uint64_t)1 << (FIELD_V + n));
+	uint64_t ut = (uint64_t)t;
+	for (int i = 0; i < n; i++)
+		DIVSTEP(F, G, ut);
+	unpack(m, F, G);
 	return (int64_t)ut;
+}
+
+/* chunk() on two independent inputs at once (the signature's 1/Z mod p
+ * and 1/k mod n): the step's dependency chain is several operations
+ * long, so two interleaved chains cost less than two in a row. */
+static void chunk2(int64_t *t, const uint64_t *f, const uint64_t *g, int n, mat *m)
+{
+	uint64_t F0 = LOW20(f[0]) + ((uint64_t)1 << (FIELD_U + n));
+	uint64_t G0 = LOW20(g[0]) + ((uint64_t)1 << (FIELD_V + n));
+	uint64_t F1 = LOW20(f[1]) + ((uint64_t)1 << (FIELD_U + n));
+	uint64_t G1 = LOW20(g[1]) + ((uint64_t)1 << (FIELD_V + n));
+	uint64_t t0 = (uint64_t)t[0], t1 = (uint64_t)t[1];
+	for (int i = 0; i < n; i++) {
+		DIVSTEP(F0, G0, t0);
+		DIVSTEP(F1, G1, t1);
+	}
+	unpack(&m[0], F0, G0);
+	unpack(&m[1], F1, G1);
+	t[0] = (int64_t)t0;
+	t[1] = (int64_t)t1;
 }
 
 /* a = b a (the later steps' matrix after the earlier ones); rows of at
@@ -72,15 +120,15 @@ static void mat_mul(mat *a, const mat *b)
 	*a = (mat){(int64_t)u, (int64_t)v, (int64_t)q, (int64_t)r};
 }
 
-/* n <= 62 divsteps as chunks of at most 21; each later chunk starts from
- * the low bits of (u f + v g) / 2^s, still exact in 64 - s bits. */
+/* n <= 62 divsteps as chunks of at most CHUNK; each later chunk starts
+ * from the low bits of (u f + v g) / 2^s, still exact in 64 - s bits. */
 static int64_t batch(int64_t t, uint64_t f, uint64_t g, int n, mat *m)
 {
 	mat mk;
-	int s = n < 21 ? n : 21;
+	int s = n < CHUNK ? n : CHUNK;
 	t = chunk(t, f, g, s, m);
 	while (s < n) { /* public counts */
-		int c = n - s < 21 ? n - s : 21;
+		int c = n - s < CHUNK ? n - s : CHUNK;
 		uint64_t fk = ((uint64_t)m->u * f + (uint64_t)m->v * g) >> s;
 		uint64_t gk = ((uint64_t)m->q * f + (uint64_t)m->r * g) >> s;
 		t = chunk(t, fk, gk, c, &mk);
@@ -89,6 +137,27 @@ static int64_t batch(int64_t t, uint64_t f, uint64_t g, int n, mat *m)
 	}
 	vg_wipe(&mk, sizeof(mk));
 	return t;
+}
+
+/* batch() on two inputs at once. */
+static void batch2(int64_t *t, const uint64_t *f, const uint64_t *g, int n, mat *m)
+{
+	mat mk[2];
+	int s = n < CHUNK ? n : CHUNK;
+	chunk2(t, f, g, s, m);
+	while (s < n) { /* public counts */
+		int c = n - s < CHUNK ? n - s : CHUNK;
+		uint64_t fk[2], gk[2];
+		for (int j = 0; j < 2; j++) {
+			fk[j] = ((uint64_t)m[j].u * f[j] + (uint64_t)m[j].v * g[j]) >> s;
+			gk[j] = ((uint64_t)m[j].q * f[j] + (uint64_t)m[j].r * g[j]) >> s;
+		}
+		chunk2(t, fk, gk, c, mk);
+		mat_mul(&m[0], &mk[0]);
+		mat_mul(&m[1], &mk[1]);
+		s += c;
+	}
+	vg_wipe(mk, sizeof(mk));
 }
 
 /* (f, g) <- M (f, g) / 2^62 on sl signed 62-bit limbs (the top one
@@ -160,18 +229,21 @@ static void lin(const struct vg_ec_mod *mod, size_t n, uint64_t *h, int64_t a, c
 /* The low 64 bits of a value in 62-bit limbs. */
 static uint64_t low64(const int64_t *x) { return (uint64_t)x[0] | (uint64_t)x[1] << 62; }
 
-void vg_ec_modinv(const struct vg_ec_mod *mod, size_t n, uint64_t *r, const uint64_t *a)
-{
-	struct {
-		int64_t f[SLIMBS], g[SLIMBS];
-		uint64_t d[VG_EC_MAX_LIMBS], e[VG_EC_MAX_LIMBS], nd[VG_EC_MAX_LIMBS];
-		mat m;
-	} v;
-	size_t sl = n == 4 ? 5 : 7; /* 62-bit limbs holding 64 n + 1 bits */
-	size_t batches = VG_EC_INV_BATCHES(n);
-	VG_EC_ASSUME_LIMBS(n);
+/* The state of one inversion. */
+struct inv {
+	const struct vg_ec_mod *mod;
+	int64_t f[SLIMBS], g[SLIMBS];
+	uint64_t d[VG_EC_MAX_LIMBS], e[VG_EC_MAX_LIMBS], nd[VG_EC_MAX_LIMBS];
+	mat m;
+	int64_t t;
+};
 
-	/* f = m, g = a, as 62-bit limbs (the last one takes the top bits) */
+/* f = m, g = a as 62-bit limbs (the last one takes the top bits); d = 0,
+ * e = 1; t = 2 delta: half-delta for 256 bits, else delta = 1. */
+static void inv_init(struct inv *v, const struct vg_ec_mod *mod, size_t n, size_t sl,
+		     const uint64_t *a)
+{
+	v->mod = mod;
 	for (size_t i = 0; i < sl; i++) {
 		size_t bit = 62 * i, w = bit / 64, sh = bit % 64;
 		uint64_t fw = w < n ? mod->m[w] >> sh : 0, gw = w < n ? a[w] >> sh : 0;
@@ -179,31 +251,83 @@ void vg_ec_modinv(const struct vg_ec_mod *mod, size_t n, uint64_t *r, const uint
 			fw |= mod->m[w + 1] << (64 - sh);
 			gw |= a[w + 1] << (64 - sh);
 		}
-		v.f[i] = (int64_t)(fw & M62);
-		v.g[i] = (int64_t)(gw & M62);
+		v->f[i] = (int64_t)(fw & M62);
+		v->g[i] = (int64_t)(gw & M62);
 	}
 	for (size_t i = 0; i < n; i++)
-		v.d[i] = v.e[i] = 0;
-	v.e[0] = 1;
+		v->d[i] = v->e[i] = 0;
+	v->e[0] = 1;
+	v->t = n == 4 ? 1 : 2;
+}
 
-	int64_t t = n == 4 ? 1 : 2; /* 2 delta: half-delta for 256 bits, else delta = 1 */
-	for (size_t k = 0; k < batches; k++) {
-		int steps = (n == 4 && k == batches - 1) ? 32 : 62; /* public */
-		t = batch(t, low64(v.f), low64(v.g), steps, &v.m);
-		apply_fg(v.f, v.g, sl, &v.m);
-		lin(mod, n, v.nd, v.m.u, v.d, v.m.v, v.e);
-		lin(mod, n, v.e, v.m.q, v.d, v.m.r, v.e);
-		vg_ec_copy(v.d, v.nd, n);
-	}
-	/* f = +-1 (or +-m for a = 0, where d = 0): x^-1 = sign(f) d 2^(64 B - N);
-	 * -d = m - d, kept only for a non-zero d so the result stays canonical */
+/* Apply the batch's matrix v->m to f, g and d, e. */
+static void inv_apply(struct inv *v, size_t n, size_t sl)
+{
+	apply_fg(v->f, v->g, sl, &v->m);
+	lin(v->mod, n, v->nd, v->m.u, v->d, v->m.v, v->e);
+	lin(v->mod, n, v->e, v->m.q, v->d, v->m.r, v->e);
+	vg_ec_copy(v->d, v->nd, n);
+}
+
+/* f = +-1 (or +-m for a = 0, where d = 0): x^-1 = sign(f) d 2^(64 B - N);
+ * -d = m - d, kept only for a non-zero d so the result stays canonical.
+ * Then r = that inv_k R^-1. */
+static void inv_finish(struct inv *v, size_t n, size_t sl, uint64_t *r)
+{
 	uint64_t borrow = 0;
 	for (size_t i = 0; i < n; i++) {
-		vg_u128 z = (vg_u128)mod->m[i] - v.d[i] - borrow;
-		v.nd[i] = (uint64_t)z;
+		vg_u128 z = (vg_u128)v->mod->m[i] - v->d[i] - borrow;
+		v->nd[i] = (uint64_t)z;
 		borrow = (uint64_t)(z >> 64) & 1;
 	}
-	vg_ec_cmov(v.d, v.nd, n, ((uint64_t)v.f[sl - 1] >> 63) & (vg_ec_iszero(v.d, n) ^ 1));
-	vg_ec_mont_mul(r, v.d, mod->inv_k, mod->m, mod->m0inv, n);
+	vg_ec_cmov(v->d, v->nd, n, ((uint64_t)v->f[sl - 1] >> 63) & (vg_ec_iszero(v->d, n) ^ 1));
+	vg_ec_mont_mul(r, v->d, v->mod->inv_k, v->mod->m, v->mod->m0inv, n);
+}
+
+void vg_ec_modinv(const struct vg_ec_mod *mod, size_t n, uint64_t *r, const uint64_t *a)
+{
+	struct inv v;
+	size_t sl = n == 4 ? 5 : 7; /* 62-bit limbs holding 64 n + 1 bits */
+	size_t batches = VG_EC_INV_BATCHES(n);
+	VG_EC_ASSUME_LIMBS(n);
+
+	inv_init(&v, mod, n, sl, a);
+	for (size_t k = 0; k < batches; k++) {
+		int steps = (n == 4 && k == batches - 1) ? 32 : 62; /* public */
+		v.t = batch(v.t, low64(v.f), low64(v.g), steps, &v.m);
+		inv_apply(&v, n, sl);
+	}
+	inv_finish(&v, n, sl, r);
 	vg_wipe(&v, sizeof(v));
+}
+
+void vg_ec_modinv2(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
+		   const struct vg_ec_mod *m2, uint64_t *r2, const uint64_t *a2, size_t n)
+{
+	struct inv v[2];
+	size_t sl = n == 4 ? 5 : 7;
+	size_t batches = VG_EC_INV_BATCHES(n);
+	VG_EC_ASSUME_LIMBS(n);
+
+	inv_init(&v[0], m1, n, sl, a1);
+	inv_init(&v[1], m2, n, sl, a2);
+	for (size_t k = 0; k < batches; k++) {
+		int steps = (n == 4 && k == batches - 1) ? 32 : 62; /* public */
+		int64_t t[2] = {v[0].t, v[1].t};
+		uint64_t f[2] = {low64(v[0].f), low64(v[1].f)}, g[2] = {low64(v[0].g), low64(v[1].g)};
+		mat m[2];
+		batch2(t, f, g, steps, m);
+		v[0].t = t[0];
+		v[1].t = t[1];
+		v[0].m = m[0];
+		v[1].m = m[1];
+		inv_apply(&v[0], n, sl);
+		inv_apply(&v[1], n, sl);
+		vg_wipe(m, sizeof(m));
+		vg_wipe(f, sizeof(f));
+		vg_wipe(g, sizeof(g));
+	}
+	inv_finish(&v[0], n, sl, r1);
+	inv_finish(&v[1], n, sl, r2);
+	vg_wipe(v, sizeof(v));
 }

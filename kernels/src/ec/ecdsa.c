@@ -331,15 +331,15 @@ int vg_ecdsa_sign_ex(const struct vg_ec_impl *f, const vg_ecdsa_key *key, const 
 		/* R = k G; r = x(R) mod n (x < p < 2n: one masked subtraction).
 		 * k is in [1, n - 1], so R is never the identity. */
 		f->base_mul(f, &s.R, s.k);
-		f->fe_inv(f, s.zi, s.R.z);
+		/* 1/Z and k^-1 together: km = (k R)^-1 R^2 R^-1 = k^-1 R */
+		vg_ec_sc_to_mont(f, s.km, s.k);
+		f->inv2(f, s.zi, s.R.z, s.km, s.km);
 		f->fe_mul(s.x, s.R.x, s.zi);
 		vg_ec_fe_from_mont(f, s.x, s.x);
 		vg_ec_reduce_once(s.r, s.x, c->n.m, n);
 
-		/* s = k^-1 (e + r d) mod n: km = (k R)^-1 R^2 R^-1 = k^-1 R,
-		 * t = r (d R) R^-1 + e = e + r d (plain), s = km t R^-1. */
-		vg_ec_sc_to_mont(f, s.km, s.k);
-		f->sc_inv(f, s.km, s.km);
+		/* s = k^-1 (e + r d) mod n: t = r (d R) R^-1 + e = e + r d
+		 * (plain), s = km t R^-1. */
 		f->sc_mul(s.t, s.r, key->dm);
 		vg_ec_sc_add(f, s.t, s.t, s.e);
 		f->sc_mul(s.s, s.km, s.t);

@@ -40,7 +40,7 @@ static void sc_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
 		.v = {#t, (feat)}, .curve = &vg_p256_curve, .fe_mul = vg_p256_mul_##mt,          \
 		.fe_sqr = vg_p256_sqr_##mt, .fe_add = vg_p256_add, .fe_sub = vg_p256_sub,          \
 		.sc_mul = vg_p256_ord_mul_##mt, .fe_inv = vg_ec_fe_inv_asm,                      \
-		.sc_inv = vg_ec_sc_inv_asm, .base_mul = vg_ec_base_mul_p256_##t,                 \
+		.sc_inv = vg_ec_sc_inv_asm, .inv2 = vg_ec_inv2_asm, .base_mul = vg_ec_base_mul_p256_##t,                 \
 		.point_mul = vg_ec_point_mul_c, .dsm = vg_ec_dsm_p256_##t,                        \
 	}
 
@@ -57,6 +57,7 @@ const struct vg_ec_impl vg_ec_p256_impls[] = {
 		.sc_mul = sc_mul,
 		.fe_inv = vg_ec_fe_inv_c,
 		.sc_inv = vg_ec_sc_inv_c,
+		.inv2 = vg_ec_inv2_c,
 		.base_mul = vg_ec_base_mul_c,
 		.point_mul = vg_ec_point_mul_c,
 		.dsm = vg_ec_dsm_c,

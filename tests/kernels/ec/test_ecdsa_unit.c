@@ -520,6 +520,17 @@ static void t_sc_inv(const struct vg_ec_impl *f, uint64_t *r, const uint64_t *a)
 		r[2] ^= 1;
 }
 
+/* Both inversions at once: the faults of the two above. */
+static void t_inv2(const struct vg_ec_impl *f, uint64_t *rz, const uint64_t *z, uint64_t *rk,
+		   const uint64_t *k)
+{
+	base->inv2(f, rz, z, rk, k);
+	if (++calls_fe_inv == fault_at && mode == F_FE_INV)
+		rz[0] ^= 1;
+	if (++calls_sc_inv == fault_at && mode == F_SC_INV)
+		rk[2] ^= 1;
+}
+
 /* sc_mul has no row argument, so the wrapper reads the wrapped row. */
 static void t_sc_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
@@ -536,6 +547,7 @@ static const struct vg_ec_impl *test_row(vg_ecdsa_curve c, int m, int at)
 	trow.base_mul = t_base_mul;
 	trow.fe_inv = t_fe_inv;
 	trow.sc_inv = t_sc_inv;
+	trow.inv2 = t_inv2;
 	trow.sc_mul = t_sc_mul;
 	calls_base = calls_fe_inv = calls_sc_inv = calls_sc_mul = 0;
 	mode = m;
