@@ -66,29 +66,28 @@ ENDFUNC vg_ %+ CURVE %+ _ord_mul_ %+ TIER
 
 %endif
 
-; r = 2 p (dbl-2001-b with Z3 = 2 Y Z; a = -3): 4M + 4S. The identity
-; (Z = 0) doubles to Z3 = 0. %1 = r, %2 = p (registers).
+; r = 2 p (dbl-2001-b with Z3 = 2 Y Z; a = -3): 4M + 4S and ten
+; additions, 2 Y^2 shared: 4 beta = X (4 Y^2) and 8 Y^4 = 2 (2 Y^2)^2. The
+; identity (Z = 0) doubles to Z3 = 0. %1 = r, %2 = p (registers).
 %macro JDBL 2
     FE_SQR S(0), %2 + PZ                ; delta = Z^2
     FE_SQR S(1), %2 + PY                ; gamma = Y^2
-    FE_MUL S(2), %2 + PX, S(1)          ; beta = X gamma
     FE_SUB S(3), %2 + PX, S(0)          ; X - delta
     FE_ADD S(4), %2 + PX, S(0)          ; X + delta
     FE_MUL S(3), S(3), S(4)
+    FE_ADD S(1), S(1), S(1)             ; 2 gamma
+    FE_ADD S(2), S(1), S(1)             ; 4 gamma
+    FE_MUL S(2), %2 + PX, S(2)          ; 4 beta = X 4 gamma
     FE_ADD S(4), S(3), S(3)
     FE_ADD S(3), S(4), S(3)             ; alpha = 3 (X - delta)(X + delta)
     FE_MUL S(4), %2 + PY, %2 + PZ
     FE_ADD %1 + PZ, S(4), S(4)          ; Z3 = 2 Y Z (p is not read after)
     FE_SQR S(4), S(3)                   ; alpha^2
-    FE_ADD S(2), S(2), S(2)
-    FE_ADD S(2), S(2), S(2)             ; 4 beta
     FE_ADD S(5), S(2), S(2)             ; 8 beta
     FE_SUB %1 + PX, S(4), S(5)          ; X3 = alpha^2 - 8 beta
     FE_SUB S(2), S(2), %1 + PX
     FE_MUL S(2), S(3), S(2)             ; alpha (4 beta - X3)
-    FE_SQR S(1), S(1)                   ; gamma^2
-    FE_ADD S(1), S(1), S(1)
-    FE_ADD S(1), S(1), S(1)
+    FE_SQR S(1), S(1)                   ; 4 gamma^2
     FE_ADD S(1), S(1), S(1)             ; 8 gamma^2
     FE_SUB %1 + PY, S(2), S(1)          ; Y3
 %endmacro
@@ -246,6 +245,21 @@ ENDFUNC vg_ %+ CURVE %+ _jadd_ %+ TIER
 %define C_R     864                 ; r (public)
 %define C_SIZE  888                 ; + the six pushes: rsp 16-aligned
 
+; Two limbs of A (at rsp + %3) = nz ? (inf ? [%2] : OUT (rsp + %1)) : A,
+; masks in xmm14 (inf) and xmm15 (nz). Clobbers xmm8-xmm10.
+%macro SEL2 3
+    movdqu xmm8, [rsp + %1]
+    movdqu xmm9, [%2]
+    pxor xmm9, xmm8
+    pand xmm9, xmm14
+    pxor xmm8, xmm9                     ; inf ? entry : OUT
+    movdqu xmm10, [rsp + %3]
+    pxor xmm8, xmm10
+    pand xmm8, xmm15
+    pxor xmm8, xmm10                    ; nz ? that : A
+    movdqu [rsp + %3], xmm8
+%endmacro
+
 ; The JMADD slots live at C_T: S(k) is redefined inside the comb.
 %macro COMB_BODY 0
     PUSH_CALLEE
@@ -293,42 +307,19 @@ ENDFUNC vg_ %+ CURVE %+ _jadd_ %+ TIER
 %define S(k) rsp + C_T + 64 * (k)
     JMADD rsp + C_OUT, rsp + C_ACC, rsp + C_Q
 %define S(k) rsp + 64 * (k)
-    ; A = nz ? (inf ? (x, y, 1) : OUT) : A
+    ; A = nz ? (inf ? (x, y, 1) : OUT) : A, two limbs at a time (SSE2)
     mov r8, [rsp + C_INF]
     mov r9, [rsp + C_NZ]
+    movq xmm14, r8
+    punpcklqdq xmm14, xmm14             ; inf mask
+    movq xmm15, r9
+    punpcklqdq xmm15, xmm15             ; nz mask
     lea r10, [rel ONE]
 %assign j 0
-%rep N
-    mov rax, [rsp + C_OUT + PX + 8 * j]
-    mov rbx, [rsp + C_Q + 8 * j]
-    xor rbx, rax
-    and rbx, r8
-    xor rax, rbx                        ; inf ? x : X'
-    mov rbx, [rsp + C_ACC + PX + 8 * j]
-    xor rax, rbx
-    and rax, r9
-    xor rax, rbx                        ; nz ? that : X
-    mov [rsp + C_ACC + PX + 8 * j], rax
-    mov rax, [rsp + C_OUT + PY + 8 * j]
-    mov rbx, [rsp + C_Q + ES + 8 * j]
-    xor rbx, rax
-    and rbx, r8
-    xor rax, rbx
-    mov rbx, [rsp + C_ACC + PY + 8 * j]
-    xor rax, rbx
-    and rax, r9
-    xor rax, rbx
-    mov [rsp + C_ACC + PY + 8 * j], rax
-    mov rax, [rsp + C_OUT + PZ + 8 * j]
-    mov rbx, [r10 + 8 * j]
-    xor rbx, rax
-    and rbx, r8
-    xor rax, rbx
-    mov rbx, [rsp + C_ACC + PZ + 8 * j]
-    xor rax, rbx
-    and rax, r9
-    xor rax, rbx
-    mov [rsp + C_ACC + PZ + 8 * j], rax
+%rep N / 2
+    SEL2 C_OUT + PX + 16 * j, rsp + C_Q + 16 * j, C_ACC + PX + 16 * j
+    SEL2 C_OUT + PY + 16 * j, rsp + C_Q + ES + 16 * j, C_ACC + PY + 16 * j
+    SEL2 C_OUT + PZ + 16 * j, r10 + 16 * j, C_ACC + PZ + 16 * j
 %assign j j + 1
 %endrep
     not r9
@@ -371,8 +362,9 @@ ENDFUNC vg_ %+ CURVE %+ _jadd_ %+ TIER
 %assign k k + 1
 %endrep
     mov rdx, rsi
-    mov ebx, 64
+    mov ebx, 16                         ; four entries a turn
 %%scan:
+%rep 4
     movdqa xmm12, xmm14
     pcmpeqd xmm12, xmm15
     paddd xmm14, xmm13
@@ -384,6 +376,7 @@ ENDFUNC vg_ %+ CURVE %+ _jadd_ %+ TIER
 %assign k k + 1
 %endrep
     add rdx, 2 * ES
+%endrep
     dec ebx
     jnz %%scan                          ; ct: public entry counter
 %assign k 0
@@ -405,17 +398,21 @@ ENDFUNC vg_ %+ CURVE %+ _jadd_ %+ TIER
     vpxorq ymm1, ymm1, ymm1
 %endif
     mov rdx, rsi
-    mov ebx, 64
+    mov ebx, 16                         ; four entries a turn
 %%scan:
+%assign e 0
+%rep 4
     vpcmpeqq k1, zmm14, zmm15
     vpaddq zmm14, zmm14, zmm13
-    vmovdqu64 zmm11, [rdx]
+    vmovdqu64 zmm11, [rdx + 2 * ES * e]
     vmovdqa64 zmm0{k1}, zmm11
 %if ES == 48
-    vmovdqu64 ymm12, [rdx + 64]
+    vmovdqu64 ymm12, [rdx + 2 * ES * e + 64]
     vmovdqa64 ymm1{k1}, ymm12
 %endif
-    add rdx, 2 * ES
+%assign e e + 1
+%endrep
+    add rdx, 8 * ES
     dec ebx
     jnz %%scan                          ; ct: public entry counter
     vmovdqu64 [rsp + C_Q], zmm0
