@@ -163,12 +163,13 @@ static void batch2(int64_t *t, const uint64_t *f, const uint64_t *g, int n, mat 
 /* (f, g) <- M (f, g) / 2^62 on sl signed 62-bit limbs (the top one
  * signed); exact for a full batch. For a shorter last batch only the
  * sign of the floor is used, which is that of M (f, g). */
-static void apply_fg(int64_t *f, int64_t *g, size_t sl, const mat *m)
+VG_EC_INLINE void apply_fg(int64_t *f, int64_t *g, size_t sl, const mat *m)
 {
 	i128 cf = (i128)m->u * f[0] + (i128)m->v * g[0];
 	i128 cg = (i128)m->q * f[0] + (i128)m->r * g[0];
 	cf >>= 62;
 	cg >>= 62;
+	VG_EC_UNROLL
 	for (size_t i = 1; i < sl; i++) {
 		cf += (i128)m->u * f[i] + (i128)m->v * g[i];
 		cg += (i128)m->q * f[i] + (i128)m->r * g[i];
@@ -185,14 +186,15 @@ static void apply_fg(int64_t *f, int64_t *g, size_t sl, const mat *m)
  * d, e < m. S = a d + b e has |S| < 2^62 m; with w = S_0 (-m^-1) mod 2^64,
  * V = (S + w m) / 2^64 is exact and in (-m/4, 5m/4): add m if negative,
  * then subtract m if not below it (both masked). */
-static void lin(const struct vg_ec_mod *mod, size_t n, uint64_t *h, int64_t a, const uint64_t *d,
-		int64_t b, const uint64_t *e)
+VG_EC_INLINE void lin(const struct vg_ec_mod *mod, size_t n, uint64_t *h, int64_t a,
+		       const uint64_t *d, int64_t b, const uint64_t *e)
 {
 	const uint64_t *m = mod->m;
 	uint64_t s[VG_EC_MAX_LIMBS + 1] = {0}, t[VG_EC_MAX_LIMBS + 1] = {0}; /* = {0}: quiets -Wmaybe-uninitialized */
 	i128 c = 0;
 	VG_EC_ASSUME_LIMBS(n);
 
+	VG_EC_UNROLL
 	for (size_t i = 0; i < n; i++) {
 		c += (i128)a * (i128)d[i] + (i128)b * (i128)e[i];
 		s[i] = (uint64_t)c;
@@ -203,6 +205,7 @@ static void lin(const struct vg_ec_mod *mod, size_t n, uint64_t *h, int64_t a, c
 	uint64_t w = s[0] * mod->m0inv;
 	vg_u128 z = (vg_u128)w * m[0] + s[0]; /* low word zero by the choice of w */
 	uint64_t carry = (uint64_t)(z >> 64);
+	VG_EC_UNROLL
 	for (size_t i = 1; i < n; i++) {
 		z = (vg_u128)w * m[i] + s[i] + carry;
 		t[i - 1] = (uint64_t)z;
@@ -215,6 +218,7 @@ static void lin(const struct vg_ec_mod *mod, size_t n, uint64_t *h, int64_t a, c
 	/* negative: add m (the sum is then in [0, m), the carry cancels hi) */
 	uint64_t neg = vg_ct_barrier(0 - ((uint64_t)hi >> 63));
 	carry = 0;
+	VG_EC_UNROLL
 	for (size_t i = 0; i < n; i++) {
 		z = (vg_u128)t[i] + (m[i] & neg) + carry;
 		t[i] = (uint64_t)z;
@@ -260,13 +264,27 @@ static void inv_init(struct inv *v, const struct vg_ec_mod *mod, size_t n, size_
 	v->t = n == 4 ? 1 : 2;
 }
 
-/* Apply the batch's matrix v->m to f, g and d, e. */
-static void inv_apply(struct inv *v, size_t n, size_t sl)
+/* Apply the batch's matrix v->m to f, g and d, e; instantiated for 4 and
+ * 6 limbs below, so the limb loops unroll. */
+VG_EC_INLINE void inv_apply_n(struct inv *v, size_t n, size_t sl)
 {
 	apply_fg(v->f, v->g, sl, &v->m);
 	lin(v->mod, n, v->nd, v->m.u, v->d, v->m.v, v->e);
 	lin(v->mod, n, v->e, v->m.q, v->d, v->m.r, v->e);
-	vg_ec_copy(v->d, v->nd, n);
+	for (size_t i = 0; i < n; i++)
+		v->d[i] = v->nd[i];
+}
+
+static void inv_apply4(struct inv *v) { inv_apply_n(v, 4, 5); }
+static void inv_apply6(struct inv *v) { inv_apply_n(v, 6, 7); }
+
+static void inv_apply(struct inv *v, size_t n, size_t sl)
+{
+	(void)sl;
+	if (n == 4) /* public */
+		inv_apply4(v);
+	else
+		inv_apply6(v);
 }
 
 /* f = +-1 (or +-m for a = 0, where d = 0): x^-1 = sign(f) d 2^(64 B - N);
