@@ -46,19 +46,21 @@ void vg_ec_inv2_asm(const struct vg_ec_impl *f, uint64_t *rz, const uint64_t *z,
 	vg_ec_modinv2(&c->p, rz, z, &c->n, rk, k, c->limbs);
 }
 
-/* [k]G: the signed digits (ec_base.c), the comb, the conversion. */
+/* [k]G: the signed digits (ec_base.c), the comb (projective out), and the
+ * identity in the one form the C row gives it, (0 : 1 : 0). */
 static void base_mul(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t *k,
 		     void (*comb)(vg_ec_point *, const uint64_t *, const int8_t *))
 {
 	const struct vg_ec_curve *c = f->curve;
 	int8_t d[VG_EC_COMB_ROWS(VG_EC_MAX_LIMBS)];
-	vg_ec_point J;
+	vg_ec_point P = {0};
 
 	vg_ec_comb_recode(d, k, c->limbs, c->comb_rows);
-	comb(&J, c->comb, d);
-	vg_ec_jac_to_proj(f, r, &J);
+	comb(&P, c->comb, d);
+	vg_ec_cmov(P.y, c->p.one, c->limbs, vg_ec_iszero(P.z, c->limbs));
+	*r = P;
 	vg_wipe(d, sizeof(d));
-	vg_wipe(&J, sizeof(J));
+	vg_wipe(&P, sizeof(P));
 }
 
 /* ---- verification (VARIABLE TIME: public inputs only) ---- */

@@ -4,7 +4,8 @@
  * in short: field and scalar multiplies take any a, b < R and return a
  * reduced result; add/sub take reduced inputs; the point functions work
  * on Jacobian points (x = X/Z^2, y = Y/Z^3) in struct vg_ec_point, and
- * the comb takes ec_base.c's signed digits. Secret: everything but the
+ * the comb takes ec_base.c's signed digits and returns a projective point
+ * (x = X/Z, the rows' form). Secret: everything but the
  * public flags the verification's additions return. */
 #ifndef VG_EC_ASM_H
 #define VG_EC_ASM_H

@@ -28,7 +28,9 @@
 ;   points tells the doubling (3) from the opposite (1) case by them.
 ;   void vg_CURVE_comb_TIER(vg_ec_point *r, const uint64_t *table, const int8_t *d);
 ;       r = sum_i d_i 128^i G over the ROWS signed digits d (ec_base.c's
-;       recoding), table = the curve's comb (ec_gen_table.c)
+;       recoding), table = the curve's comb (ec_gen_table.c); r in the
+;       rows' homogeneous projective form (x = X/Z, y = Y/Z), Z = 0 for
+;       the identity (then X = 0 and Y = 0 too: the caller sets Y)
 ; r may alias p or q.
 
 %define PX 0
@@ -233,17 +235,47 @@ ENDFUNC vg_ %+ CURVE %+ _jadd_ %+ TIER
 ; k < R (the C reference, which uses complete formulas, agrees on the
 ; edge scalars in the tests).
 
+; The comb adds in XYZZ coordinates (x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2;
+; ZZ = ZZZ = 0 the identity): the mixed addition madd-2008-s costs 8M + 2S,
+; a squaring less than Jacobian's, and the end converts to projective
+; (X ZZZ : Y ZZ : ZZ ZZZ) with three multiplications.
+%define PZZ 96
+%define PZZZ 144
+
+; r = p + q (XYZZ + affine), generic case (p != +-q, p not the identity;
+; P = 0 gives ZZ3 = ZZZ3 = 0). %1 = r, %2 = p (4 coordinates, r != p),
+; %3 = q. Uses slots 0..6.
+%macro XMADD 3
+    FE_MUL S(0), %3, %2 + PZZ           ; U2 = x ZZ1
+    FE_MUL S(1), %3 + ES, %2 + PZZZ     ; S2 = y ZZZ1
+    FE_SUB S(0), S(0), %2 + PX          ; P = U2 - X1
+    FE_SUB S(1), S(1), %2 + PY          ; R = S2 - Y1
+    FE_SQR S(2), S(0)                   ; PP
+    FE_MUL S(3), S(0), S(2)             ; PPP
+    FE_MUL S(4), %2 + PX, S(2)          ; Q = X1 PP
+    FE_MUL S(5), %2 + PY, S(3)          ; Y1 PPP
+    FE_MUL %1 + PZZ, %2 + PZZ, S(2)     ; ZZ3 = ZZ1 PP
+    FE_MUL %1 + PZZZ, %2 + PZZZ, S(3)   ; ZZZ3 = ZZZ1 PPP
+    FE_SQR S(6), S(1)                   ; R^2
+    FE_SUB S(6), S(6), S(3)
+    FE_ADD S(2), S(4), S(4)             ; 2 Q
+    FE_SUB %1 + PX, S(6), S(2)          ; X3 = R^2 - PPP - 2 Q
+    FE_SUB S(4), S(4), %1 + PX
+    FE_MUL S(4), S(1), S(4)             ; R (Q - X3)
+    FE_SUB %1 + PY, S(4), S(5)          ; Y3 = R (Q - X3) - Y1 PPP
+%endmacro
+
 ; The frame of the comb.
-%define C_ACC   0                   ; A: 144 bytes (X, Y, Z at +0, +48, +96)
-%define C_OUT   144                 ; A + Q
-%define C_Q     288                 ; the selected entry: x, y (2 ES <= 96)
-%define C_T     384                 ; JMADD's slots 0..6: 7 * 64
-%define C_INF   832                 ; all ones while A is the identity
-%define C_NZ    840                 ; all ones if the digit is not 0
-%define C_NEG   848                 ; all ones if the digit is negative
-%define C_ROW   856                 ; rows left (public)
-%define C_R     864                 ; r (public)
-%define C_SIZE  888                 ; + the six pushes: rsp 16-aligned
+%define C_ACC   0                   ; A: X, Y, ZZ, ZZZ at +0, +48, +96, +144
+%define C_OUT   192                 ; A + Q
+%define C_Q     384                 ; the selected entry: x, y (2 ES <= 96)
+%define C_T     480                 ; XMADD's slots 0..6: 7 * 64
+%define C_INF   928                 ; all ones while A is the identity
+%define C_NZ    936                 ; all ones if the digit is not 0
+%define C_NEG   944                 ; all ones if the digit is negative
+%define C_ROW   952                 ; rows left (public)
+%define C_R     960                 ; r (public)
+%define C_SIZE  968                 ; + the six pushes: rsp 16-aligned
 
 ; Two limbs of A (at rsp + %3) = nz ? (inf ? [%2] : OUT (rsp + %1)) : A,
 ; masks in xmm14 (inf) and xmm15 (nz). Clobbers xmm8-xmm10.
@@ -260,7 +292,7 @@ ENDFUNC vg_ %+ CURVE %+ _jadd_ %+ TIER
     movdqu [rsp + %3], xmm8
 %endmacro
 
-; The JMADD slots live at C_T: S(k) is redefined inside the comb.
+; The XMADD slots live at C_T: S(k) is redefined inside the comb.
 %macro COMB_BODY 0
     PUSH_CALLEE
     sub rsp, C_SIZE
@@ -269,8 +301,8 @@ ENDFUNC vg_ %+ CURVE %+ _jadd_ %+ TIER
     mov qword [rsp + C_INF], -1
     xor eax, eax
 %assign j 0
-%rep 18
-    mov [rsp + C_ACC + 8 * j], rax      ; A = (0, 0, 0), the identity
+%rep 24
+    mov [rsp + C_ACC + 8 * j], rax      ; A = (0, 0, 0, 0), the identity
 %assign j j + 1
 %endrep
     ; rsi walks the table rows, rdx the digits
@@ -305,9 +337,9 @@ ENDFUNC vg_ %+ CURVE %+ _jadd_ %+ TIER
 %endrep
     ; OUT = A + Q
 %define S(k) rsp + C_T + 64 * (k)
-    JMADD rsp + C_OUT, rsp + C_ACC, rsp + C_Q
+    XMADD rsp + C_OUT, rsp + C_ACC, rsp + C_Q
 %define S(k) rsp + 64 * (k)
-    ; A = nz ? (inf ? (x, y, 1) : OUT) : A, two limbs at a time (SSE2)
+    ; A = nz ? (inf ? (x, y, 1, 1) : OUT) : A, two limbs at a time (SSE2)
     mov r8, [rsp + C_INF]
     mov r9, [rsp + C_NZ]
     movq xmm14, r8
@@ -319,7 +351,8 @@ ENDFUNC vg_ %+ CURVE %+ _jadd_ %+ TIER
 %rep N / 2
     SEL2 C_OUT + PX + 16 * j, rsp + C_Q + 16 * j, C_ACC + PX + 16 * j
     SEL2 C_OUT + PY + 16 * j, rsp + C_Q + ES + 16 * j, C_ACC + PY + 16 * j
-    SEL2 C_OUT + PZ + 16 * j, r10 + 16 * j, C_ACC + PZ + 16 * j
+    SEL2 C_OUT + PZZ + 16 * j, r10 + 16 * j, C_ACC + PZZ + 16 * j
+    SEL2 C_OUT + PZZZ + 16 * j, r10 + 16 * j, C_ACC + PZZZ + 16 * j
 %assign j j + 1
 %endrep
     not r9
@@ -329,13 +362,11 @@ ENDFUNC vg_ %+ CURVE %+ _jadd_ %+ TIER
     inc rcx
     dec qword [rsp + C_ROW]
     jnz .row                            ; ct: public row counter
+    ; r = (X ZZZ : Y ZZ : ZZ ZZZ)
     mov rdi, [rsp + C_R]
-%assign j 0
-%rep 18
-    mov rax, [rsp + C_ACC + 8 * j]
-    mov [rdi + 8 * j], rax
-%assign j j + 1
-%endrep
+    FE_MUL rdi + PX, rsp + C_ACC + PX, rsp + C_ACC + PZZZ
+    FE_MUL rdi + PY, rsp + C_ACC + PY, rsp + C_ACC + PZZ
+    FE_MUL rdi + PZ, rsp + C_ACC + PZZ, rsp + C_ACC + PZZZ
     ; wipe the frame (secret: the point, the entry, the masks)
     pxor xmm0, xmm0
 %assign j 0
