@@ -39,8 +39,8 @@ VG_MUST_CHECK int vg_ecdsa_sign_with(const struct vg_ec_impl *f, const vg_ecdsa_
 
 /* vg_ecdsa_sign_with, with the full check instead of the cheap one when
  * full is 1: the signature is released only if it verifies under the
- * key's public point (a constant-time verification, about four times the
- * cost of signing). Key loading signs once this way, which checks d
+ * key's public point (a constant-time verification, about ten times the
+ * cost of a signature on the asm rows). Key loading signs once this way, which checks d
  * against Q; the tests use it to show the faults the cheap check leaves
  * to it. */
 VG_MUST_CHECK int vg_ecdsa_sign_ex(const struct vg_ec_impl *f, const vg_ecdsa_key *key,

@@ -213,7 +213,7 @@ ENDFUNC vg_ %+ CURVE %+ _jadd_ %+ TIER
 ; ---------------------------------------------------------------------
 ; The comb. Per row i: select |d_i| 128^i G from the row's 64 affine
 ; entries (every entry read, one kept under a mask), negate y for d_i < 0,
-; A' = A + Q by JMADD, then A = d_i = 0 ? A : (A is the identity ? Q : A')
+; A' = A + Q by XMADD, then A = d_i = 0 ? A : (A is the identity ? Q : A')
 ; and "A is the identity" &= d_i = 0 (all masks).
 ;
 ; Why the mixed addition's exceptional cases cannot occur (so no doubling
