@@ -13,38 +13,42 @@
 #define QNAF_ENTRIES (1 << (QNAF_W - 2))
 #define NAF_MAX (64 * VG_EC_MAX_LIMBS + 1)
 
+/* Bits [bit, bit + now) of a (limbs words), now <= 8. */
+static uint64_t get_bits(const uint64_t *a, size_t limbs, size_t bit, size_t now)
+{
+	uint64_t v = a[bit / 64] >> (bit % 64);
+	if (bit % 64 + now > 64 && bit / 64 + 1 < limbs)
+		v |= a[bit / 64 + 1] << (64 - bit % 64);
+	return v & (((uint64_t)1 << now) - 1);
+}
+
+/* Scans a + carry 2^bit from the bottom: a position whose effective bit is
+ * 0 (the bit equals the carry) is skipped; otherwise the next w bits plus
+ * the carry form an odd window, recentred below 2^(w-1) by taking 2^w off
+ * and carrying 1 when it is not. The carry out of the top is one more
+ * digit. */
 size_t vg_ec_wnaf(int8_t *d, const uint64_t *a, size_t limbs, unsigned w)
 {
-	uint64_t k[VG_EC_MAX_LIMBS + 1];
-	size_t len = 0;
+	size_t nbits = 64 * limbs, len = 0, bit = 0;
+	uint64_t carry = 0;
 
-	vg_ec_copy(k, a, limbs);
-	k[limbs] = 0;
-	while (!vg_ec_iszero(k, limbs + 1)) {
-		int digit = 0;
-		if (k[0] & 1) {
-			/* the odd residue of k mod 2^w, centred: k - digit is then
-			 * divisible by 2^w */
-			digit = (int)(k[0] & ((1u << w) - 1));
-			if (digit >= 1 << (w - 1))
-				digit -= 1 << w;
-			/* k -= digit (a borrow or carry ripples up) */
-			uint64_t c = (uint64_t)(digit < 0 ? -digit : digit);
-			for (size_t i = 0; i <= limbs && c; i++) {
-				if (digit > 0) {
-					uint64_t old = k[i];
-					k[i] -= c;
-					c = k[i] > old;
-				} else {
-					k[i] += c;
-					c = k[i] < c;
-				}
-			}
+	for (size_t i = 0; i <= nbits; i++)
+		d[i] = 0;
+	while (bit < nbits) {
+		if (((a[bit / 64] >> (bit % 64)) & 1) == carry) {
+			bit++;
+			continue;
 		}
-		d[len++] = (int8_t)digit;
-		for (size_t i = 0; i < limbs; i++) /* k >>= 1 */
-			k[i] = k[i] >> 1 | k[i + 1] << 63;
-		k[limbs] >>= 1;
+		size_t now = nbits - bit < w ? nbits - bit : w;
+		uint64_t word = get_bits(a, limbs, bit, now) + carry; /* odd */
+		carry = (word >> (w - 1)) & 1;
+		d[bit] = (int8_t)((int)word - (int)(carry << w));
+		len = bit + 1;
+		bit += now;
+	}
+	if (carry) {
+		d[nbits] = 1;
+		len = nbits + 1;
 	}
 	return len;
 }
