@@ -59,7 +59,7 @@ struct vg_ec_curve {
 	const uint64_t *gx, *gy; /* the base point G, Montgomery form */
 	/* Build-time tables (ec_gen_table.c). comb: comb_rows rows of
 	 * VG_EC_COMB_ENTRIES affine points, entry j of row i = (j + 1)
-	 * 2^(5 i) G; g_odd: (2 j + 1) G for j < VG_EC_GNAF_ENTRIES. An affine
+	 * 2^(7 i) G; g_odd: (2 j + 1) G for j < VG_EC_GNAF_ENTRIES. An affine
 	 * point is x then y, each `limbs` words, Montgomery form. */
 	const uint64_t *comb;
 	size_t comb_rows;
