@@ -195,10 +195,11 @@ static void run_cb(vg_client *c, vg_client_cb cb, vgc_icb icb, void *arg, int st
 	c->in_cb--;
 }
 
-/* Run the callbacks of every RQ_DONE slot. Callbacks may submit (slots may
- * move: only indices are kept) or cancel (a nested delivery): each slot's
- * state is read again before use. */
-static int deliver_done(vg_client *c)
+/* Run the callbacks of every RQ_DONE slot, with rep and reason when the
+ * daemon gave them (a connection error), else the error's name. Callbacks
+ * may submit (slots may move: only indices are kept) or cancel (a nested
+ * delivery): each slot's state is read again before use. */
+static int deliver_done_with(vg_client *c, const vg_reply *rep, const char *reason)
 {
 	int n = 0;
 	for (uint32_t i = 0; i < c->nreqs; i++) {
@@ -220,10 +221,15 @@ static int deliver_done(vg_client *c)
 			slot_free(c, (int32_t)i);
 		}
 		c->npending--;
-		run_cb(c, cb, icb, arg, st, NULL, vg_client_strerror(st));
+		run_cb(c, cb, icb, arg, st, rep, reason ? reason : vg_client_strerror(st));
 		n++;
 	}
 	return n;
+}
+
+static int deliver_done(vg_client *c)
+{
+	return deliver_done_with(c, NULL, NULL);
 }
 
 /* Mark a pending slot done with st. A sent request keeps its slot (as a
@@ -281,25 +287,38 @@ static int conn_broke(vg_client *c)
 	return deliver_done(c);
 }
 
+/* The daemon ends the connection and says why (a connection error,
+ * PROTOCOL.md 7.1; from an older daemon, an unmatched error with id 0,
+ * which libvgclient never uses): what was sent on it fails with that
+ * status and the daemon's reason instead of being retried (a refused
+ * connection would only be refused again). Returns BROKE. */
+static int conn_error(vg_client *c, const vg_reply *rep)
+{
+	char reason[VG_PROTO_MAX_REASON + 1];
+	size_t n = rep->reason_len < VG_PROTO_MAX_REASON ? rep->reason_len : VG_PROTO_MAX_REASON;
+	if (rep->reason && n)
+		memcpy(reason, rep->reason, n);
+	reason[n] = 0;
+	int st = vgc_err_from_status(rep->status);
+	for (uint32_t i = 0; i < c->nreqs; i++)
+		if (c->reqs[i].state == RQ_SENT)
+			mark_done(c, &c->reqs[i], st, 0);
+	c->inflight = c->zombies;
+	deliver_done_with(c, rep, n ? reason : vg_client_strerror(st));
+	return BROKE;
+}
+
 /* One decoded reply. Returns 1 if a callback ran, 0 if not, BROKE. */
 static int handle_reply(vg_client *c, const vg_reply *rep)
 {
+	if (rep->conn_error)
+		return conn_error(c, rep);
 	uint32_t idx = rep->id & 0xffffu;
 	struct vgc_req *r = idx < c->nreqs ? &c->reqs[idx] : NULL;
 	if (!r || r->id != rep->id || (r->state != RQ_SENT && r->state != RQ_ZOMBIE) ||
 	    r->op != rep->op) {
-		if (rep->id == 0 && rep->status != VG_ST_OK) {
-			/* The daemon refused this connection (too many
-			 * connections, shutting down): what it holds fails
-			 * with that status instead of being retried. */
-			for (uint32_t i = 0; i < c->nreqs; i++)
-				if (c->reqs[i].state == RQ_SENT) {
-					c->reqs[i].state = RQ_DONE;
-					c->reqs[i].status = vgc_err_from_status(rep->status);
-				}
-			c->inflight = c->zombies;
-			deliver_done(c);
-		}
+		if (rep->id == 0 && rep->status != VG_ST_OK)
+			return conn_error(c, rep);
 		return BROKE;
 	}
 	int closes = vg_status_closes(rep->status);

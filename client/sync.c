@@ -294,9 +294,18 @@ static int take_hello(vg_client *c, struct sync_ctx *x, const vg_reply *rep)
 			out->versions[out->n_versions++] = it.val[0];
 		else if (it.tag == VG_T_CAPS && it.len == 4)
 			out->caps = (uint32_t)be_uint(it.val, 4);
-		else if (it.tag == VG_T_SERVER) /* truncated to fit, still NUL-terminated */
-			memcpy(out->server, it.val,
-			       it.len < sizeof(out->server) ? it.len : sizeof(out->server) - 1);
+		else if (it.tag == VG_T_SERVER) {
+			/* Cut to fit, at a character boundary (back off while
+			 * the first byte left out continues a character), and
+			 * NUL-terminated (out was zeroed). */
+			size_t n = it.len;
+			if (n >= sizeof(out->server)) {
+				n = sizeof(out->server) - 1;
+				while (n > 0 && (it.val[n] & 0xc0) == 0x80)
+					n--;
+			}
+			memcpy(out->server, it.val, n);
+		}
 		else if (it.tag == VG_T_LIMIT) {
 			vg_cursor cc = vg_item_cursor(&it);
 			vg_item ch;

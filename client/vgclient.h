@@ -27,7 +27,11 @@
  * the connection broke is sent once more on a new connection (every vgd
  * operation is deterministic and idempotent, so a retry cannot double an
  * effect); a request that breaks a second connection completes with
- * VGC_E_CLOSED.
+ * VGC_E_CLOSED. When the daemon ends a connection with a connection
+ * error (PROTOCOL.md 7.1: it refused the connection, "too many
+ * connections" or "shutting down"), the requests sent on it complete at
+ * once with that status (VGC_E_OVERLOADED, VGC_E_UNAVAILABLE, ...) and
+ * the daemon's reason, without a retry.
  *
  * SYNCHRONOUS AND ASYNCHRONOUS CALLS on one client may be mixed: a
  * synchronous call submits its request into the same queue and drives the
@@ -58,6 +62,10 @@ extern "C" {
 #define VGC_PUBKEY_MAX 512   /* bytes of a public key (an RSA-4096 modulus) */
 #define VGC_RSA_E_MAX 8      /* bytes of an RSA public exponent */
 #define VGC_RESULT_MAX 512   /* bytes of a signature or rsa-private result */
+/* Bytes of vgc_hello.server, NUL included. The daemon's SERVER text may
+ * be up to 255 bytes (PROTOCOL.md 4.1); a longer one than fits is cut at
+ * a UTF-8 character boundary, still NUL-terminated. */
+#define VGC_SERVER_MAX 128
 
 /* Error codes. */
 enum vgc_error {
@@ -79,7 +87,7 @@ enum vgc_error {
 	VGC_E_NOT_ALLOWED = -105,
 	VGC_E_BAD_INPUT = -106,
 	VGC_E_TOO_LARGE = -107,
-	VGC_E_OVERLOADED = -108, /* daemon queues full: retry later */
+	VGC_E_OVERLOADED = -108, /* daemon queues full, or too many connections: retry later */
 	VGC_E_INTERNAL = -109,
 	VGC_E_UNAVAILABLE = -110, /* daemon shutting down */
 };
@@ -129,7 +137,8 @@ typedef struct {
 	uint32_t caps;         /* protocol CAPS bits */
 	uint32_t max_frame;
 	uint32_t max_inflight;
-	char server[64];       /* NUL-terminated, e.g. "vgd 0.1.0 ed25519=ifma x25519=ifma rsa=ifma" */
+	char server[VGC_SERVER_MAX]; /* NUL-terminated, e.g. "vgd 0.1.0 ed25519=ifma
+				      * x25519=ifma rsa=ifma p256=c p384=c" */
 } vgc_hello;
 
 /* ------------------------------------------------------------------ */

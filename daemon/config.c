@@ -36,6 +36,7 @@ void vgd_config_defaults(vgd_config *cfg)
 	cfg->max_connections = 1024;
 	cfg->max_inflight = VG_PROTO_MAX_INFLIGHT;
 	cfg->max_queue = 4096;
+	cfg->max_reply_buffers = VGD_REPLY_BUFFERS_DEFAULT;
 	cfg->idle_timeout_ms = 300000;
 	cfg->frame_timeout_ms = 10000;
 	cfg->drain_timeout_ms = 5000;
@@ -74,6 +75,29 @@ static int parse_int(const char *v, long min, long max, int base, long *out)
 	if (errno || end == v || *end || x < min || x > max)
 		return -1;
 	*out = x;
+	return 0;
+}
+
+/* A byte count: digits and an optional K, M or G (binary multiples). */
+static int parse_size(const char *v, unsigned long long min, unsigned long long max,
+		      size_t *out)
+{
+	char *end;
+	errno = 0;
+	if (!isdigit((unsigned char)v[0]))
+		return -1;
+	unsigned long long x = strtoull(v, &end, 10);
+	int shift = 0;
+	switch (*end) {
+	case 'K': shift = 10; end++; break;
+	case 'M': shift = 20; end++; break;
+	case 'G': shift = 30; end++; break;
+	default: break;
+	}
+	if (errno || end == v || *end || x > (max >> shift) || (x << shift) < min ||
+	    (x << shift) > SIZE_MAX)
+		return -1;
+	*out = (size_t)(x << shift);
 	return 0;
 }
 
@@ -161,6 +185,9 @@ static int set_global(vgd_config *cfg, const char *k, const char *v)
 			}
 		return -1;
 	}
+	if (strcmp(k, "max_reply_buffers") == 0)
+		return parse_size(v, VGD_REPLY_BUFFERS_MIN, VGD_REPLY_BUFFERS_MAX,
+				  &cfg->max_reply_buffers);
 	/* Integer settings as data: name, field, range, scale to ms. */
 	static const struct {
 		const char *name;

@@ -13,6 +13,10 @@
 /* A list-keys reply carries every key in one frame: 100 RSA-4096 entries
  * (about 620 bytes each) fit in VG_PROTO_MAX_BODY. */
 #define VGD_MAX_KEYS 100
+/* max_reply_buffers: 32 MiB by default; at least one largest frame. */
+#define VGD_REPLY_BUFFERS_DEFAULT (32u << 20)
+#define VGD_REPLY_BUFFERS_MIN ((unsigned long long)VG_PROTO_MAX_FRAME)
+#define VGD_REPLY_BUFFERS_MAX (1ull << 40)
 #define VGD_MAX_ACL 32
 #define VGD_PATH_MAX 512
 /* A Unix socket path with its NUL: what struct sockaddr_un holds. */
@@ -40,6 +44,9 @@ typedef struct {
 	int max_connections;
 	int max_inflight;     /* per connection */
 	int max_queue;        /* requests queued to keyholders, all connections */
+	size_t max_reply_buffers; /* bytes of unsent-reply buffers, all connections
+				   * together; above it the front stops reading
+				   * connections that have unread replies */
 	int idle_timeout_ms;
 	int frame_timeout_ms; /* a partial frame must complete within this */
 	int drain_timeout_ms; /* SIGTERM: time to finish in-flight requests */

@@ -23,6 +23,14 @@
  * unpause, so loop until nothing is left. */
 static void settle(front *f)
 {
+	vgd_front_decide_held(f, 0); /* admitted if a close made room */
+	if (f->out_relief) {
+		/* The reply buffers fell back under their bound: connections
+		 * that paused for it may read on. */
+		f->out_relief = 0;
+		for (conn *c = f->conns; c; c = c->next)
+			vgd_front_conn_maybe_resume(f, c);
+	}
 	while (f->resume || f->pump_wanted || f->dirty) {
 		if (f->resume)
 			vgd_front_read_resumed(f);
@@ -63,6 +71,7 @@ static void begin_drain(front *f)
 	f->drain_deadline_ms = vgd_now_ms() + (uint64_t)f->lim.drain_timeout_ms;
 	if (f->listener)
 		evconnlistener_disable(f->listener);
+	vgd_front_decide_held(f, 1); /* refused: shutting down */
 	vgd_info("draining: %zu connection(s), %zu queued", f->nconns, f->queue.len);
 }
 
@@ -198,13 +207,20 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	uint64_t now = vgd_now_ms();
 	settle(f); /* empties the lists that may name released conns */
 	vgd_front_conn_free_released(f);
+	/* A connection held at the limit is refused at the second tick that
+	 * finds it: a whole poll of the loop lies between, so every close its
+	 * client made before connecting has been read. */
+	if (f->held_fd >= 0)
+		vgd_front_decide_held(f, f->held_ticks++ > 0);
 	for (conn *c = f->conns, *nx; c; c = nx) {
 		nx = c->next;
 		if (c->dead)
 			continue;
 		if (c->partial_since_ms &&
 		    now - c->partial_since_ms > (uint64_t)f->lim.frame_timeout_ms) {
-			vgd_info("closing connection of pid %d: partial frame timed out", (int)c->pid);
+			vgd_front_log(f, VGD_LK_TIMEOUT,
+				      "closing connection of pid %d: partial frame timed out",
+				      (int)c->pid);
 			vgd_front_conn_start_closing(c);
 			vgd_front_conn_maybe_finish(f, c);
 		} else if (c->inflight == 0 && !c->partial_since_ms && !c->closing &&
@@ -213,6 +229,8 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 			vgd_front_conn_close(f, c);
 		}
 	}
+	for (int k = 0; k < VGD_LK_COUNT; k++)
+		vgd_ratelog_tick(&f->logs[k], now); /* summaries of suppressed lines */
 	/* Jobs that found no keyholder in time fail rather than wait forever. */
 	while (f->queue.head && now - f->queue.head->t_queued_ms > QUEUE_TIMEOUT_MS) {
 		job *j = f->queue.head;
@@ -291,6 +309,15 @@ int vgd_front_main(const vgd_front_args *a)
 		.log_level = a->cfg->log_level,
 		.busy_poll_us = a->cfg->busy_poll_us,
 	};
+	vgd_ratelog_init(&f->logs[VGD_LK_MALFORMED], "malformed",
+			 "connections closed for a malformed frame", VGD_LOG_INFO);
+	vgd_ratelog_init(&f->logs[VGD_LK_TIMEOUT], "timeout",
+			 "connections closed for a stalled frame", VGD_LOG_INFO);
+	vgd_ratelog_init(&f->logs[VGD_LK_DENIED], "denied", "denied requests", VGD_LOG_WARN);
+	vgd_ratelog_init(&f->logs[VGD_LK_REFUSED], "refused", "refused connections",
+			 VGD_LOG_WARN);
+	f->held_fd = -1;
+	f->out_limit = a->cfg->max_reply_buffers;
 	f->ncpus = a->ncpus > 0 ? a->ncpus : 1;
 	f->generation = a->generation;
 	f->nkeys = a->keys->n;

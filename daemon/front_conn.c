@@ -55,6 +55,23 @@ void vgd_front_conn_start_closing(conn *c)
 	vgd_front_conn_set_reading(c, 0);
 }
 
+/* Whether c may take another frame: 0 if so, else why not. A connection
+ * pauses at the strict marks (front_read.c) and reads on only below the
+ * loose ones (resume), so it does not flap at the edge. Over the front's
+ * bound on reply buffers (max_reply_buffers) only connections with
+ * unread replies wait: a client that reads its replies is always served. */
+int vgd_front_conn_no_room(const front *f, const conn *c, int resume)
+{
+	size_t pending = vgd_front_conn_out_pending(c);
+	size_t high = resume ? CONN_OUT_HIGH / 4 : CONN_OUT_HIGH;
+	size_t bound = resume ? f->out_limit / 4 * 3 : f->out_limit;
+	if (c->inflight >= (unsigned)f->lim.max_inflight || pending > high)
+		return VGD_NOROOM_CONN;
+	if (pending > 0 && f->out_bytes > bound)
+		return VGD_NOROOM_FRONT;
+	return 0;
+}
+
 /* A paused connection may read on once it has room for more requests and
  * its replies have mostly left. It is only queued here: front_read.c
  * reads on when the loop settles (vgd_front_read_resumed), so whoever
@@ -63,8 +80,7 @@ void vgd_front_conn_start_closing(conn *c)
 void vgd_front_conn_maybe_resume(front *f, conn *c)
 {
 	if (c->dead || !c->paused || c->closing || c->resume_queued ||
-	    c->inflight >= (unsigned)f->lim.max_inflight ||
-	    vgd_front_conn_out_pending(c) > CONN_OUT_HIGH / 4)
+	    vgd_front_conn_no_room(f, c, 1))
 		return;
 	c->resume_queued = 1;
 	c->resume_next = f->resume;
@@ -72,11 +88,39 @@ void vgd_front_conn_maybe_resume(front *f, conn *c)
 	vgd_front_schedule(f);
 }
 
+/* The reply buffers' total changed (a buffer of old bytes became one of
+ * now bytes). Falling back under three quarters of the bound lets the
+ * connections that paused for it read on (the loop walks them once). */
+static void out_account(front *f, size_t old, size_t now)
+{
+	f->out_bytes = f->out_bytes - old + now;
+	if (f->out_bytes > f->stats.out_bytes_max)
+		f->stats.out_bytes_max = f->out_bytes;
+	if (f->out_over && f->out_bytes <= f->out_limit / 4 * 3) {
+		f->out_over = 0;
+		f->out_relief = 1;
+		vgd_front_schedule(f);
+	}
+}
+
+/* Give up a drained buffer that had grown: a burst of replies does not
+ * keep its memory (the next reply allocates again). */
+static void conn_out_shrink(front *f, conn *c)
+{
+	if (c->out_cap <= CONN_OUT_START || vgd_front_conn_out_pending(c) != 0)
+		return;
+	vg_wipe(c->out, c->out_cap);
+	free(c->out);
+	out_account(f, c->out_cap, 0);
+	c->out = NULL;
+	c->out_cap = c->out_off = c->out_len = 0;
+}
+
 /* ---- replies ---- */
 /* Room for n more bytes after out_len: the pending bytes move to the
  * start, or to a larger buffer. Memory given up is wiped first (realloc
  * could leave a copy behind). 0 or -1. */
-static int conn_out_reserve(conn *c, size_t n)
+static int conn_out_reserve(front *f, conn *c, size_t n)
 {
 	size_t pending = vgd_front_conn_out_pending(c);
 	if (c->out_cap - c->out_len >= n)
@@ -104,6 +148,7 @@ static int conn_out_reserve(conn *c, size_t n)
 		vg_wipe(c->out, c->out_cap);
 		free(c->out);
 	}
+	out_account(f, c->out_cap, cap);
 	c->out = b;
 	c->out_cap = cap;
 	return 0;
@@ -133,7 +178,7 @@ void vgd_front_conn_send(conn *c, const uint8_t *frame, long len)
 {
 	if (c->dead || len <= 0)
 		return;
-	if (conn_out_reserve(c, (size_t)len) < 0) {
+	if (conn_out_reserve(c->front, c, (size_t)len) < 0) {
 		c->closing = 1;
 		return;
 	}
@@ -160,8 +205,10 @@ static void conn_flush(front *f, conn *c)
 	}
 	int pending = vgd_front_conn_out_pending(c) > 0;
 	conn_set_writing(c, pending);
-	if (!pending)
+	if (!pending) {
+		conn_out_shrink(f, c);
 		vgd_front_conn_maybe_finish(f, c);
+	}
 	vgd_front_conn_maybe_resume(f, c);
 }
 
@@ -196,6 +243,7 @@ static void conn_free(conn *c)
 	if (c->out) {
 		vg_wipe(c->out, c->out_cap);
 		free(c->out);
+		out_account(c->front, c->out_cap, 0);
 	}
 	free(c->in);
 	free(c);
@@ -216,11 +264,11 @@ conn *vgd_front_conn_new(front *f, int fd, const struct ucred *cred,
 	c->pid = cred->pid;
 	c->in = malloc(CONN_IN_START);
 	c->in_cap = CONN_IN_START;
-	c->out = malloc(CONN_OUT_START);
-	c->out_cap = CONN_OUT_START;
+	/* The reply buffer is allocated with the first reply (conn_out_reserve):
+	 * a connection that has not been answered yet holds none. */
 	c->rev = event_new(f->base, fd, EV_READ | EV_PERSIST, on_readable, c);
 	c->wev = event_new(f->base, fd, EV_WRITE | EV_PERSIST, conn_writable, c);
-	if (!c->in || !c->out || !c->rev || !c->wev) {
+	if (!c->in || !c->rev || !c->wev) {
 		conn_free(c);
 		return NULL;
 	}
@@ -260,6 +308,8 @@ void vgd_front_conn_close(front *f, conn *c)
 	close(c->fd);
 	c->fd = -1;
 	f->nconns--;
+	if (f->held_fd >= 0)
+		vgd_front_schedule(f); /* room for the held connection */
 	/* Queued jobs of a closed connection are dropped; those already with
 	 * a keyholder finish and their replies go nowhere. */
 	c->inflight -= vgd_front_q_drop_owner(&f->queue, &f->pool, c);

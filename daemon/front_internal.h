@@ -29,6 +29,7 @@
 
 #include "clock.h"
 #include "front.h"
+#include "ratelog.h"
 #include "record.h"
 #include "stats.h"
 #include "vg/proto.h"
@@ -43,11 +44,21 @@
 /* A connection whose unwritten replies pass this is not read until they
  * drop to a quarter of it: a client that sends and never reads must not
  * grow the front without bound (local operations such as list-keys are
- * not limited by max_inflight). With max_connections (default 1024) it
- * bounds the front's buffers (~400 MB at most with the defaults). It
- * is larger than the biggest reply and than what the socket itself holds,
- * so a client that reads keeps the connection streaming. */
+ * not limited by max_inflight). It is larger than the biggest reply and
+ * than what the socket itself holds, so a client that reads keeps the
+ * connection streaming. All connections together are bounded by
+ * max_reply_buffers (vgd_front_conn_no_room; README "Memory"). */
 #define CONN_OUT_HIGH (256u << 10)
+
+/* The front's rate-limited log events (ratelog.h): what a client can make
+ * it log. Each kind's suppressed count is a stat (log.suppressed.NAME). */
+enum vgd_log_kind {
+	VGD_LK_MALFORMED, /* a connection closed for a malformed frame */
+	VGD_LK_TIMEOUT,   /* a connection closed for a stalled frame */
+	VGD_LK_DENIED,    /* a request refused for its key (unknown, ACL, policy) */
+	VGD_LK_REFUSED,   /* a connection refused (max_connections) */
+	VGD_LK_COUNT
+};
 
 typedef struct conn conn;
 typedef struct job job;
@@ -127,8 +138,9 @@ struct conn {
 	int dead;    /* socket closed; freed when inflight drains */
 	int closing; /* read no more; close once answered and flushed */
 	int paused;  /* not reading: too many requests in flight, or replies
-		      * unwritten (CONN_OUT_HIGH); complete frames may wait in
-		      * in[], so it stays set until front_read.c reads on */
+		      * unwritten (CONN_OUT_HIGH, max_reply_buffers); complete
+		      * frames may wait in in[], so it stays set until
+		      * front_read.c reads on */
 	int eof;     /* client finished sending: close once answered */
 	uint64_t last_active_ms;
 	uint64_t partial_since_ms;
@@ -155,6 +167,9 @@ struct front {
 	jobq queue;
 	uint64_t next_job;
 	conn *conns;
+	int held_fd; /* accepted at max_connections, not yet admitted or refused
+		      * (vgd_front_decide_held); -1: none, the listener is on */
+	int held_ticks; /* ticks that found it held */
 	conn *released; /* closed and answered: freed at the next tick, so no
 			 * caller up the stack is left holding a freed conn */
 	size_t nconns;
@@ -170,8 +185,15 @@ struct front {
 	int ncpus;
 	int draining;
 	uint64_t drain_deadline_ms;
+	/* Reply buffers of all connections (front_conn.c): bytes allocated,
+	 * the bound (max_reply_buffers), whether a connection paused for it
+	 * and whether the total has since fallen back (the loop then lets the
+	 * paused connections read on). */
+	size_t out_bytes, out_limit;
+	int out_over, out_relief;
 	vgd_limits lim; /* from the config, replaced by a reload */
 	vgd_stats stats;
+	vgd_ratelog logs[VGD_LK_COUNT];
 	uint8_t frame[VG_PROTO_MAX_FRAME];
 	uint8_t rec[VGD_KH_DEPTH][VGD_KREP_MAX]; /* keyholder replies, one recvmmsg */
 };
@@ -189,6 +211,9 @@ static inline void vgd_front_schedule(front *f)
 	event_active(f->defer_ev, EV_TIMEOUT, 0);
 }
 
+/* Log one event of a kind, rate-limited (ratelog.h). */
+#define vgd_front_log(f, kind, ...) vgd_ratelog_event(&(f)->logs[kind], vgd_now_ms(), __VA_ARGS__)
+
 static inline void vgd_front_want_pump(front *f)
 {
 	f->pump_wanted = 1;
@@ -199,6 +224,7 @@ static inline void vgd_front_want_pump(front *f)
 void vgd_front_on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 			 int salen, void *arg);
 void vgd_front_read_resumed(front *f);
+void vgd_front_decide_held(front *f, int final);
 
 /* front_ops.c: one complete frame from a client. */
 void vgd_front_handle_frame(front *f, conn *c, const uint8_t *frame, size_t len);
@@ -213,6 +239,7 @@ void vgd_front_kh_fail_all(front *f, int status, const char *reason);
  * exactly once. */
 void vgd_front_send_error(front *f, conn *c, uint8_t op, uint32_t id, int status,
 			  const char *reason);
+void vgd_front_send_frame_error(front *f, conn *c, const vg_frame_hdr *h, int why);
 void vgd_front_answer(front *f, conn *c, uint8_t op, uint32_t id, int status,
 		      const uint8_t *res, size_t rlen, const char *reason, uint64_t t_start_us);
 void vgd_front_job_finish(front *f, job *j, int status, const uint8_t *res, size_t rlen,
@@ -236,6 +263,9 @@ static inline size_t vgd_front_conn_out_pending(const conn *c) { return c->out_l
 conn *vgd_front_conn_new(front *f, int fd, const struct ucred *cred,
 			 event_callback_fn on_readable);
 ssize_t vgd_front_conn_write_out(conn *c);
+/* Why a connection may not take another frame (vgd_front_conn_no_room). */
+enum { VGD_NOROOM_CONN = 1, VGD_NOROOM_FRONT = 2 };
+int vgd_front_conn_no_room(const front *f, const conn *c, int resume);
 void vgd_front_conn_maybe_resume(front *f, conn *c);
 void vgd_front_conn_set_reading(conn *c, int on);
 void vgd_front_conn_maybe_finish(front *f, conn *c);

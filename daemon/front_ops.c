@@ -50,7 +50,9 @@ static void put_stat(vg_writer *w, const char *name, uint64_t v)
 	vg_put_close(w);
 }
 
-static long encode_stats(front *f, uint32_t id)
+/* The stats a caller sees. keys counts only the keys this caller may use
+ * (as list-keys lists them): a hidden key's existence does not show. */
+static long encode_stats(front *f, const conn *c, uint32_t id)
 {
 	vg_writer w;
 	vg_frame_begin(&w, f->frame, sizeof(f->frame), VG_OP_STATS | VG_OP_REPLY, VG_ST_OK, id);
@@ -75,6 +77,7 @@ static long encode_stats(front *f, uint32_t id)
 		}
 	}
 	const vgd_stats *s = &f->stats;
+	char name[64];
 	put_stat(&w, "connections.open", f->nconns);
 	put_stat(&w, "connections.total", s->connections_total);
 	put_stat(&w, "connections.refused", s->connections_refused);
@@ -83,13 +86,46 @@ static long encode_stats(front *f, uint32_t id)
 	put_stat(&w, "requests.overloaded", s->overloaded);
 	put_stat(&w, "requests.malformed", s->malformed);
 	put_stat(&w, "requests.denied", s->denied);
+	put_stat(&w, "requests.unknown_key", s->unknown_key);
 	put_stat(&w, "requests.retried", s->retries);
 	put_stat(&w, "keyholders", (uint64_t)f->nkh);
 	put_stat(&w, "keyholder.restarts", s->keyholder_restarts);
 	put_stat(&w, "sandbox.violations", s->sandbox_violations);
-	put_stat(&w, "keys", f->nkeys);
+	size_t visible = 0;
+	for (size_t i = 0; i < f->nkeys; i++)
+		visible += vgd_acl_allows(&f->keys[i], c->uid, c->gid);
+	put_stat(&w, "keys", visible);
+	put_stat(&w, "reply_buffers.bytes", f->out_bytes);
+	put_stat(&w, "reply_buffers.max", s->out_bytes_max);
+	put_stat(&w, "reply_buffers.paused", s->out_paused);
+	for (int k = 0; k < VGD_LK_COUNT; k++) {
+		snprintf(name, sizeof(name), "log.suppressed.%s", f->logs[k].name);
+		put_stat(&w, name, f->logs[k].suppressed);
+	}
 	put_stat(&w, "keys.generation", f->generation);
 	return vg_frame_end(&w);
+}
+
+/* The key named by a request, if the caller may use it; NULL for a key
+ * that does not exist and for one outside the caller's uids/gids alike. */
+static const vgd_keyinfo *visible_key(front *f, const conn *c, const char *name)
+{
+	const vgd_keyinfo *k = find_key(f, name);
+	return k && vgd_acl_allows(k, c->uid, c->gid) ? k : NULL;
+}
+
+/* A request naming a key the caller cannot see: answered, counted and
+ * logged the same whether the key is missing or hidden by its ACL, so no
+ * reply, stat or rate limit tells them apart (only the log's text, which
+ * callers do not read, says which). */
+static void refuse_unseen_key(front *f, conn *c, const vg_request *rq, uint64_t t0)
+{
+	const vgd_keyinfo *k = find_key(f, rq->key);
+	f->stats.unknown_key++;
+	vgd_front_log(f, VGD_LK_DENIED, "denied: uid %u gid %u pid %d %s key '%s' (%s)",
+		      (unsigned)c->uid, (unsigned)c->gid, (int)c->pid,
+		      k ? "may not use" : "asked for unknown", rq->key, vg_op_name(rq->op));
+	refuse(f, c, rq->op, rq->id, VG_R_NO_SUCH_KEY, t0);
 }
 
 static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
@@ -107,8 +143,9 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 		vg_put_close(&w);
 		{
 			/* Name, version and the kernel variant each operation
-			 * runs, so `vgctl hello` shows what vgd --version shows. */
-			char server[96];
+			 * runs, so `vgctl hello` shows what vgd --version shows
+			 * (cut to the protocol's bound if it ever grows past). */
+			char server[VG_PROTO_MAX_SERVER + 1];
 			snprintf(server, sizeof(server), "vgd %s %s", VG_VERSION,
 				 vg_kernel_variants());
 			vg_put_str(&w, VG_T_SERVER, server);
@@ -124,18 +161,16 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 				put_keyinfo(&w, &f->keys[i]);
 		break;
 	case VG_OP_PUBLIC_KEY: {
-		const vgd_keyinfo *k = find_key(f, rq->key);
-		if (!k || !vgd_acl_allows(k, c->uid, c->gid)) {
-			/* Unknown and forbidden look the same to a caller not
-			 * allowed to see the key. */
-			refuse(f, c, op, rq->id, VG_R_NO_SUCH_KEY, t0);
+		const vgd_keyinfo *k = visible_key(f, c, rq->key);
+		if (!k) {
+			refuse_unseen_key(f, c, rq, t0);
 			return;
 		}
 		put_keyinfo(&w, k);
 		break;
 	}
 	case VG_OP_STATS: {
-		long n = encode_stats(f, rq->id);
+		long n = encode_stats(f, c, rq->id);
 		vgd_stats_record(&f->stats, op, VG_ST_OK, vgd_now_us() - t0);
 		vgd_front_conn_send(c, f->frame, n);
 		return;
@@ -152,27 +187,20 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 
 static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 {
-	const char *reason = "";
-	const vgd_keyinfo *k = find_key(f, rq->key);
+	vgd_reason why = { .text = "" };
+	const vgd_keyinfo *k = visible_key(f, c, rq->key);
 	if (!k) {
-		refuse(f, c, rq->op, rq->id, VG_R_NO_SUCH_KEY, t0);
+		refuse_unseen_key(f, c, rq, t0);
 		return;
 	}
-	if (!vgd_acl_allows(k, c->uid, c->gid)) {
-		f->stats.denied++;
-		vgd_warn("denied: uid %u gid %u pid %d may not use key '%s' (%s)", (unsigned)c->uid,
-			 (unsigned)c->gid, (int)c->pid, k->name, vg_op_name(rq->op));
-		refuse(f, c, rq->op, rq->id, VG_R_CALLER_DENIED, t0);
-		return;
-	}
-	int st = vgd_request_check(k, rq->op, rq->alg, rq->data_len, &reason);
+	int st = vgd_request_check(k, rq->op, rq->alg, rq->data_len, &why);
 	if (st != VG_ST_OK) {
 		if (st == VG_ST_NOT_ALLOWED) {
 			f->stats.denied++;
-			vgd_warn("denied: uid %u pid %d, key '%s': %s", (unsigned)c->uid, (int)c->pid,
-				 k->name, reason);
+			vgd_front_log(f, VGD_LK_DENIED, "denied: uid %u pid %d, key '%s': %s",
+				      (unsigned)c->uid, (int)c->pid, k->name, why.text);
 		}
-		vgd_front_answer(f, c, rq->op, rq->id, st, NULL, 0, reason, t0);
+		vgd_front_answer(f, c, rq->op, rq->id, st, NULL, 0, why.text, t0);
 		return;
 	}
 	if (f->queue.len >= (size_t)f->lim.max_queue) {
@@ -216,13 +244,14 @@ void vgd_front_handle_frame(front *f, conn *c, const uint8_t *frame, size_t len)
 	const char *reason = "";
 	int st = vg_request_decode(frame, len, &rq, &reason);
 	if (st != VG_ST_OK) {
-		vg_frame_hdr h;
-		(void)vg_frame_check(frame, len, &h);
+		/* The header passed front_read.c's checks, so rq.op and rq.id
+		 * are the request's and this is a reply to it. */
 		vgd_stats_record(&f->stats, 0, st, 0);
-		vgd_front_send_error(f, c, h.opcode, h.id, st, reason);
+		vgd_front_send_error(f, c, rq.op, rq.id, st, reason);
 		if (vg_status_closes(st)) {
 			f->stats.malformed++;
-			vgd_info("closing connection of pid %d: %s", (int)c->pid, reason);
+			vgd_front_log(f, VGD_LK_MALFORMED, "closing connection of pid %d: %s",
+				      (int)c->pid, reason);
 			vgd_front_conn_start_closing(c);
 		}
 		return;

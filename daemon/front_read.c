@@ -42,23 +42,31 @@ static void read_frames(front *f, conn *c)
 			c->partial_since_ms = 0;
 			break;
 		}
-		if (c->inflight >= (unsigned)f->lim.max_inflight ||
-		    vgd_front_conn_out_pending(c) > CONN_OUT_HIGH) {
+		int full = vgd_front_conn_no_room(f, c, 0);
+		if (full) {
+			/* The frame timeout restarts when reading does: the
+			 * wait is ours, not the client's. */
+			c->partial_since_ms = 0;
 			c->paused = 1;
+			if (full == VGD_NOROOM_FRONT) {
+				f->out_over = 1;
+				f->stats.out_paused++;
+			}
 			vgd_front_conn_set_reading(c, 0);
 			break;
 		}
 		size_t want = avail < VG_PROTO_HDR_LEN ? avail : VG_PROTO_HDR_LEN;
 		vg_frame_hdr h;
-		long r = vg_frame_check(c->in + off, want, &h);
+		int why;
+		long r = vg_request_frame_check(c->in + off, want, &h, &why);
 		if (r < 0) {
-			const char *why = vg_reason(vg_frame_fault(r));
-			/* h is zero unless the magic was right: then its id is the
-			 * request's. */
+			/* Judged from the header alone (the request rules
+			 * included): answered now, the body is never read. */
 			vgd_stats_record(&f->stats, 0, (int)-r, 0);
 			f->stats.malformed++;
-			vgd_front_send_error(f, c, h.opcode, h.id, (int)-r, why);
-			vgd_info("closing connection of pid %d: %s", (int)c->pid, why);
+			vgd_front_send_frame_error(f, c, &h, why);
+			vgd_front_log(f, VGD_LK_MALFORMED, "closing connection of pid %d: %s",
+				      (int)c->pid, vg_reason(why));
 			vgd_front_conn_start_closing(c);
 			break;
 		}
@@ -134,26 +142,10 @@ static void conn_readable(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-void vgd_front_on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-			 int salen, void *arg)
+/* A new client on fd (non-blocking: the listener accepts with
+ * SOCK_NONBLOCK), counted from now on. */
+static void admit(front *f, int fd)
 {
-	front *f = arg;
-	(void)l;
-	(void)sa;
-	(void)salen;
-	f->stats.connections_total++;
-	if (f->nconns >= (size_t)f->cfg->max_connections || f->draining) {
-		/* Accepted only to say why, then closed. */
-		f->stats.connections_refused++;
-		long n = vg_error_encode(0, 0, f->draining ? VG_ST_UNAVAILABLE : VG_ST_OVERLOADED,
-					 vg_reason(f->draining ? VG_R_SHUTTING_DOWN
-							       : VG_R_TOO_MANY_CONNECTIONS),
-					 f->frame, sizeof(f->frame));
-		if (n > 0)
-			(void)send(fd, f->frame, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
-		close(fd);
-		return;
-	}
 	struct ucred cred;
 	socklen_t cl = sizeof(cred);
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0) {
@@ -161,9 +153,78 @@ void vgd_front_on_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
 		close(fd);
 		return;
 	}
-	/* non-blocking: the listener accepts with SOCK_NONBLOCK */
 	if (!vgd_front_conn_new(f, fd, &cred, conn_readable)) {
 		vgd_err("accept: out of memory");
 		close(fd);
 	}
+}
+
+/* Accepted only to say why in a connection error (PROTOCOL.md 7.1), then
+ * closed. */
+static void refuse_conn(front *f, int fd, int why)
+{
+	f->stats.connections_refused++;
+	if (why == VG_R_TOO_MANY_CONNECTIONS)
+		vgd_front_log(f, VGD_LK_REFUSED, "refusing a connection: %zu of %d open",
+			      f->nconns, f->cfg->max_connections);
+	long n = vg_conn_error_encode((uint8_t)vg_reason_status(why), vg_reason(why), f->frame,
+				      sizeof(f->frame));
+	if (n > 0)
+		(void)send(fd, f->frame, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+	close(fd);
+}
+
+/* A connection that arrives with max_connections open is held, with the
+ * listener off, rather than refused at once: libevent accepts a whole
+ * backlog in one callback, before the loop has read the end-of-file of
+ * connections whose clients closed just before connecting again, so they
+ * would still count. The held one is admitted as soon as a connection
+ * closes (vgd_front_conn_close asks for this), or refused at the next
+ * tick if the limit still holds then (final): by then the loop has read
+ * every close that came before it. Either way the listener accepts
+ * again. */
+void vgd_front_decide_held(front *f, int final)
+{
+	if (f->held_fd < 0)
+		return;
+	int fd = f->held_fd;
+	if (f->draining) {
+		f->held_fd = -1;
+		refuse_conn(f, fd, VG_R_SHUTTING_DOWN);
+		return; /* the listener stays off while draining */
+	}
+	if (f->nconns < (size_t)f->cfg->max_connections)
+		admit(f, fd);
+	else if (final)
+		refuse_conn(f, fd, VG_R_TOO_MANY_CONNECTIONS);
+	else
+		return;
+	f->held_fd = -1;
+	if (f->listener)
+		evconnlistener_enable(f->listener);
+}
+
+void vgd_front_on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+			 int salen, void *arg)
+{
+	front *f = arg;
+	(void)sa;
+	(void)salen;
+	f->stats.connections_total++;
+	if (f->draining) {
+		refuse_conn(f, fd, VG_R_SHUTTING_DOWN);
+		return;
+	}
+	if (f->nconns >= (size_t)f->cfg->max_connections || f->held_fd >= 0) {
+		if (f->held_fd >= 0) { /* not expected: the listener is off */
+			refuse_conn(f, fd, VG_R_TOO_MANY_CONNECTIONS);
+			return;
+		}
+		f->held_fd = fd;
+		f->held_ticks = 0;
+		evconnlistener_disable(l); /* also ends libevent's accept loop */
+		vgd_front_schedule(f);     /* a close in this iteration admits it */
+		return;
+	}
+	admit(f, fd);
 }

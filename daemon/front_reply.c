@@ -17,6 +17,15 @@ void vgd_front_send_error(front *f, conn *c, uint8_t op, uint32_t id, int status
 	vgd_front_conn_send(c, f->frame, n);
 }
 
+/* A frame refused from its header (front_read.c): a reply to it, or a
+ * connection error when it has no readable header or a reserved opcode
+ * (the codec's rule, vg_frame_error_encode). */
+void vgd_front_send_frame_error(front *f, conn *c, const vg_frame_hdr *h, int why)
+{
+	long n = vg_frame_error_encode(h, why, f->frame, sizeof(f->frame));
+	vgd_front_conn_send(c, f->frame, n);
+}
+
 void vgd_front_answer(front *f, conn *c, uint8_t op, uint32_t id, int status, const uint8_t *res,
 		      size_t rlen, const char *reason, uint64_t t_start_us)
 {

@@ -52,6 +52,8 @@ static int check_request(const uint8_t *buf, ssize_t n, const vgd_kreq **out)
 	return 1;
 }
 
+_Static_assert(VGD_KREP_REASON_LEN >= VGD_REASON_MAX, "a composed reason fits a record");
+
 static void set_reason(vgd_krep *r, const char *why)
 {
 	size_t n = strlen(why);
@@ -80,22 +82,22 @@ static void run_request(vgd_keystore *ks, int i, const vgd_kreq *q, reply *r)
 	if (q->data_len == sizeof(violate_msg) - 1 && memcmp(data, violate_msg, q->data_len) == 0)
 		(void)mkdir("/nonexistent-vgd-test", 0700);
 #endif
-	const char *reason = "";
+	vgd_reason why = { .text = "" };
 	size_t out_len = 0;
 	if (i < 0) {
 		/* The key set changed between the front's check and now. */
 		r->rep.status = (uint8_t)vg_reason_status(VG_R_NO_SUCH_KEY);
-		reason = vg_reason(VG_R_NO_SUCH_KEY);
+		why.text = vg_reason(VG_R_NO_SUCH_KEY);
 	} else {
 		r->rep.status = (uint8_t)vgd_keyop_run(&ks->info[i], ks->secret[i], q->op, q->alg,
 						       q->role, data, q->data_len, r->out, &out_len,
-						       &reason);
+						       &why);
 	}
 	if (r->rep.status != VG_ST_OK) {
 		vg_wipe(r->out, out_len);
 		out_len = 0;
 	}
-	set_reason(&r->rep, reason);
+	set_reason(&r->rep, why.text);
 	r->rep.result_len = (uint32_t)out_len;
 }
 

@@ -37,10 +37,19 @@ int vgd_acl_allows(const vgd_keyinfo *info, uid_t uid, gid_t gid)
 }
 
 /* A failure: the reason's text and its status, from the reason table. */
-static int fail(const char **reason, int why)
+static int fail(vgd_reason *why, int r)
 {
-	*reason = vg_reason(why);
-	return vg_reason_status(why);
+	why->text = vg_reason(r);
+	return vg_reason_status(r);
+}
+
+/* A policy refusal: its text and what the key's policy does allow (the
+ * bits that mean something for its type), in the config's words. */
+static int deny(vgd_reason *why, int r, const vgd_keyinfo *info)
+{
+	why->text = vg_reason_policy(r, info->allow & vg_key_type_allow(info->type), why->buf,
+				     sizeof why->buf);
+	return vg_reason_status(r);
 }
 
 int vgd_status_from_kernel(int err, const char **reason)
@@ -69,14 +78,14 @@ static vg_hash_alg kernel_hash(int digest)
 	}
 }
 
-int vgd_policy_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, const char **reason)
+int vgd_policy_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, vgd_reason *why)
 {
 	const vg_op_info *o = vg_op_get(op);
 	int fits, wrong_key, denied;
 	uint32_t need;
 
 	if (o == NULL || o->kind != VG_OPK_KEY)
-		return fail(reason, VG_R_NOT_KEY_OP);
+		return fail(why, VG_R_NOT_KEY_OP);
 	need = o->allow;
 	wrong_key = o->wrong_key;
 	denied = o->denied;
@@ -86,7 +95,7 @@ int vgd_policy_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, const cha
 		/* The algorithm names the key type and the policy bit (sign). */
 		const vg_alg_info *a = vg_alg_get(alg);
 		if (a == NULL)
-			return fail(reason, VG_R_UNKNOWN_ALG);
+			return fail(why, VG_R_UNKNOWN_ALG);
 		need = a->allow;
 		if (a->data == VG_DATA_TLS13_HASH) {
 			/* Any key with a TLS 1.3 scheme; the policy may allow
@@ -99,23 +108,23 @@ int vgd_policy_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, const cha
 		}
 	}
 	if (!fits)
-		return fail(reason, wrong_key);
+		return fail(why, wrong_key);
 	if (!(info->allow & need))
-		return fail(reason, denied);
+		return deny(why, denied, info);
 	return VG_ST_OK;
 }
 
 int vgd_request_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, size_t len,
-		      const char **reason)
+		      vgd_reason *why)
 {
-	int st = vgd_policy_check(info, op, alg, reason);
+	int st = vgd_policy_check(info, op, alg, why);
 
 	if (st != VG_ST_OK)
 		return st;
 	/* rsa-private takes exactly the modulus length (the codec allowed
 	 * any RSA size; the key decides). */
 	if (op == VG_OP_RSA_PRIVATE && len != info->pub_len)
-		return fail(reason, VG_R_MODULUS_LEN);
+		return fail(why, VG_R_MODULUS_LEN);
 	return VG_ST_OK;
 }
 
@@ -123,7 +132,7 @@ int vgd_request_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, size_t l
  * or the digest (VG_DATA_DIGEST) the row expects. out holds
  * VG_PROTO_MAX_RESULT bytes. */
 static int kernel_sign(const vg_alg_info *a, const void *secret, const uint8_t *in, size_t len,
-		       uint8_t *out, size_t *out_len, const char **reason)
+		       uint8_t *out, size_t *out_len, vgd_reason *why)
 {
 	switch (a->key_type) {
 	case VG_KEY_ED25519: {
@@ -139,16 +148,15 @@ static int kernel_sign(const vg_alg_info *a, const void *secret, const uint8_t *
 		int r = a->pad == VG_PAD_PSS ? vg_rsa_sign_pss(rk, h, in, len, out, k)
 					     : vg_rsa_sign_pkcs1(rk, h, in, len, out, k);
 		*out_len = k;
-		return vgd_status_from_kernel(r, reason);
+		return vgd_status_from_kernel(r, &why->text);
 	}
 	default:
-		return fail(reason, VG_R_ALG_KEY_MISMATCH);
+		return fail(why, VG_R_ALG_KEY_MISMATCH);
 	}
 }
 
 static int sign(const vgd_keyinfo *info, const void *secret, uint8_t alg, uint8_t role,
-		const uint8_t *data, size_t len, uint8_t *out, size_t *out_len,
-		const char **reason)
+		const uint8_t *data, size_t len, uint8_t *out, size_t *out_len, vgd_reason *why)
 {
 	const vg_alg_info *a = vg_alg_get(alg);
 	uint8_t content[VG_TLS13_CONTENT_MAX], digest[VG_DIGEST_MAX_LEN];
@@ -160,65 +168,65 @@ static int sign(const vgd_keyinfo *info, const void *secret, uint8_t alg, uint8_
 		size_t clen = vg_tls13_content(content, role, data, len);
 		a = vg_alg_tls13(info->type, len);
 		if (clen == 0 || a == NULL)
-			return fail(reason, VG_R_ALG_DATA_LEN);
+			return fail(why, VG_R_ALG_DATA_LEN);
 		data = content;
 		len = clen;
 		if (a->data == VG_DATA_DIGEST) {
 			if (vg_hash(kernel_hash(a->digest), digest, content, clen) != VG_OK)
-				return fail(reason, VG_R_ALG_DATA_LEN);
+				return fail(why, VG_R_ALG_DATA_LEN);
 			data = digest;
 			len = vg_digest_len(a->digest);
 		}
 	} else if (a == NULL || !vg_alg_data_len_ok(alg, len)) {
-		return fail(reason, VG_R_ALG_DATA_LEN);
+		return fail(why, VG_R_ALG_DATA_LEN);
 	}
-	return kernel_sign(a, secret, data, len, out, out_len, reason);
+	return kernel_sign(a, secret, data, len, out, out_len, why);
 }
 
 static int x25519(const void *secret, const uint8_t *data, size_t len, uint8_t *out,
-		  size_t *out_len, const char **reason)
+		  size_t *out_len, vgd_reason *why)
 {
 	const vgd_secret_25519 *s = secret;
 
 	if (len != VG_PROTO_X25519_LEN)
-		return fail(reason, VG_R_X25519_DATA_LEN);
+		return fail(why, VG_R_X25519_DATA_LEN);
 	if (vg_x25519(out, s->seed, data) < 0)
-		return fail(reason, VG_R_LOW_ORDER);
+		return fail(why, VG_R_LOW_ORDER);
 	*out_len = VG_PROTO_X25519_LEN;
 	return VG_ST_OK;
 }
 
 static int rsa_private(const void *secret, const uint8_t *data, size_t len, uint8_t *out,
-		       size_t *out_len, const char **reason)
+		       size_t *out_len, vgd_reason *why)
 {
 	const vg_rsa_key *rk = secret;
 	size_t k = vg_rsa_key_bytes(rk);
 	int r;
 
 	if (len != k)
-		return fail(reason, VG_R_MODULUS_LEN);
+		return fail(why, VG_R_MODULUS_LEN);
 	r = vg_rsa_private(rk, out, data, len);
 	if (r == VG_E_RANGE)
-		return fail(reason, VG_R_NOT_BELOW_MODULUS);
+		return fail(why, VG_R_NOT_BELOW_MODULUS);
 	*out_len = k;
-	return vgd_status_from_kernel(r, reason);
+	return vgd_status_from_kernel(r, &why->text);
 }
 
 int vgd_keyop_run(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8_t alg,
 		  uint8_t tls_role, const uint8_t *data, size_t len, uint8_t *out,
-		  size_t *out_len, const char **reason)
+		  size_t *out_len, vgd_reason *why)
 {
-	int st = vgd_request_check(info, op, alg, len, reason);
+	int st = vgd_request_check(info, op, alg, len, why);
 	if (st != VG_ST_OK)
 		return st;
 	*out_len = 0;
 	switch (op) {
 	case VG_OP_SIGN:
-		return sign(info, secret, alg, tls_role, data, len, out, out_len, reason);
+		return sign(info, secret, alg, tls_role, data, len, out, out_len, why);
 	case VG_OP_X25519:
-		return x25519(secret, data, len, out, out_len, reason);
+		return x25519(secret, data, len, out, out_len, why);
 	case VG_OP_RSA_PRIVATE:
-		return rsa_private(secret, data, len, out, out_len, reason);
+		return rsa_private(secret, data, len, out, out_len, why);
 	}
-	return fail(reason, VG_R_NOT_KEY_OP);
+	return fail(why, VG_R_NOT_KEY_OP);
 }

@@ -11,17 +11,29 @@
 
 #include "keystore.h"
 
-/* May a caller with these credentials use this key at all? */
+/* Why a request was refused: text is a static string (the reason table's
+ * or the kernels') or buf, when the text is composed (a policy refusal
+ * names what the key's policy allows). Fits a keyholder record's reason
+ * (record.h). */
+#define VGD_REASON_MAX 112u
+typedef struct {
+	const char *text;
+	char buf[VGD_REASON_MAX];
+} vgd_reason;
+
+/* May a caller with these credentials use this key at all? (One that may
+ * not is answered as if the key did not exist: PROTOCOL.md 6.5.) */
 int vgd_acl_allows(const vgd_keyinfo *info, uid_t uid, gid_t gid);
 
 /* Does the key's type and policy permit (op, alg)? VG_ST_OK, or
- * VG_ST_UNKNOWN_OP / VG_ST_NOT_ALLOWED / VG_ST_BAD_INPUT with *reason. */
-int vgd_policy_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, const char **reason);
+ * VG_ST_UNKNOWN_OP / VG_ST_NOT_ALLOWED / VG_ST_BAD_INPUT with why->text
+ * (a NOT_ALLOWED text ends with what the policy allows). */
+int vgd_policy_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, vgd_reason *why);
 
 /* vgd_policy_check, then whether len bytes of DATA fit this key (an
  * rsa-private input must be exactly the modulus length). */
 int vgd_request_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, size_t len,
-		      const char **reason);
+		      vgd_reason *why);
 
 /* The boundary from kernel codes to the wire: a VG_E_* result of a kernel
  * call as a status (VG_ST_OK for VG_OK; a bad input is VG_ST_BAD_INPUT,
@@ -29,10 +41,10 @@ int vgd_request_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, size_t l
 int vgd_status_from_kernel(int err, const char **reason);
 
 /* Run op on the key (vgd_request_check first). out holds at least
- * VG_PROTO_MAX_RESULT bytes. Returns VG_ST_* and *reason for errors;
+ * VG_PROTO_MAX_RESULT bytes. Returns VG_ST_* and why->text for errors;
  * *out_len on success. */
 int vgd_keyop_run(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8_t alg,
 		  uint8_t tls_role, const uint8_t *data, size_t len, uint8_t *out,
-		  size_t *out_len, const char **reason);
+		  size_t *out_len, vgd_reason *why);
 
 #endif

@@ -32,6 +32,21 @@ size_t vgd_key_secret_size(void)
 	return (s + 63) & ~(size_t)63;
 }
 
+/* Bits of a big-endian unsigned integer (a public modulus). */
+static size_t be_bits(const uint8_t *p, size_t n)
+{
+	while (n > 0 && p[0] == 0) {
+		p++;
+		n--;
+	}
+	if (n == 0)
+		return 0;
+	size_t bits = 8 * (n - 1);
+	for (unsigned v = p[0]; v != 0; v >>= 1)
+		bits++;
+	return bits;
+}
+
 int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *secret,
 		       size_t secret_cap, char *why, size_t whylen)
 {
@@ -57,7 +72,17 @@ int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *
 			goto out;
 		}
 		vg_rsa_key *rk = secret;
+		size_t bits = be_bits(kf->rsa.n, kf->rsa.n_len);
 		r = vg_rsa_key_init(rk, &kf->rsa);
+		if (r < 0 && (bits < VG_RSA_MIN_BITS || bits > VG_RSA_MAX_BITS)) {
+			/* Say what would do, not only that this does not. */
+			snprintf(why, whylen,
+				 "RSA key rejected: %zu-bit modulus; vgd supports RSA keys of %d to "
+				 "%d bits",
+				 bits, VG_RSA_MIN_BITS, VG_RSA_MAX_BITS);
+			r = vgd_err_from_kernel(r);
+			goto out;
+		}
 		if (r < 0) {
 			snprintf(why, whylen, "RSA key rejected: %s", vg_strerror(r));
 			r = vgd_err_from_kernel(r);

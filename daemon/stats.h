@@ -19,8 +19,11 @@ typedef struct {
 	uint64_t connections_total, connections_refused;
 	uint64_t queue_max, overloaded;
 	uint64_t retries, keyholder_restarts, sandbox_violations;
-	uint64_t denied;
+	uint64_t denied;      /* refused by a key's policy */
+	uint64_t unknown_key; /* naming a key the caller cannot see (missing or ACL) */
 	uint64_t malformed; /* frames refused with a closing status */
+	uint64_t out_bytes_max; /* peak of the reply buffers' total */
+	uint64_t out_paused;    /* pauses for max_reply_buffers */
 } vgd_stats;
 
 void vgd_stats_record(vgd_stats *s, uint8_t op, int status, uint64_t usec);

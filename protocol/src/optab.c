@@ -100,6 +100,10 @@ int vg_reply_check(const vg_reply *rep)
 			count[it.tag]++;
 	for (int t = 1; t <= VG_T_MAX; t++) {
 		switch (o->rep[t]) {
+		case VG_RULE_NO:
+			if (count[t] != 0)
+				return t; /* a known item this operation does not return */
+			break;
 		case VG_RULE_REQ:
 			if (count[t] != 1)
 				return t;

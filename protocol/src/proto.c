@@ -94,7 +94,8 @@ static int cur_u32(vg_cursor *c, uint32_t *v)
 
 /* ---- frame boundaries ---- */
 
-long vg_frame_check(const uint8_t *buf, size_t avail, vg_frame_hdr *hdr)
+/* vg_frame_check with the reason of a refusal (VG_R_*) in *why. */
+static long frame_check(const uint8_t *buf, size_t avail, vg_frame_hdr *hdr, int *why)
 {
 	static const uint8_t magic[2] = { VG_PROTO_MAGIC >> 8, VG_PROTO_MAGIC & 0xff };
 	vg_frame_hdr h = { 0 };
@@ -106,6 +107,7 @@ long vg_frame_check(const uint8_t *buf, size_t avail, vg_frame_hdr *hdr)
 	 * header with our magic has been read, whatever path returns. */
 	if (hdr != NULL)
 		*hdr = h;
+	*why = VG_R_BAD_MAGIC;
 	if (buf == NULL)
 		return avail == 0 ? 0 : -VG_ST_MALFORMED;
 	/* A foreign byte stream is refused from its first wrong byte: waiting
@@ -129,15 +131,56 @@ long vg_frame_check(const uint8_t *buf, size_t avail, vg_frame_hdr *hdr)
 		*hdr = h;
 
 	/* Version first: another version may give the reserved bytes a use. */
+	*why = VG_R_BAD_VERSION;
 	if (h.version != VG_PROTO_VERSION)
 		return -VG_ST_BAD_VERSION;
+	*why = VG_R_BAD_HEADER;
 	if ((reserved[0] | reserved[1] | reserved[2]) != 0)
 		return -VG_ST_MALFORMED;
+	*why = VG_R_FRAME_TOO_LARGE;
 	if (h.body_len > VG_PROTO_MAX_BODY)
 		return -VG_ST_TOO_LARGE;
+	*why = VG_R_OK;
 	if (avail - VG_PROTO_HDR_LEN < h.body_len)
 		return 0;
 	return (long)(VG_PROTO_HDR_LEN + h.body_len);
+}
+
+long vg_frame_check(const uint8_t *buf, size_t avail, vg_frame_hdr *hdr)
+{
+	int why;
+
+	return frame_check(buf, avail, hdr, &why);
+}
+
+long vg_request_frame_check(const uint8_t *buf, size_t avail, vg_frame_hdr *hdr, int *why)
+{
+	vg_frame_hdr h;
+	int unused;
+	long n;
+
+	if (why == NULL)
+		why = &unused;
+	n = frame_check(buf, avail, &h, why);
+	if (hdr != NULL)
+		*hdr = h;
+	if (n < 0 || avail < VG_PROTO_HDR_LEN)
+		return n;
+	/* The request rules are the header's too: judged before any of the
+	 * body, so a header alone is answered at once (PROTOCOL.md 3.1). */
+	if (h.status != VG_ST_OK) {
+		*why = VG_R_STATUS_IN_REQUEST;
+		return -VG_ST_MALFORMED;
+	}
+	if (h.opcode & VG_OP_REPLY) {
+		*why = VG_R_REPLY_BIT;
+		return -VG_ST_MALFORMED;
+	}
+	if (h.opcode == VG_OP_RESERVED) {
+		*why = VG_R_RESERVED_OP;
+		return -VG_ST_MALFORMED;
+	}
+	return n;
 }
 
 int vg_status_closes(int status)
@@ -277,24 +320,20 @@ int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const c
 	vg_item it, got[VG_T_MAX + 1];
 	uint32_t seen = 0;
 	long n;
-	int r, tls;
+	int r, tls, why;
 
 	if (reason == NULL)
 		reason = &unused;
 	memset(req, 0, sizeof *req);
 	*reason = vg_reason(VG_R_OK);
 
-	n = vg_frame_check(frame, len, &h);
+	n = vg_request_frame_check(frame, len, &h, &why);
 	req->op = h.opcode;
 	req->id = h.id;
 	if (n < 0)
-		return fail(reason, vg_frame_fault(n));
+		return fail(reason, why);
 	if (n == 0 || (size_t)n != len)
 		return fail(reason, VG_R_FRAME_LENGTH);
-	if (h.status != VG_ST_OK)
-		return fail(reason, VG_R_STATUS_IN_REQUEST);
-	if (h.opcode & VG_OP_REPLY)
-		return fail(reason, VG_R_REPLY_BIT);
 	/* The frame length is known, so the stream stays in step: an unknown
 	 * opcode is answered without looking at its (opaque) items. */
 	rule = vg_op_get(h.opcode);
@@ -526,46 +565,126 @@ long vg_request_encode(const vg_request *req, uint8_t *buf, size_t cap)
 	return st == VG_ST_OK ? n : -(long)st;
 }
 
-long vg_error_encode(uint8_t opcode, uint32_t id, uint8_t status, const char *reason,
-		     uint8_t *buf, size_t cap)
+/* A reason's length on the wire: at most VG_PROTO_MAX_REASON bytes, cut
+ * at a character boundary so it stays valid UTF-8 (back off while
+ * reason[n] is a continuation byte). */
+static size_t reason_len(const char *reason)
 {
-	vg_writer w;
-	size_t n;
+	size_t n = bounded_strlen(reason, VG_PROTO_MAX_REASON + 1);
 
-	if (reason == NULL)
-		reason = vg_status_name(status);
-	n = bounded_strlen(reason, VG_PROTO_MAX_REASON + 1);
 	if (n > VG_PROTO_MAX_REASON) {
-		/* Cut at a character boundary so the reason stays valid UTF-8:
-		 * back off while reason[n] is a continuation byte. */
 		n = VG_PROTO_MAX_REASON;
 		while (n > 0 && ((uint8_t)reason[n] & 0xc0) == 0x80)
 			n--;
 	}
+	return n;
+}
+
+long vg_error_encode(uint8_t opcode, uint32_t id, uint8_t status, const char *reason,
+		     uint8_t *buf, size_t cap)
+{
+	vg_writer w;
+
+	if (reason == NULL)
+		reason = vg_status_name(status);
 	vg_frame_begin(&w, buf, cap, (uint8_t)(opcode | VG_OP_REPLY), status, id);
-	vg_put(&w, VG_T_REASON, reason, n);
+	vg_put(&w, VG_T_REASON, reason, reason_len(reason));
 	return vg_frame_end(&w);
 }
 
-/* ---- replies ---- */
+long vg_conn_error_encode(uint8_t status, const char *reason, uint8_t *buf, size_t cap)
+{
+	if (status == VG_ST_OK)
+		return -VG_ST_INTERNAL; /* a connection error is an error */
+	return vg_error_encode(VG_OP_CONN_ERROR, 0, status, reason, buf, cap);
+}
 
-#define REPLY_NEST_MAX 4 /* as deep as the writer can nest */
+long vg_frame_error_encode(const vg_frame_hdr *hdr, int why, uint8_t *buf, size_t cap)
+{
+	uint8_t status = (uint8_t)vg_reason_status(why);
 
-/* Item framing and fixed widths of a reply body, nested items included.
- * Unknown tags are skipped (a newer daemon may add items), but their
- * framing must still hold. depth counts the containers around c; the
- * recursion stops at REPLY_NEST_MAX, the writer's own limit. */
-static int check_reply_items(vg_cursor c, int depth)
+	if (why == VG_R_BAD_MAGIC || (hdr->opcode & ~VG_OP_REPLY) == VG_OP_RESERVED)
+		return vg_conn_error_encode(status, vg_reason(why), buf, cap);
+	return vg_error_encode(hdr->opcode, hdr->id, status, vg_reason(why), buf, cap);
+}
+
+/* ---- replies ----
+ * Where each known tag may stand in a reply (PROTOCOL.md 4.1): at the top
+ * level or inside one nested item; request-only tags nowhere. */
+
+enum place { P_NONE = 0, P_TOP, P_LIMIT, P_KEYINFO, P_STAT };
+
+static const uint8_t reply_place[VG_T_MAX + 1] = {
+	[VG_T_KEY] = P_KEYINFO,
+	[VG_T_RESULT] = P_TOP,
+	[VG_T_REASON] = P_TOP,
+	[VG_T_VERSION] = P_TOP,
+	[VG_T_CAPS] = P_TOP,
+	[VG_T_LIMIT] = P_TOP,
+	[VG_T_KEYINFO] = P_TOP,
+	[VG_T_KEY_TYPE] = P_KEYINFO,
+	[VG_T_PUBKEY] = P_KEYINFO,
+	[VG_T_RSA_E] = P_KEYINFO,
+	[VG_T_OPS] = P_KEYINFO,
+	[VG_T_STAT] = P_TOP,
+	[VG_T_STAT_NAME] = P_STAT,
+	[VG_T_STAT_VALUE] = P_STAT,
+	[VG_T_LIM_MAX_FRAME] = P_LIMIT,
+	[VG_T_LIM_MAX_INFLIGHT] = P_LIMIT,
+	[VG_T_SERVER] = P_TOP,
+};
+
+/* Tags that may repeat at the top level; every other known tag appears
+ * at most once where it stands. */
+#define REPEATABLE (BIT(VG_T_VERSION) | BIT(VG_T_KEYINFO) | BIT(VG_T_STAT))
+
+/* The children a nested item must have (PROTOCOL.md 6.1, 6.3, 6.8). */
+static uint32_t required_children(int place)
+{
+	switch (place) {
+	case P_LIMIT: return BIT(VG_T_LIM_MAX_FRAME) | BIT(VG_T_LIM_MAX_INFLIGHT);
+	case P_KEYINFO: return BIT(VG_T_KEY) | BIT(VG_T_KEY_TYPE) | BIT(VG_T_PUBKEY) | BIT(VG_T_OPS);
+	case P_STAT: return BIT(VG_T_STAT_NAME) | BIT(VG_T_STAT_VALUE);
+	default: return 0;
+	}
+}
+
+static int nested_place(uint16_t tag)
+{
+	switch (tag) {
+	case VG_T_LIMIT: return P_LIMIT;
+	case VG_T_KEYINFO: return P_KEYINFO;
+	case VG_T_STAT: return P_STAT;
+	default: return P_NONE;
+	}
+}
+
+/* The items at one place of a reply: framing, placement, widths, counts,
+ * value bounds; nested items checked the same way (they hold no nested
+ * items of their own, so the recursion is one level). The known tags
+ * seen go to *seen. -1 if anything breaks a rule. */
+static int check_reply_items(vg_cursor c, int place, uint32_t *seen)
 {
 	vg_item it;
 	int r;
 
+	*seen = 0;
 	while ((r = vg_item_next(&c, &it)) == 1) {
-		if (bad_width(it.tag, it.len))
+		if (it.tag == 0 || it.tag > VG_T_MAX)
+			continue; /* unknown: skipped (a later revision's item) */
+		if (reply_place[it.tag] != place || bad_width(it.tag, it.len))
 			return -1;
-		if (it.tag <= VG_T_MAX && tag_kind[it.tag] == K_NEST) {
-			if (depth + 1 > REPLY_NEST_MAX ||
-			    check_reply_items(vg_item_cursor(&it), depth + 1) < 0)
+		if ((*seen & BIT(it.tag)) && !(place == P_TOP && (REPEATABLE & BIT(it.tag))))
+			return -1;
+		*seen |= BIT(it.tag);
+		if ((it.tag == VG_T_REASON && it.len > VG_PROTO_MAX_REASON) ||
+		    (it.tag == VG_T_SERVER && it.len > VG_PROTO_MAX_SERVER))
+			return -1;
+		if (tag_kind[it.tag] == K_NEST) {
+			int inner = nested_place(it.tag);
+			uint32_t kids;
+			if (check_reply_items(vg_item_cursor(&it), inner, &kids) < 0 ||
+			    (kids & required_children(inner)) != required_children(inner))
 				return -1;
 		}
 	}
@@ -577,37 +696,40 @@ int vg_reply_decode(const uint8_t *frame, size_t len, vg_reply *rep)
 	vg_frame_hdr h;
 	vg_cursor c;
 	vg_item it;
+	uint32_t seen;
 	long n;
-	int r;
 
 	memset(rep, 0, sizeof *rep);
 	n = vg_frame_check(frame, len, &h);
 	rep->op = (uint8_t)(h.opcode & ~VG_OP_REPLY);
+	rep->conn_error = h.opcode == VG_OP_CONN_ERROR;
 	rep->status = h.status;
 	rep->id = h.id;
 	if (n < 0)
 		return (int)-n;
 	if (n == 0 || (size_t)n != len || !(h.opcode & VG_OP_REPLY))
 		return VG_ST_MALFORMED;
+	/* A connection error answers no request and is always an error. */
+	if (rep->conn_error && (h.id != 0 || h.status == VG_ST_OK))
+		return VG_ST_MALFORMED;
 
 	c.p = frame + VG_PROTO_HDR_LEN;
 	c.left = len - VG_PROTO_HDR_LEN;
-	if (check_reply_items(c, 0) < 0)
+	if (check_reply_items(c, P_TOP, &seen) < 0)
+		return VG_ST_MALFORMED;
+	/* An error carries its REASON and nothing else we know; a success
+	 * never carries one. */
+	if (h.status != VG_ST_OK ? seen != BIT(VG_T_REASON) : (seen & BIT(VG_T_REASON)) != 0)
 		return VG_ST_MALFORMED;
 	rep->items = c;
-	/* RESULT and REASON are singletons: two would be ambiguous. */
-	while ((r = vg_item_next(&c, &it)) == 1) {
+	while (vg_item_next(&c, &it) == 1) {
 		if (it.tag == VG_T_RESULT) {
-			if (rep->result != NULL)
-				return VG_ST_MALFORMED;
 			rep->result = it.val;
 			rep->result_len = it.len;
 		} else if (it.tag == VG_T_REASON) {
-			if (rep->reason != NULL || it.len > VG_PROTO_MAX_REASON)
-				return VG_ST_MALFORMED;
 			rep->reason = (const char *)it.val;
 			rep->reason_len = it.len;
 		}
 	}
-	return r < 0 ? VG_ST_MALFORMED : VG_ST_OK;
+	return VG_ST_OK;
 }

@@ -1,7 +1,9 @@
 /* test_client_sync.c: libvgclient's synchronous API against a real vgd
  * (tests/integration harness): every call, results checked with OpenSSL;
  * errors; reconnect after a daemon restart; a forked child on its own
- * connection; the timeout against a server that never answers. */
+ * connection; the timeout against a server that never answers; a
+ * connection refused by the daemon (a connection error) reported with its
+ * status and reason; a long SERVER text cut safely. */
 #include <errno.h>
 #include <openssl/rand.h>
 #include <setjmp.h>
@@ -19,6 +21,7 @@
 
 #include "harness.h"
 #include "verify.h"
+#include "vg/proto.h"
 #include "vgclient.h"
 
 static vgt_daemon D;
@@ -364,6 +367,113 @@ static void test_timeout_stalled(void **state)
 	unlink(p);
 }
 
+/* A daemon at max_connections ends the connection with a connection
+ * error (PROTOCOL.md 7.1): the call fails with its status and the
+ * daemon's reason, at once (not retried, not a protocol error). */
+static void test_refused_connection(void **state)
+{
+	(void)state;
+	vgt_daemon d;
+	assert_int_equal(vgt_setup(&d, "max_connections = 1\n", vgt_default_keys), 0);
+	assert_int_equal(vgt_start(&d, 0, NULL), 0);
+	vg_client *held = vg_client_new(d.sock);
+	vg_client *c = vg_client_new(d.sock);
+	int ok = 0;
+	/* the harness's readiness ping may still count for a moment */
+	for (int i = 0; i < 50 && !ok; i++) {
+		ok = vg_client_ping(held) == 0;
+		if (!ok)
+			usleep(50000);
+	}
+	assert_true(ok);
+	assert_int_equal(vg_client_ping(c), VGC_E_OVERLOADED);
+	fprintf(stderr, "# refused: %s\n", vg_client_errmsg(c));
+	assert_string_equal(vg_client_errmsg(c), "vgd: overloaded, try again: too many connections");
+	/* once the other leaves, the same client gets in */
+	vg_client_free(held);
+	ok = 0;
+	for (int i = 0; i < 50 && !ok; i++) {
+		ok = vg_client_ping(c) == 0;
+		if (!ok)
+			usleep(50000);
+	}
+	assert_true(ok);
+	vg_client_free(c);
+	assert_int_equal(vgt_finish(&d), 0);
+}
+
+/* Serve one hello on s with a SERVER item of server[0, len). */
+static void serve_hello(int s, const char *server, size_t len)
+{
+	int fd = accept(s, NULL, NULL);
+	uint8_t req[16], out[1024];
+	vg_frame_hdr h;
+	if (fd < 0 || recv(fd, req, 16, MSG_WAITALL) != 16 || vg_frame_check(req, 16, &h) != 16)
+		_exit(1);
+	vg_writer w;
+	vg_frame_begin(&w, out, sizeof out, VG_OP_HELLO | VG_OP_REPLY, 0, h.id);
+	vg_put_u8(&w, VG_T_VERSION, 1);
+	vg_put_u32(&w, VG_T_CAPS, 1);
+	vg_put_open(&w, VG_T_LIMIT);
+	vg_put_u32(&w, VG_T_LIM_MAX_FRAME, 65536);
+	vg_put_u32(&w, VG_T_LIM_MAX_INFLIGHT, 128);
+	vg_put_close(&w);
+	vg_put(&w, VG_T_SERVER, server, len);
+	long n = vg_frame_end(&w);
+	if (n < 0 || send(fd, out, (size_t)n, MSG_NOSIGNAL) != n)
+		_exit(2);
+	char b;
+	(void)recv(fd, &b, 1, 0); /* until the client closes */
+	_exit(0);
+}
+
+/* hello of a fake daemon whose SERVER text is longer than
+ * vgc_hello.server: cut to VGC_SERVER_MAX - 1 bytes, at a UTF-8 boundary,
+ * NUL-terminated; the rest of the struct intact. */
+static void hello_from(const char *server, size_t len, vgc_hello *h)
+{
+	char p[400];
+	int s = vgt_silent_server(&D, "hello.sock", p, sizeof(p));
+	assert_true(s >= 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		serve_hello(s, server, len);
+	vg_client *c = vg_client_new(p);
+	assert_int_equal(vg_client_hello(c, h), 0);
+	vg_client_free(c);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(s);
+	unlink(p);
+}
+
+static void test_hello_long_server(void **state)
+{
+	(void)state;
+	char server[256];
+	vgc_hello h;
+	assert_int_equal(sizeof h.server, VGC_SERVER_MAX);
+	assert_true(VGC_SERVER_MAX >= 128);
+	memset(server, 'a', sizeof server);
+	memcpy(server, "vgd 9.9.9 ", 10);
+	hello_from(server, 255, &h);
+	assert_int_equal(strlen(h.server), VGC_SERVER_MAX - 1);
+	assert_memory_equal(h.server, server, VGC_SERVER_MAX - 1);
+	assert_int_equal(h.max_inflight, 128);
+	/* a 2-byte character across the cut is left out whole */
+	server[VGC_SERVER_MAX - 2] = (char)0xc3;
+	server[VGC_SERVER_MAX - 1] = (char)0xa9;
+	hello_from(server, 200, &h);
+	assert_int_equal(strlen(h.server), VGC_SERVER_MAX - 2);
+	/* today's daemon's text fits whole */
+	assert_int_equal(vg_client_hello(C, &h), 0);
+	fprintf(stderr, "# server: %s (%zu bytes)\n", h.server, strlen(h.server));
+	assert_true(strlen(h.server) < VGC_SERVER_MAX - 1);
+	assert_non_null(strstr(h.server, "p384="));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +486,8 @@ int main(void)
 		cmocka_unit_test(test_no_daemon),
 		cmocka_unit_test(test_fork),
 		cmocka_unit_test(test_timeout_stalled),
+		cmocka_unit_test(test_refused_connection),
+		cmocka_unit_test(test_hello_long_server),
 		cmocka_unit_test(test_restart),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

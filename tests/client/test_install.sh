@@ -17,9 +17,9 @@ export PKG_CONFIG_PATH="$(dirname "$PC")" PKG_CONFIG_SYSROOT_DIR="$R" PKG_CONFIG
 LIBDIR=$(dirname "$(dirname "$PC")")
 [ -f "$R$(pkg-config --variable=includedir vgclient | sed "s|^$R||")/vgclient.h" ] || fail "header"
 [ -f "$LIBDIR/libvgclient.a" ] || fail "static library"
-[ -L "$LIBDIR/libvgclient.so" ] && [ -e "$LIBDIR/libvgclient.so.1" ] || fail "shared library links"
+[ -L "$LIBDIR/libvgclient.so" ] && [ -e "$LIBDIR/libvgclient.so.2" ] || fail "shared library links"
 find "$R" -path '*bin/vgctl' -type f | grep -q . || fail "vgctl not installed"
-readelf -d "$LIBDIR/libvgclient.so.1" | grep -q 'SONAME.*libvgclient.so.1' || fail "soname"
+readelf -d "$LIBDIR/libvgclient.so.2" | grep -q 'SONAME.*libvgclient.so.2' || fail "soname"
 
 cat > "$T/app.c" <<'C'
 #include <stdio.h>
@@ -49,7 +49,7 @@ $CC -std=c11 -Wall -Werror -o "$T/app" "$T/app.c" $(pkg-config --cflags --libs v
 	fail "cannot build against the installed library"
 LD_LIBRARY_PATH="$LIBDIR" "$T/app" "$SOCK" | grep -q ok || fail "shared app"
 # it really uses the installed shared library
-LD_LIBRARY_PATH="$LIBDIR" ldd "$T/app" | grep -q "$LIBDIR/libvgclient.so.1" || fail "not linked to the installed .so"
+LD_LIBRARY_PATH="$LIBDIR" ldd "$T/app" | grep -q "$LIBDIR/libvgclient.so.2" || fail "not linked to the installed .so"
 # static: the archive is self-contained (codec included)
 $CC -std=c11 -Wall -Werror -o "$T/app-static" "$T/app.c" $(pkg-config --cflags vgclient) \
 	"$LIBDIR/libvgclient.a" $(pkg-config --static --libs-only-other vgclient) ||

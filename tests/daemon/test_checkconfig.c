@@ -214,7 +214,7 @@ static void test_rsa_validation(void **state)
 	(void)state;
 	EVP_PKEY *k = vt_load_file(&D, "rsa2048.pem");
 	assert_non_null(k);
-	uint8_t der[4096];
+	uint8_t der[8192];
 	/* Unchanged: our encoder is right, vgd takes it. */
 	size_t len = pkcs1_der(k, NULL, der);
 	write_file("good.der", der, len, 0600);
@@ -242,8 +242,26 @@ static void test_rsa_validation(void **state)
 	fclose(f);
 	chmod(p, 0600);
 	one_key_config("rsa1024.pem", "sign");
-	expect(1, "rsa1024.pem", "RSA key rejected");
+	/* the message names the sizes vgd takes, not "unsupported parameter" */
+	expect(1, "rsa1024.pem",
+	       "RSA key rejected: 1024-bit modulus; vgd supports RSA keys of 2048 to 4096 bits");
 	EVP_PKEY_free(small);
+
+	/* Over 4096 bits: a 4160-bit n (the size is judged before the rest). */
+	k = vt_load_file(&D, "rsa2048.pem");
+	assert_non_null(k);
+	n = NULL;
+	assert_int_equal(EVP_PKEY_get_bn_param(k, OSSL_PKEY_PARAM_RSA_N, &n), 1);
+	assert_int_equal(BN_lshift(n, n, 2112), 1);
+	assert_int_equal(BN_add_word(n, 1), 1);
+	assert_int_equal(BN_num_bits(n), 4160);
+	len = pkcs1_der(k, n, der);
+	write_file("big-n.der", der, len, 0600);
+	one_key_config("big-n.der", "sign");
+	expect(1, "big-n.der",
+	       "RSA key rejected: 4160-bit modulus; vgd supports RSA keys of 2048 to 4096 bits");
+	BN_free(n);
+	EVP_PKEY_free(k);
 }
 
 static void test_credentials(void **state)

@@ -1,10 +1,14 @@
 /* test_conns.c: at least 500 connections open at once, each doing a
- * request; max_connections: the excess is told "too many connections"
- * and closed, the others are unaffected; and a client that sends without
+ * request; max_connections: the excess is told "too many connections" in
+ * a connection error and closed, the others are unaffected; a closed
+ * connection stops counting at once (a burst of connect/close cycles
+ * beside a checker that is never refused); a client that sends without
  * reading is not read further once its replies pile up (the front's
- * memory stays bounded) and then gets every reply. */
+ * memory stays bounded) and then gets every reply; and many such clients
+ * together stay under max_reply_buffers (the front's RSS, from /proc). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -97,6 +101,7 @@ static void test_max_connections(void **state)
 		vg_reply rep;
 		assert_int_equal(dt_read_reply(fd, buf, sizeof(buf), 5000, &rep), 0);
 		assert_int_equal(rep.status, VG_ST_OVERLOADED);
+		assert_true(rep.conn_error); /* not a reply to anything */
 		assert_int_equal(rep.id, 0);
 		assert_true(rep.reason_len >= 20 &&
 			    memcmp(rep.reason, "too many connections", 20) == 0);
@@ -200,12 +205,145 @@ static void test_client_that_does_not_read(void **state)
 	assert_int_equal(dt_stop_clean(&d), 0);
 }
 
+struct burst {
+	const char *sock;
+	int cycles, failed;
+	volatile int done;
+};
+
+/* connect, close, as fast as it goes */
+static void *burst_thread(void *arg)
+{
+	struct burst *b = arg;
+	for (int i = 0; i < b->cycles; i++) {
+		int fd = dt_connect(b->sock);
+		if (fd < 0) {
+			b->failed++;
+			continue;
+		}
+		close(fd);
+	}
+	b->done = 1;
+	return NULL;
+}
+
+/* 1000 connect-then-close cycles beside a checker that connects, pings
+ * and closes: never more than 2 connections open, max_connections 3, so
+ * nobody may be refused. Counted at accept and uncounted only when the
+ * loop read the end of file, a burst's connections piled up in one accept
+ * loop and were refused "too many connections" with 2 open. */
+static void test_connect_close_burst(void **state)
+{
+	(void)state;
+	vgt_daemon d;
+	assert_int_equal(vgt_setup(&d, "max_connections = 3\n", vgt_default_keys), 0);
+	assert_int_equal(vgt_start(&d, 0, NULL), 0);
+	struct burst b = { .sock = d.sock, .cycles = 1000 };
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, burst_thread, &b), 0);
+	int checks = 0, refused = 0, other = 0;
+	while (!b.done || checks < 200) {
+		int fd = dt_connect(d.sock);
+		assert_true(fd >= 0);
+		uint8_t req[64], buf[512];
+		long n = dt_req_simple(req, sizeof req, VG_OP_PING, 7);
+		vg_reply rep;
+		assert_int_equal(dt_send_all(fd, req, (size_t)n), 0);
+		assert_int_equal(dt_read_reply(fd, buf, sizeof buf, 5000, &rep), 0);
+		if (rep.conn_error && rep.status == VG_ST_OVERLOADED)
+			refused++;
+		else if (rep.status != VG_ST_OK || rep.id != 7)
+			other++;
+		close(fd);
+		checks++;
+	}
+	pthread_join(t, NULL);
+	long long refused_total = dt_stat(d.sock, "connections.refused");
+	printf("# %d connect/close cycles beside %d checked pings: checker refused %d times, "
+	       "daemon refused %lld connections\n", b.cycles, checks, refused, refused_total);
+	assert_int_equal(b.failed, 0);
+	assert_int_equal(other, 0);
+	assert_int_equal(refused, 0);
+	assert_int_equal(refused_total, 0);
+	assert_int_equal(dt_stop_clean(&d), 0);
+}
+
+/* Many clients that send list-keys and never read: together they hold at
+ * most about max_reply_buffers of the front's memory (here 1 MiB), not
+ * each up to its own 256 KiB mark (which made 32 of them cost ~16 MB);
+ * a client that reads is served meanwhile; then every reply arrives. */
+static void test_reply_buffers_bound(void **state)
+{
+	enum { CLIENTS = 32, REQS = 500, BOUND_KB = 1024 };
+	(void)state;
+	vgt_daemon d;
+	assert_int_equal(vgt_setup(&d, "max_reply_buffers = 1M\n", vgt_default_keys), 0);
+	assert_int_equal(vgt_start(&d, 0, NULL), 0);
+	uint8_t one[64], req[REQS * 16];
+	long fl = dt_req_simple(one, sizeof one, VG_OP_LIST_KEYS, 1);
+	assert_int_equal(fl, 16);
+	for (int i = 0; i < REQS; i++)
+		memcpy(req + i * 16, one, 16);
+	/* A warm front: its heap has served list-keys before. */
+	vgc_key_info *keys;
+	vg_client *cl = vg_client_new(d.sock);
+	int nk = vg_client_list_keys(cl, &keys);
+	assert_true(nk > 0);
+	free(keys);
+	long rss0 = front_rss_kb(&d);
+	/* 8 KB of requests each: the socket takes them all at once. */
+	static int fds[CLIENTS];
+	for (int i = 0; i < CLIENTS; i++) {
+		fds[i] = dt_connect(d.sock);
+		assert_true(fds[i] >= 0);
+		assert_int_equal(dt_send_all(fds[i], req, sizeof req), 0);
+	}
+	/* Until the front stops: paused connections and full sockets. */
+	long long last = -1, now;
+	for (int i = 0; i < 100; i++) {
+		usleep(100000);
+		now = dt_stat(d.sock, "reply_buffers.max");
+		if (now == last)
+			break;
+		last = now;
+	}
+	assert_int_equal(vg_client_ping(cl), 0); /* a client that reads is served */
+	long rss = front_rss_kb(&d);
+	long long peak = dt_stat(d.sock, "reply_buffers.max");
+	long long paused = dt_stat(d.sock, "reply_buffers.paused");
+	/* The bound, plus per connection one reply and its buffer's doubling
+	 * (list-keys here: under 4 KB, in an 8 KiB buffer), plus slack for
+	 * the allocator. */
+	long limit_kb = BOUND_KB + CLIENTS * 16 + 2048;
+	printf("# %d clients x %d list-keys unread (%d keys): front RSS %ld kB -> %ld kB "
+	       "(+%ld kB, limit +%ld kB); reply buffers peak %lld B, %lld pauses for the bound\n",
+	       CLIENTS, REQS, nk, rss0, rss, rss - rss0, limit_kb, peak, paused);
+	assert_true(rss0 > 0 && rss > 0);
+	assert_true(rss - rss0 < limit_kb);
+	assert_true(peak <= (BOUND_KB + CLIENTS * 16) * 1024LL);
+	assert_true(paused > 0);
+	/* Every reply arrives once the clients read. */
+	for (int i = 0; i < CLIENTS; i++) {
+		for (int r = 0; r < REQS; r++) {
+			static uint8_t buf[65536];
+			vg_reply rep;
+			assert_int_equal(dt_read_reply(fds[i], buf, sizeof buf, 10000, &rep), 0);
+			assert_int_equal(rep.status, VG_ST_OK);
+		}
+		close(fds[i]);
+	}
+	vg_client_free(cl);
+	assert_int_equal(dt_stop_clean(&d), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_many_connections),
 		cmocka_unit_test(test_max_connections),
+		cmocka_unit_test(test_connect_close_burst),
 		cmocka_unit_test(test_client_that_does_not_read),
+		cmocka_unit_test(test_reply_buffers_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,11 +76,11 @@ static void expect_policy(int type, uint32_t allow, int op, int alg, int status,
 			  const char *reason)
 {
 	vgd_keyinfo i = info_of(type, allow);
-	const char *why = "(unset)";
+	vgd_reason why = { .text = "(unset)" };
 
 	assert_int_equal(vgd_policy_check(&i, (uint8_t)op, (uint8_t)alg, &why), status);
 	if (reason != NULL)
-		assert_string_equal(why, reason);
+		assert_string_equal(why.text, reason);
 }
 
 /* RFC 8446 4.4.3, written out. */
@@ -111,11 +111,12 @@ static void test_policy_ed25519(void **state)
 		      "not an RSA key");
 	/* allow = tls13 */
 	expect_policy(VG_KEY_ED25519, VG_ALLOW_SIGN_TLS13, VG_OP_SIGN, VG_ALG_ED25519,
-		      VG_ST_NOT_ALLOWED, "key policy allows only TLS 1.3 signing");
+		      VG_ST_NOT_ALLOWED, "key policy does not allow sign; it allows only tls13");
 	expect_policy(VG_KEY_ED25519, VG_ALLOW_SIGN_TLS13, VG_OP_SIGN, VG_ALG_TLS13, VG_ST_OK,
 		      NULL);
+	/* (the config's "sign" sets both bits: a SIGN bit alone only here) */
 	expect_policy(VG_KEY_ED25519, VG_ALLOW_SIGN, VG_OP_SIGN, VG_ALG_TLS13, VG_ST_NOT_ALLOWED,
-		      "key policy does not allow TLS 1.3 signing");
+		      "key policy does not allow tls13 signing; it allows only sign");
 }
 
 static void test_policy_x25519(void **state)
@@ -129,7 +130,7 @@ static void test_policy_x25519(void **state)
 	expect_policy(VG_KEY_X25519, ALL, VG_OP_SIGN, VG_ALG_RSA_PKCS1_SHA512, VG_ST_BAD_INPUT,
 		      "algorithm does not match the key type");
 	expect_policy(VG_KEY_X25519, 0, VG_OP_X25519, 0, VG_ST_NOT_ALLOWED,
-		      "key policy forbids x25519");
+		      "key policy does not allow x25519; it allows only nothing");
 }
 
 static void test_policy_rsa(void **state)
@@ -138,24 +139,32 @@ static void test_policy_rsa(void **state)
 	for (int a = VG_ALG_RSA_PKCS1_SHA256; a <= VG_ALG_RSA_PSS_SHA512; a++) {
 		expect_policy(VG_KEY_RSA, VG_ALLOW_SIGN, VG_OP_SIGN, a, VG_ST_OK, NULL);
 		expect_policy(VG_KEY_RSA, VG_ALLOW_SIGN_TLS13, VG_OP_SIGN, a, VG_ST_NOT_ALLOWED,
-			      "key policy allows only TLS 1.3 signing");
+			      "key policy does not allow sign; it allows only tls13");
+		/* the case that named TLS 1.3 although the key allows rsa-private */
+		expect_policy(VG_KEY_RSA, VG_ALLOW_RSA_PRIVATE, VG_OP_SIGN, a, VG_ST_NOT_ALLOWED,
+			      "key policy does not allow sign; it allows only rsa-private");
 	}
 	expect_policy(VG_KEY_RSA, ALL, VG_OP_SIGN, VG_ALG_ED25519, VG_ST_BAD_INPUT,
 		      "algorithm does not match the key type");
 	expect_policy(VG_KEY_RSA, VG_ALLOW_SIGN_TLS13, VG_OP_SIGN, VG_ALG_TLS13, VG_ST_OK, NULL);
 	expect_policy(VG_KEY_RSA, VG_ALLOW_RSA_PRIVATE, VG_OP_SIGN, VG_ALG_TLS13,
-		      VG_ST_NOT_ALLOWED, "key policy does not allow TLS 1.3 signing");
+		      VG_ST_NOT_ALLOWED,
+		      "key policy does not allow tls13 signing; it allows only rsa-private");
 	expect_policy(VG_KEY_RSA, VG_ALLOW_RSA_PRIVATE, VG_OP_RSA_PRIVATE, 0, VG_ST_OK, NULL);
 	expect_policy(VG_KEY_RSA, VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13, VG_OP_RSA_PRIVATE, 0,
-		      VG_ST_NOT_ALLOWED, "key policy forbids rsa-private");
+		      VG_ST_NOT_ALLOWED,
+		      "key policy does not allow rsa-private; it allows only sign");
+	/* bits that mean nothing for the key type are not named */
+	expect_policy(VG_KEY_RSA, VG_ALLOW_SIGN_TLS13 | VG_ALLOW_X25519, VG_OP_RSA_PRIVATE, 0,
+		      VG_ST_NOT_ALLOWED, "key policy does not allow rsa-private; it allows only tls13");
 	expect_policy(VG_KEY_RSA, ALL, VG_OP_X25519, 0, VG_ST_BAD_INPUT, "not an X25519 key");
 
 	/* the key decides the rsa-private length */
 	vgd_keyinfo i = info_of(VG_KEY_RSA, ALL);
-	const char *why = NULL;
+	vgd_reason why;
 	assert_int_equal(vgd_request_check(&i, VG_OP_RSA_PRIVATE, 0, 256, &why), VG_ST_OK);
 	assert_int_equal(vgd_request_check(&i, VG_OP_RSA_PRIVATE, 0, 384, &why), VG_ST_BAD_INPUT);
-	assert_string_equal(why, "input length must equal the modulus length");
+	assert_string_equal(why.text, "input length must equal the modulus length");
 	assert_int_equal(vgd_request_check(&i, VG_OP_SIGN, VG_ALG_RSA_PSS_SHA256, 32, &why),
 			 VG_ST_OK);
 }
@@ -229,7 +238,7 @@ static void test_run_ed25519(void **state)
 	key k = load("ed25519.pem");
 	uint8_t hash[64], content[200];
 	size_t n = 0;
-	const char *why = NULL;
+	vgd_reason why;
 
 	(void)state;
 	k.info.allow = VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13;
@@ -277,7 +286,7 @@ static void test_run_rsa(void **state)
 	key k = load("rsa2048.pem");
 	uint8_t dg[64], content[200], m[512], back[512];
 	size_t n = 0, kb = k.info.pub_len;
-	const char *why = NULL;
+	vgd_reason why;
 	vg_rsa_public_key *pub = malloc(vg_rsa_public_key_size());
 
 	(void)state;
@@ -328,11 +337,11 @@ static void test_run_rsa(void **state)
 	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, m, kb, out, &n,
 				       &why),
 			 VG_ST_BAD_INPUT);
-	assert_string_equal(why, "input is not less than the modulus");
+	assert_string_equal(why.text, "input is not less than the modulus");
 	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, m, kb + 1, out,
 				       &n, &why),
 			 VG_ST_BAD_INPUT);
-	assert_string_equal(why, "input length must equal the modulus length");
+	assert_string_equal(why.text, "input length must equal the modulus length");
 	free(pub);
 	unload(&k);
 }
@@ -342,7 +351,7 @@ static void test_run_x25519(void **state)
 	key k = load("x25519.pem");
 	uint8_t peer[32] = { 9 }; /* the base point */
 	size_t n = 0;
-	const char *why = NULL;
+	vgd_reason why;
 
 	(void)state;
 	k.info.allow = VG_ALLOW_X25519;
@@ -352,12 +361,32 @@ static void test_run_x25519(void **state)
 			 VG_ST_OK);
 	assert_int_equal(n, 32);
 	assert_memory_equal(out, k.info.pub, 32);
+	/* The peer value is read as RFC 7748 5 says (PROTOCOL.md 6.6): bit
+	 * 255 is masked, and u >= p is taken mod p. 9 with bit 255 set, and
+	 * 2^255 - 10 = 9 + p, both give X25519(k, 9). */
+	peer[31] = 0x80;
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, peer, 32, out, &n,
+				       &why),
+			 VG_ST_OK);
+	assert_memory_equal(out, k.info.pub, 32);
+	memset(peer, 0xff, sizeof peer);
+	peer[0] = 0xf6;
+	peer[31] = 0x7f;
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, peer, 32, out, &n,
+				       &why),
+			 VG_ST_OK);
+	assert_memory_equal(out, k.info.pub, 32);
+	/* p itself is 0 mod p: a low-order point */
+	peer[0] = 0xed;
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, peer, 32, out, &n,
+				       &why),
+			 VG_ST_BAD_INPUT);
 	/* a low-order point gives no secret */
 	memset(peer, 0, sizeof peer);
 	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, peer, 32, out, &n,
 				       &why),
 			 VG_ST_BAD_INPUT);
-	assert_string_equal(why, "peer value is a low-order point (all-zero shared secret)");
+	assert_string_equal(why.text, "peer value is a low-order point (all-zero shared secret)");
 	/* the policy is checked again here, as in the keyholder */
 	k.info.allow = 0;
 	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, peer, 32, out, &n,

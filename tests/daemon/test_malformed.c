@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -114,6 +115,7 @@ static void run_closing_case(const bad_case *b, uint32_t ping_id)
 	assert_true(buf[3] & VG_OP_REPLY);
 	vg_reply rep;
 	assert_int_equal(vg_reply_decode(buf, (size_t)n, &rep), VG_ST_OK);
+	assert_int_equal(rep.conn_error, b->opcode == VG_OP_CONN_ERROR);
 	if (rep.status != b->status || rep.id != b->id || buf[3] != b->opcode)
 		fail_msg("%s: got status %d id %u opcode 0x%02x, want %d %u 0x%02x", b->what,
 			 rep.status, rep.id, buf[3], b->status, b->id, b->opcode);
@@ -127,11 +129,12 @@ static void run_closing_case(const bad_case *b, uint32_t ping_id)
 static void test_closing_classes(void **state)
 {
 	(void)state;
-	static bad_case c[12];
+	static bad_case c[16];
 	size_t k = 0;
 	uint8_t alg = VG_ALG_ED25519;
 
-	c[k] = (bad_case){.what = "wrong magic", .status = VG_ST_MALFORMED, .id = 0, .opcode = 0x80};
+	/* No header to answer: a connection error (opcode 0xff, id 0). */
+	c[k] = (bad_case){.what = "wrong magic", .status = VG_ST_MALFORMED, .id = 0, .opcode = 0xff};
 	k += (hdr(c[k].frame, 1, VG_OP_PING, 0, 5, 0), c[k].frame[0] = 'X', c[k].len = 16, 1);
 
 	c[k] = (bad_case){.what = "bad version", .status = VG_ST_BAD_VERSION, .id = 6, .opcode = 0x82};
@@ -148,6 +151,19 @@ static void test_closing_classes(void **state)
 
 	c[k] = (bad_case){.what = "nonzero status", .status = VG_ST_MALFORMED, .id = 10, .opcode = 0x82};
 	k += (hdr(c[k].frame, 1, VG_OP_PING, 3, 10, 0), c[k].len = 16, 1);
+
+	/* Judged from the header alone: a header whose body never comes is
+	 * answered at once, not left to the frame timeout. */
+	c[k] = (bad_case){.what = "nonzero status, header only", .status = VG_ST_MALFORMED, .id = 15, .opcode = 0x85};
+	k += (hdr(c[k].frame, 1, VG_OP_SIGN, 1, 15, 1000), c[k].len = 16, 1);
+
+	c[k] = (bad_case){.what = "reply bit, header only", .status = VG_ST_MALFORMED, .id = 16, .opcode = 0x85};
+	k += (hdr(c[k].frame, 1, VG_OP_SIGN | VG_OP_REPLY, 0, 16, 1000), c[k].len = 16, 1);
+
+	/* The reserved opcode: its reply would carry 0xff, so it is a
+	 * connection error. */
+	c[k] = (bad_case){.what = "reserved opcode 0x7f", .status = VG_ST_MALFORMED, .id = 0, .opcode = 0xff};
+	k += (hdr(c[k].frame, 1, 0x7f, 0, 17, 1000), c[k].len = 16, 1);
 
 	c[k] = (bad_case){.what = "item overrunning", .status = VG_ST_MALFORMED, .id = 11, .opcode = 0x82};
 	{
@@ -169,7 +185,9 @@ static void test_closing_classes(void **state)
 
 	for (size_t i = 0; i < k; i++)
 		run_closing_case(&c[i], 100u + (uint32_t)i);
-	assert_true(vgt_log_count(&D, "closing connection") >= (int)k);
+	/* each logged, or counted as suppressed past the log's rate limit */
+	assert_true(vgt_log_count(&D, "closing connection") +
+			    dt_stat(D.sock, "log.suppressed.malformed") >= (long long)k);
 }
 
 /* Unknown opcode and a bad value are answered and the connection stays. */
@@ -281,6 +299,63 @@ static void test_stalled_partial_frame(void **state)
 	close(b);
 }
 
+/* The frame timeout is a deadline from the frame's first byte, not a
+ * stall timer: a frame trickled in a byte every 150 ms (never silent for
+ * long) is still cut off, without a reply, once frame_timeout (1 s) has
+ * passed since it began (PROTOCOL.md 8). */
+static void test_trickled_frame(void **state)
+{
+	(void)state;
+	int fd = dt_connect(D.sock);
+	assert_true(fd >= 0);
+	uint8_t f[128];
+	size_t n = sign_frame(f, 71, 1, 0, 0, VG_ALG_ED25519); /* 31 bytes: 4.5 s to trickle */
+	size_t sent = 0;
+	int closed = 0;
+	while (sent < n && !closed) {
+		if (send(fd, f + sent, 1, MSG_NOSIGNAL) != 1)
+			break;
+		sent++;
+		closed = dt_wait_closed(fd, 150) == 1;
+	}
+	if (!closed)
+		closed = dt_wait_closed(fd, 3000) == 1;
+	printf("# closed after %zu of %zu bytes\n", sent, n);
+	assert_true(closed);
+	assert_true(sent < n);
+	close(fd);
+}
+
+/* Half-close (SHUT_WR): the complete requests before it are answered,
+ * a trailing partial frame is dropped without a reply, then the daemon
+ * closes (PROTOCOL.md 8). */
+static void test_half_close(void **state)
+{
+	(void)state;
+	int fd = dt_connect(D.sock);
+	assert_true(fd >= 0);
+	uint8_t f[256], buf[512];
+	size_t n = sign_frame(f, 81, 1, 0, 0, VG_ALG_ED25519);
+	n += (size_t)dt_req_simple(f + n, sizeof f - n, VG_OP_PING, 82);
+	size_t part = sign_frame(f + n, 83, 1, 0, 0, VG_ALG_ED25519);
+	assert_int_equal(dt_send_all(fd, f, n + part - 4), 0); /* the third lacks 4 bytes */
+	assert_int_equal(shutdown(fd, SHUT_WR), 0);
+	int got81 = 0, got82 = 0;
+	for (int i = 0; i < 2; i++) {
+		vg_reply rep;
+		assert_int_equal(dt_read_reply(fd, buf, sizeof buf, 5000, &rep), 0);
+		assert_int_equal(rep.status, VG_ST_OK);
+		got81 += rep.id == 81;
+		got82 += rep.id == 82;
+	}
+	assert_int_equal(got81, 1);
+	assert_int_equal(got82, 1);
+	/* nothing for the partial frame: end of stream (well before the frame
+	 * timeout would have closed it) */
+	assert_int_equal(dt_read_frame(fd, buf, sizeof buf, 5000), 0);
+	close(fd);
+}
+
 /* idle_timeout = 3: a connection that sends nothing is closed. */
 static void test_idle_timeout(void **state)
 {
@@ -304,6 +379,8 @@ int main(void)
 		cmocka_unit_test(test_oversized_header_only),
 		cmocka_unit_test(test_answers_before_close),
 		cmocka_unit_test(test_stalled_partial_frame),
+		cmocka_unit_test(test_trickled_frame),
+		cmocka_unit_test(test_half_close),
 		cmocka_unit_test(test_idle_timeout),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,7 +1,9 @@
 /* test_stats.c: the stats operation on a fresh daemon: per-operation
  * counts and errors, latency percentiles, queue depth, keyholder restarts,
  * sandbox violations, malformed frames; the values follow what the test
- * did. */
+ * did. And the log's rate limit: a flood of loggable events writes a
+ * bounded number of lines and a summary, and stats count what it
+ * suppressed. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -89,6 +91,9 @@ static void test_stats(void **state)
 	assert_int_equal(get(s, n, "sandbox.violations"), 0);
 	assert_int_equal(get(s, n, "requests.malformed"), 1);
 	assert_int_equal(get(s, n, "requests.denied"), 1); /* the policy refusal */
+	assert_int_equal(get(s, n, "requests.unknown_key"), 1);
+	assert_true(get(s, n, "reply_buffers.max") > 0);
+	assert_int_equal(get(s, n, "log.suppressed.malformed"), 0);
 	assert_int_equal(get(s, n, "keys"), 9);
 	assert_true(get(s, n, "connections.open") >= 1);
 	free(s);
@@ -105,10 +110,83 @@ static void test_stats(void **state)
 	vg_client_free(c);
 }
 
+/* The sum of N over the log's "N more suppressed: what" lines. */
+static long long suppressed_in_log(const vgt_daemon *d, const char *what)
+{
+	FILE *f = fopen(d->log, "r");
+	char line[2048];
+	long long sum = 0;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f)) {
+		const char *p = strstr(line, " more suppressed: ");
+		if (!p || !strstr(p, what))
+			continue;
+		while (p > line && p[-1] >= '0' && p[-1] <= '9')
+			p--;
+		sum += strtoll(p, NULL, 10);
+	}
+	fclose(f);
+	return sum;
+}
+
+/* A flood of malformed connections and denied requests: the log gets at
+ * most 10 lines of each kind per 10 s window and one summary line per
+ * window; every event is a logged line or a suppressed count (stats), and
+ * the summaries add up to the count. Before the limit: one line each. */
+static void test_log_flood(void **state)
+{
+	enum { FLOOD = 2000 };
+	(void)state;
+	int m0 = vgt_log_count(&D, "closing connection"), d0 = vgt_log_count(&D, "denied: uid");
+	long long sm0 = dt_stat(D.sock, "log.suppressed.malformed");
+	long long sd0 = dt_stat(D.sock, "log.suppressed.denied");
+	long long t0 = dt_now_ms();
+	for (int i = 0; i < FLOOD; i++) {
+		int fd = dt_connect(D.sock);
+		assert_true(fd >= 0);
+		assert_int_equal(dt_send_all(fd, "GET / HTTP/1.0\r\n", 16), 0);
+		assert_int_equal(dt_wait_closed(fd, 5000) != 0, 1);
+		close(fd);
+	}
+	int fd = dt_connect(D.sock);
+	assert_true(fd >= 0);
+	for (int i = 0; i < FLOOD; i++) {
+		uint8_t req[128], buf[512];
+		vg_reply rep;
+		long n = dt_req_sign(req, sizeof req, (uint32_t)i + 1, "nope", VG_ALG_ED25519, "m", 1);
+		assert_int_equal(dt_send_all(fd, req, (size_t)n), 0);
+		assert_int_equal(dt_read_reply(fd, buf, sizeof buf, 5000, &rep), 0);
+		assert_int_equal(rep.status, VG_ST_UNKNOWN_KEY);
+	}
+	long long secs = (dt_now_ms() - t0) / 1000;
+	int lines_m = vgt_log_count(&D, "closing connection") - m0;
+	int lines_d = vgt_log_count(&D, "denied: uid") - d0;
+	long long sm = dt_stat_on(fd, "log.suppressed.malformed") - sm0;
+	long long sd = dt_stat_on(fd, "log.suppressed.denied") - sd0;
+	close(fd);
+	printf("# %d events of each kind in %lld s: %d and %d lines logged, %lld and %lld "
+	       "suppressed\n", FLOOD, secs, lines_m, lines_d, sm, sd);
+	/* at most 10 lines per started window */
+	long long windows = secs / 10 + 2;
+	assert_true(lines_m >= 1 && lines_m <= 10 * windows);
+	assert_true(lines_d >= 1 && lines_d <= 10 * windows);
+	/* every event logged or counted */
+	assert_int_equal(lines_m + sm, FLOOD);
+	assert_int_equal(lines_d + sd, FLOOD);
+	/* the window ends: its summary line comes, and the summaries add up */
+	assert_true(dt_wait_log(&D, "more suppressed: denied requests", 1, 15000));
+	assert_true(dt_wait_log(&D, "more suppressed: connections closed for a malformed frame", 1,
+				15000));
+	assert_int_equal(suppressed_in_log(&D, "connections closed for a malformed frame"), sm0 + sm);
+	assert_int_equal(suppressed_in_log(&D, "denied requests"), sd0 + sd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_log_flood),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -434,6 +434,188 @@ static void test_reply_error(void **state)
 	assert_int_equal(vg_error_encode(VG_OP_SIGN, 1, 1, "x", buf, 20), -VG_ST_TOO_LARGE);
 }
 
+/* Encode, then decode: the decoder's verdict. */
+static int decode_w(vg_writer *w)
+{
+	vg_reply rep;
+	long n = vg_frame_end(w);
+
+	assert_true(n > 0);
+	return vg_reply_decode(buf, (size_t)n, &rep);
+}
+
+static void put_limit(vg_writer *w, int frame, int inflight)
+{
+	vg_put_open(w, VG_T_LIMIT);
+	if (frame)
+		vg_put_u32(w, VG_T_LIM_MAX_FRAME, VG_PROTO_MAX_FRAME);
+	if (inflight)
+		vg_put_u32(w, VG_T_LIM_MAX_INFLIGHT, 128);
+	vg_put_close(w);
+}
+
+/* A KEYINFO with every required child but `without` (0: all). */
+static void keyinfo_but(vg_writer *w, int without, int extra)
+{
+	vg_put_open(w, VG_T_KEYINFO);
+	if (without != VG_T_KEY)
+		vg_put_str(w, VG_T_KEY, "k");
+	if (without != VG_T_KEY_TYPE)
+		vg_put_u8(w, VG_T_KEY_TYPE, VG_KEY_ED25519);
+	if (without != VG_T_PUBKEY)
+		vg_put(w, VG_T_PUBKEY, d32, 32);
+	if (without != VG_T_OPS)
+		vg_put_u32(w, VG_T_OPS, VG_ALLOW_SIGN);
+	if (extra)
+		vg_put(w, (uint16_t)extra, d32, 4);
+	vg_put_close(w);
+}
+
+/* PROTOCOL.md 4 and 7, as strict as written: where each item stands, how
+ * often, what a nested item must hold, what an error carries. */
+static void test_reply_strict(void **state)
+{
+	vg_writer w;
+	char big_server[300];
+
+	(void)state;
+	/* every known item at most once where it stands (top level) ... */
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_HELLO | VG_OP_REPLY, 0, 1);
+	vg_put_u8(&w, VG_T_VERSION, 1);
+	vg_put_u32(&w, VG_T_CAPS, 0);
+	put_limit(&w, 1, 1);
+	put_limit(&w, 1, 1);
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_HELLO | VG_OP_REPLY, 0, 1);
+	vg_put_str(&w, VG_T_SERVER, "a");
+	vg_put_str(&w, VG_T_SERVER, "b");
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	/* ... and inside a nested item */
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_PUBLIC_KEY | VG_OP_REPLY, 0, 1);
+	keyinfo_but(&w, 0, VG_T_KEY);
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_HELLO | VG_OP_REPLY, 0, 1);
+	vg_put_open(&w, VG_T_LIMIT);
+	vg_put_u32(&w, VG_T_LIM_MAX_FRAME, 1);
+	vg_put_u32(&w, VG_T_LIM_MAX_FRAME, 1);
+	vg_put_u32(&w, VG_T_LIM_MAX_INFLIGHT, 1);
+	vg_put_close(&w);
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	/* the repeatable ones repeat */
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_LIST_KEYS | VG_OP_REPLY, 0, 1);
+	keyinfo_but(&w, 0, 0);
+	keyinfo_but(&w, 0, 0);
+	assert_int_equal(decode_w(&w), VG_ST_OK);
+	/* a nested item holds its required children */
+	static const int kids[] = { VG_T_KEY, VG_T_KEY_TYPE, VG_T_PUBKEY, VG_T_OPS };
+	for (size_t i = 0; i < 4; i++) {
+		vg_frame_begin(&w, buf, sizeof buf, VG_OP_LIST_KEYS | VG_OP_REPLY, 0, 1);
+		keyinfo_but(&w, kids[i], 0);
+		assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	}
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_HELLO | VG_OP_REPLY, 0, 1);
+	put_limit(&w, 1, 0);
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_STATS | VG_OP_REPLY, 0, 1);
+	vg_put_open(&w, VG_T_STAT);
+	vg_put_str(&w, VG_T_STAT_NAME, "x");
+	vg_put_close(&w);
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	/* known items only where the spec puts them */
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_STATS | VG_OP_REPLY, 0, 1);
+	vg_put_str(&w, VG_T_STAT_NAME, "x");
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_SIGN | VG_OP_REPLY, 0, 1);
+	vg_put(&w, VG_T_DATA, d32, 32); /* request-only */
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_LIST_KEYS | VG_OP_REPLY, 0, 1);
+	keyinfo_but(&w, 0, VG_T_RESULT);
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	/* unknown items are skipped everywhere: top, LIMIT, KEYINFO, STAT */
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_HELLO | VG_OP_REPLY, 0, 1);
+	vg_put(&w, 0x1234, d32, 3);
+	vg_put_u8(&w, VG_T_VERSION, 1);
+	vg_put_u32(&w, VG_T_CAPS, 0);
+	vg_put_open(&w, VG_T_LIMIT);
+	vg_put(&w, 0x1235, d32, 9);
+	vg_put_u32(&w, VG_T_LIM_MAX_FRAME, 1);
+	vg_put_u32(&w, VG_T_LIM_MAX_INFLIGHT, 1);
+	vg_put_close(&w);
+	assert_int_equal(decode_w(&w), VG_ST_OK);
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_STATS | VG_OP_REPLY, 0, 1);
+	vg_put_open(&w, VG_T_STAT);
+	vg_put_str(&w, VG_T_STAT_NAME, "x");
+	vg_put(&w, 21, d32, 2);
+	vg_put_u64(&w, VG_T_STAT_VALUE, 1);
+	vg_put_close(&w);
+	assert_int_equal(decode_w(&w), VG_ST_OK);
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_LIST_KEYS | VG_OP_REPLY, 0, 1);
+	keyinfo_but(&w, 0, 0xfff0);
+	assert_int_equal(decode_w(&w), VG_ST_OK);
+	/* an error carries exactly one REASON and no other known item */
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_SIGN | VG_OP_REPLY, VG_ST_BAD_INPUT, 1);
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_SIGN | VG_OP_REPLY, VG_ST_BAD_INPUT, 1);
+	vg_put_str(&w, VG_T_REASON, "no");
+	vg_put(&w, VG_T_RESULT, d32, 32);
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_SIGN | VG_OP_REPLY, VG_ST_BAD_INPUT, 1);
+	vg_put_str(&w, VG_T_REASON, "no");
+	vg_put(&w, 0x2222, d32, 32); /* unknown: skipped */
+	assert_int_equal(decode_w(&w), VG_ST_OK);
+	/* a success carries no REASON */
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_SIGN | VG_OP_REPLY, 0, 1);
+	vg_put(&w, VG_T_RESULT, d64, 64);
+	vg_put_str(&w, VG_T_REASON, "fine");
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	/* SERVER is at most 255 bytes */
+	memset(big_server, 's', sizeof big_server - 1);
+	big_server[sizeof big_server - 1] = '\0';
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_HELLO | VG_OP_REPLY, 0, 1);
+	vg_put(&w, VG_T_SERVER, big_server, VG_PROTO_MAX_SERVER + 1);
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_HELLO | VG_OP_REPLY, 0, 1);
+	vg_put(&w, VG_T_SERVER, big_server, VG_PROTO_MAX_SERVER);
+	assert_int_equal(decode_w(&w), VG_ST_OK);
+}
+
+/* A connection error (PROTOCOL.md 7.1): opcode 0xff, id 0, an error with
+ * its REASON; told apart from every reply. */
+static void test_conn_error(void **state)
+{
+	vg_writer w;
+	vg_reply rep;
+	long n;
+
+	(void)state;
+	n = vg_conn_error_encode(VG_ST_OVERLOADED, "too many connections", buf, sizeof buf);
+	assert_true(n > 0);
+	assert_int_equal(buf[3], VG_OP_CONN_ERROR);
+	assert_int_equal(vg_reply_decode(buf, (size_t)n, &rep), VG_ST_OK);
+	assert_true(rep.conn_error);
+	assert_int_equal(rep.status, VG_ST_OVERLOADED);
+	assert_int_equal(rep.id, 0);
+	assert_int_equal(rep.reason_len, 20);
+	assert_false(vg_status_closes(rep.status)); /* as a reply it would not close */
+	/* a reply to opcode 0 is a reply, not a connection error */
+	n = vg_error_encode(0, 0, VG_ST_UNKNOWN_OP, "unknown opcode", buf, sizeof buf);
+	assert_int_equal(vg_reply_decode(buf, (size_t)n, &rep), VG_ST_OK);
+	assert_false(rep.conn_error);
+	assert_int_equal(rep.op, 0);
+	/* malformed connection errors: an id, status 0, no REASON */
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_CONN_ERROR, VG_ST_OVERLOADED, 3);
+	vg_put_str(&w, VG_T_REASON, "x");
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_CONN_ERROR, VG_ST_OK, 0);
+	vg_put_str(&w, VG_T_REASON, "x");
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_CONN_ERROR, VG_ST_UNAVAILABLE, 0);
+	assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_CONN_ERROR, VG_ST_UNAVAILABLE, 0);
+	vg_put_str(&w, VG_T_REASON, "daemon is shutting down");
+	assert_int_equal(decode_w(&w), VG_ST_OK);
+}
+
 static void test_reply_malformed(void **state)
 {
 	vg_writer w;
@@ -467,24 +649,21 @@ static void test_reply_malformed(void **state)
 	vg_frame_begin(&w, buf, sizeof buf, VG_OP_LIST_KEYS | VG_OP_REPLY, 0, 1);
 	vg_put(&w, VG_T_KEYINFO, partial, sizeof partial);
 	assert_int_equal(vg_reply_decode(buf, (size_t)vg_frame_end(&w), &rep), VG_ST_MALFORMED);
-	/* As deep as the writer can nest (4 containers) is fine ... */
+	/* Nested items nest once: a STAT inside a STAT is out of place ... */
 	vg_frame_begin(&w, buf, sizeof buf, VG_OP_STATS | VG_OP_REPLY, 0, 1);
-	for (int i = 0; i < 4; i++)
-		vg_put_open(&w, VG_T_STAT);
-	for (int i = 0; i < 4; i++)
-		vg_put_close(&w);
-	assert_int_equal(vg_reply_decode(buf, (size_t)vg_frame_end(&w), &rep), VG_ST_OK);
-	/* ... one more (hand-made: the writer refuses it) is not. */
+	vg_put_open(&w, VG_T_STAT);
+	vg_put_open(&w, VG_T_STAT);
+	vg_put_close(&w);
+	vg_put_close(&w);
+	assert_int_equal(vg_reply_decode(buf, (size_t)vg_frame_end(&w), &rep), VG_ST_MALFORMED);
+	/* ... and an unknown tag is opaque: not recursed into. */
 	{
 		static const uint8_t five[] = {
-			0x00, 0x0f, 0x00, 0x10, 0x00, 0x0f, 0x00, 0x0c, 0x00, 0x0f,
+			0x7f, 0x0f, 0x00, 0x10, 0x00, 0x0f, 0x00, 0x0c, 0x00, 0x0f,
 			0x00, 0x08, 0x00, 0x0f, 0x00, 0x04, 0x00, 0x0f, 0x00, 0x00,
 		};
 		vg_frame_begin(&w, buf, sizeof buf, VG_OP_STATS | VG_OP_REPLY, 0, 1);
 		n = raw_append((size_t)vg_frame_end(&w), five, sizeof five);
-		assert_int_equal(vg_reply_decode(buf, n, &rep), VG_ST_MALFORMED);
-		/* An unknown tag is opaque: not recursed into, so not too deep. */
-		buf[16] = 0x7f;
 		assert_int_equal(vg_reply_decode(buf, n, &rep), VG_ST_OK);
 	}
 	/* Unknown tags are skipped (forward compatible), if well framed. */
@@ -551,7 +730,7 @@ static void test_frame_check_bad_header(void **state)
 	buf[1] = 0x48;
 	assert_int_equal(vg_frame_check(buf, 1, &h), 0);
 	assert_int_equal(vg_frame_check(buf, 2, &h), -VG_ST_MALFORMED);
-	expect_req(buf, 16, VG_ST_MALFORMED, "malformed frame header");
+	expect_req(buf, 16, VG_ST_MALFORMED, "not a vgd frame (bad magic)");
 	expect_req(buf, 1, VG_ST_MALFORMED, "frame length does not match its header");
 	buf[1] = 0x47;
 
@@ -573,7 +752,7 @@ static void test_frame_check_bad_header(void **state)
 		buf[i] = 1;
 		assert_int_equal(vg_frame_check(buf, 16, &h), -VG_ST_MALFORMED);
 		assert_int_equal(h.id, 0xabcdef01);
-		expect_req(buf, 16, VG_ST_MALFORMED, "malformed frame header");
+		expect_req(buf, 16, VG_ST_MALFORMED, "nonzero reserved bytes in the frame header");
 		buf[i] = 0;
 	}
 
@@ -624,7 +803,7 @@ static void test_req_header_fields(void **state)
 	n = raw_end();
 	expect_req(buf, n, VG_ST_MALFORMED, "reply bit set in a request");
 	/* Unknown opcodes keep the connection: UNKNOWN_OP, items unread. */
-	static const uint8_t unknown_ops[] = { 0, VG_OP_MAX + 1, 0x42, 0x7f };
+	static const uint8_t unknown_ops[] = { 0, VG_OP_MAX + 1, 0x42, 0x7e };
 	for (size_t i = 0; i < sizeof unknown_ops; i++) {
 		vg_frame_begin(&W, buf, sizeof buf, unknown_ops[i], 0, 5);
 		vg_put(&W, 0xffff, d32, 7);
@@ -634,6 +813,11 @@ static void test_req_header_fields(void **state)
 		assert_int_equal(vg_frame_check(buf, n, &h), (long)n);
 		assert_false(vg_status_closes(VG_ST_UNKNOWN_OP));
 	}
+	/* 0x7f is reserved (a reply to it would carry the connection error
+	 * opcode): MALFORMED, judged with the header. */
+	vg_frame_begin(&W, buf, sizeof buf, VG_OP_RESERVED, 0, 5);
+	n = raw_end();
+	expect_req(buf, n, VG_ST_MALFORMED, "reserved opcode 0x7f");
 	/* The decoder wants exactly one frame. */
 	raw_begin(VG_OP_HELLO);
 	n = raw_end();
@@ -929,7 +1113,7 @@ static long encode_capped(size_t cap)
 	vg_put(&w, VG_T_RSA_E, "\x01\x00\x01", 3);
 	vg_put_u32(&w, VG_T_OPS, VG_ALLOW_SIGN);
 	vg_put_close(&w);
-	vg_put_u64(&w, VG_T_STAT_VALUE, 5);
+	vg_put_u64(&w, 0x4000, 5); /* an unknown (skipped) item */
 	return vg_frame_end(&w);
 }
 
@@ -1157,6 +1341,8 @@ int main(void)
 		cmocka_unit_test(test_reply_stats),
 		cmocka_unit_test(test_reply_error),
 		cmocka_unit_test(test_reply_malformed),
+		cmocka_unit_test(test_reply_strict),
+		cmocka_unit_test(test_conn_error),
 		cmocka_unit_test(test_frame_check_prefixes),
 		cmocka_unit_test(test_frame_check_bad_header),
 		cmocka_unit_test(test_status_closes),

@@ -368,67 +368,137 @@ static void test_reasons(void **state)
 	/* texts clients and tests see (PROTOCOL.md 11, tests/integration) */
 	assert_string_equal(vg_reason(VG_R_NO_SUCH_KEY), "no such key");
 	assert_int_equal(vg_reason_status(VG_R_NO_SUCH_KEY), VG_ST_UNKNOWN_KEY);
-	assert_string_equal(vg_reason(VG_R_BAD_HEADER), "malformed frame header");
+	assert_string_equal(vg_reason(VG_R_BAD_MAGIC), "not a vgd frame (bad magic)");
 	assert_string_equal(vg_reason(VG_R_TOO_MANY_CONNECTIONS), "too many connections");
 }
 
-static void test_frame_fault(void **state)
+/* The request header rules and their reasons, in PROTOCOL.md 3.1's order:
+ * each refusal from the 16 header bytes alone, whatever the body length. */
+static void test_request_frame_check(void **state)
 {
+	static const struct {
+		uint8_t version, opcode, status, reserved;
+		uint32_t body_len;
+		long ret;
+		int why;
+	} cases[] = {
+		{ 1, VG_OP_PING, 0, 0, 0, 16, VG_R_OK },
+		{ 1, VG_OP_SIGN, 0, 0, 100, 0, VG_R_OK }, /* body to come */
+		{ 2, VG_OP_PING, 3, 1, 1u << 20, -VG_ST_BAD_VERSION, VG_R_BAD_VERSION },
+		{ 1, VG_OP_PING, 3, 1, 1u << 20, -VG_ST_MALFORMED, VG_R_BAD_HEADER },
+		{ 1, VG_OP_PING | VG_OP_REPLY, 3, 0, 1u << 20, -VG_ST_TOO_LARGE,
+		  VG_R_FRAME_TOO_LARGE },
+		{ 1, VG_OP_PING | VG_OP_REPLY, 3, 0, 100, -VG_ST_MALFORMED, VG_R_STATUS_IN_REQUEST },
+		{ 1, VG_OP_RESERVED | VG_OP_REPLY, 0, 0, 100, -VG_ST_MALFORMED, VG_R_REPLY_BIT },
+		{ 1, VG_OP_RESERVED, 0, 0, 100, -VG_ST_MALFORMED, VG_R_RESERVED_OP },
+		{ 1, 0x7e, 0, 0, 0, 16, VG_R_OK }, /* unknown, not reserved: UNKNOWN_OP later */
+	};
+	uint8_t h[16];
+	vg_frame_hdr fh;
+	int why;
+
 	(void)state;
-	assert_int_equal(vg_frame_fault(-VG_ST_MALFORMED), VG_R_BAD_HEADER);
-	assert_int_equal(vg_frame_fault(-VG_ST_BAD_VERSION), VG_R_BAD_VERSION);
-	assert_int_equal(vg_frame_fault(-VG_ST_TOO_LARGE), VG_R_FRAME_TOO_LARGE);
-	/* the status of each is the one vg_frame_check reported */
-	static const int st[] = { VG_ST_MALFORMED, VG_ST_BAD_VERSION, VG_ST_TOO_LARGE };
-	for (size_t i = 0; i < 3; i++)
-		assert_int_equal(vg_reason_status(vg_frame_fault(-st[i])), st[i]);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memset(h, 0, sizeof h);
+		h[0] = 0x56;
+		h[1] = 0x47;
+		h[2] = cases[i].version;
+		h[3] = cases[i].opcode;
+		h[4] = cases[i].status;
+		h[6] = cases[i].reserved;
+		h[11] = 9;
+		h[12] = (uint8_t)(cases[i].body_len >> 24);
+		h[13] = (uint8_t)(cases[i].body_len >> 16);
+		h[14] = (uint8_t)(cases[i].body_len >> 8);
+		h[15] = (uint8_t)cases[i].body_len;
+		why = -1;
+		assert_int_equal(vg_request_frame_check(h, sizeof h, &fh, &why), cases[i].ret);
+		if (cases[i].ret < 0) {
+			assert_int_equal(why, cases[i].why);
+			assert_int_equal(vg_reason_status(why), -cases[i].ret);
+			assert_int_equal(fh.id, 9); /* the header was read */
+		}
+		/* 15 bytes are not yet a header: nothing but the magic judged */
+		assert_int_equal(vg_request_frame_check(h, 15, &fh, &why), 0);
+	}
+	/* A wrong magic byte: refused at once, no header. */
+	h[0] = 'G';
+	assert_int_equal(vg_request_frame_check(h, 1, &fh, &why), -VG_ST_MALFORMED);
+	assert_int_equal(why, VG_R_BAD_MAGIC);
+	assert_int_equal(fh.id, 0);
+	/* The reply side's check does not apply the request rules. */
+	h[0] = 0x56;
+	h[2] = 1;
+	h[3] = VG_OP_PING | VG_OP_REPLY;
+	h[4] = 5;
+	h[6] = 0;
+	memset(h + 12, 0, 4);
+	assert_int_equal(vg_frame_check(h, sizeof h, NULL), 16);
 }
 
-/* PROTOCOL.md 11: the error replies of the worked example, byte for byte,
- * from the reason table's texts. */
-static void test_worked_errors(void **state)
+/* Which form the answer to a refused header takes (PROTOCOL.md 7.1). */
+static void test_frame_error_form(void **state)
 {
-	static const uint8_t unknown_key[] = {
-		0x56, 0x47, 0x01, 0x85, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00,
-		0x00, 0x0f, 0x00, 0x06, 0x00, 0x0b, 0x6e, 0x6f, 0x20, 0x73, 0x75, 0x63, 0x68, 0x20,
-		0x6b, 0x65, 0x79,
-	};
-	static const uint8_t bad_version[] = {
-		0x56, 0x47, 0x01, 0x85, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x09,
-		0x00, 0x00, 0x00, 0x20, 0x00, 0x06, 0x00, 0x1c, 0x75, 0x6e, 0x73, 0x75,
-		0x70, 0x70, 0x6f, 0x72, 0x74, 0x65, 0x64, 0x20, 0x70, 0x72, 0x6f, 0x74,
-		0x6f, 0x63, 0x6f, 0x6c, 0x20, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e,
-	};
-	static const uint8_t bad_magic[] = {
-		0x56, 0x47, 0x01, 0x80, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-		0x00, 0x1a, 0x00, 0x06, 0x00, 0x16, 0x6d, 0x61, 0x6c, 0x66, 0x6f, 0x72, 0x6d, 0x65,
-		0x64, 0x20, 0x66, 0x72, 0x61, 0x6d, 0x65, 0x20, 0x68, 0x65, 0x61, 0x64, 0x65, 0x72,
-	};
-	static const uint8_t get[16] = "GET / HTTP/1.1\r\n";
 	uint8_t out[128];
+	vg_frame_hdr h = { .version = 2, .opcode = VG_OP_SIGN, .id = 9 };
+	vg_reply rep;
 	long n;
 
 	(void)state;
-	n = vg_error_encode(VG_OP_SIGN, 7, (uint8_t)vg_reason_status(VG_R_NO_SUCH_KEY),
-			    vg_reason(VG_R_NO_SUCH_KEY), out, sizeof out);
-	assert_int_equal(n, sizeof unknown_key);
-	assert_memory_equal(out, unknown_key, sizeof unknown_key);
+	/* a header that was read: a reply to that frame */
+	n = vg_frame_error_encode(&h, VG_R_BAD_VERSION, out, sizeof out);
+	assert_true(n > 0);
+	assert_int_equal(vg_reply_decode(out, (size_t)n, &rep), VG_ST_OK);
+	assert_false(rep.conn_error);
+	assert_int_equal(out[3], VG_OP_SIGN | VG_OP_REPLY);
+	assert_int_equal(rep.id, 9);
+	assert_int_equal(rep.status, VG_ST_BAD_VERSION);
+	assert_int_equal(rep.reason_len, strlen(vg_reason(VG_R_BAD_VERSION)));
+	/* no header (bad magic): a connection error, id 0 */
+	memset(&h, 0, sizeof h);
+	n = vg_frame_error_encode(&h, VG_R_BAD_MAGIC, out, sizeof out);
+	assert_int_equal(vg_reply_decode(out, (size_t)n, &rep), VG_ST_OK);
+	assert_true(rep.conn_error);
+	assert_int_equal(out[3], VG_OP_CONN_ERROR);
+	assert_int_equal(rep.id, 0);
+	assert_int_equal(rep.status, VG_ST_MALFORMED);
+	/* the reserved opcode, with or without the reply bit: a reply to it
+	 * would look like a connection error, so it is one */
+	h = (vg_frame_hdr){ .version = 1, .opcode = VG_OP_RESERVED, .id = 77 };
+	n = vg_frame_error_encode(&h, VG_R_RESERVED_OP, out, sizeof out);
+	assert_int_equal(vg_reply_decode(out, (size_t)n, &rep), VG_ST_OK);
+	assert_true(rep.conn_error);
+	assert_int_equal(rep.id, 0);
+	h.opcode = VG_OP_CONN_ERROR;
+	n = vg_frame_error_encode(&h, VG_R_REPLY_BIT, out, sizeof out);
+	assert_int_equal(vg_reply_decode(out, (size_t)n, &rep), VG_ST_OK);
+	assert_true(rep.conn_error);
+	/* a connection error is never a success */
+	assert_true(vg_conn_error_encode(VG_ST_OK, "ok", out, sizeof out) < 0);
+}
 
-	/* what a reader of the stream answers to a version-2 header ... */
-	uint8_t v2[16] = { 0x56, 0x47, 2, 5, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0 };
-	vg_frame_hdr h;
-	int why = vg_frame_fault(vg_frame_check(v2, sizeof v2, &h));
-	n = vg_error_encode(h.opcode, h.id, (uint8_t)vg_reason_status(why), vg_reason(why), out,
-			    sizeof out);
-	assert_int_equal(n, sizeof bad_version);
-	assert_memory_equal(out, bad_version, sizeof bad_version);
+/* Policy refusals name what the policy allows, in the config's words. */
+static void test_reason_policy(void **state)
+{
+	char buf[128];
 
-	/* ... and to a stream without the magic */
-	why = vg_frame_fault(vg_frame_check(get, sizeof get, &h));
-	n = vg_error_encode(h.opcode, h.id, (uint8_t)vg_reason_status(why), vg_reason(why), out,
-			    sizeof out);
-	assert_int_equal(n, sizeof bad_magic);
-	assert_memory_equal(out, bad_magic, sizeof bad_magic);
+	(void)state;
+	assert_string_equal(vg_reason_policy(VG_R_SIGN_DENIED, VG_ALLOW_RSA_PRIVATE, buf, sizeof buf),
+			    "key policy does not allow sign; it allows only rsa-private");
+	assert_string_equal(vg_reason_policy(VG_R_RSA_PRIVATE_DENIED,
+					     VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13, buf, sizeof buf),
+			    "key policy does not allow rsa-private; it allows only sign");
+	/* (tls13 is named alone only: the config's "sign" includes it) */
+	assert_string_equal(vg_reason_policy(VG_R_SIGN_DENIED, VG_ALLOW_SIGN_TLS13 |
+					     VG_ALLOW_RSA_PRIVATE, buf, sizeof buf),
+			    "key policy does not allow sign; it allows only tls13, rsa-private");
+	/* cut, still terminated */
+	vg_reason_policy(VG_R_SIGN_DENIED, VG_ALLOW_SIGN_TLS13, buf, 10);
+	assert_string_equal(buf, "key polic");
+	/* the longest fits a keyholder record's reason (112 bytes with NUL) */
+	vg_reason_policy(VG_R_RSA_PRIVATE_DENIED, VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13 |
+			 VG_ALLOW_X25519 | VG_ALLOW_RSA_PRIVATE, buf, sizeof buf);
+	assert_true(strlen(buf) < 112);
 }
 
 /* ---- reply rules ---- */
@@ -449,6 +519,26 @@ static int check(vg_writer *w)
 static void begin(vg_writer *w, uint8_t op, uint8_t status)
 {
 	vg_frame_begin(w, frame, sizeof frame, op | VG_OP_REPLY, status, 1);
+}
+
+static void put_limit(vg_writer *w)
+{
+	vg_put_open(w, VG_T_LIMIT);
+	vg_put_u32(w, VG_T_LIM_MAX_FRAME, VG_PROTO_MAX_FRAME);
+	vg_put_u32(w, VG_T_LIM_MAX_INFLIGHT, 128);
+	vg_put_close(w);
+}
+
+static void put_keyinfo(vg_writer *w)
+{
+	static const uint8_t pub[32];
+
+	vg_put_open(w, VG_T_KEYINFO);
+	vg_put_str(w, VG_T_KEY, "k");
+	vg_put_u8(w, VG_T_KEY_TYPE, VG_KEY_ED25519);
+	vg_put(w, VG_T_PUBKEY, pub, sizeof pub);
+	vg_put_u32(w, VG_T_OPS, VG_ALLOW_SIGN);
+	vg_put_close(w);
 }
 
 static void test_reply_check(void **state)
@@ -475,30 +565,37 @@ static void test_reply_check(void **state)
 	vg_put_u8(&w, VG_T_VERSION, 1);
 	vg_put_u8(&w, VG_T_VERSION, 2);
 	vg_put_u32(&w, VG_T_CAPS, 0);
-	vg_put_open(&w, VG_T_LIMIT);
-	vg_put_close(&w);
+	put_limit(&w);
 	assert_int_equal(check(&w), 0);
 	begin(&w, VG_OP_HELLO, VG_ST_OK);
 	vg_put_u32(&w, VG_T_CAPS, 0);
-	vg_put_open(&w, VG_T_LIMIT);
-	vg_put_close(&w);
+	put_limit(&w);
 	assert_int_equal(check(&w), VG_T_VERSION);
 	begin(&w, VG_OP_HELLO, VG_ST_OK);
 	vg_put_u8(&w, VG_T_VERSION, 1);
 	vg_put_u32(&w, VG_T_CAPS, 0);
+	assert_int_equal(check(&w), VG_T_LIMIT);
+	/* a known item the operation does not return */
+	begin(&w, VG_OP_HELLO, VG_ST_OK);
+	vg_put_u8(&w, VG_T_VERSION, 1);
 	vg_put_u32(&w, VG_T_CAPS, 0);
-	vg_put_open(&w, VG_T_LIMIT);
-	vg_put_close(&w);
-	assert_int_equal(check(&w), VG_T_CAPS);
+	put_limit(&w);
+	vg_put(&w, VG_T_RESULT, sig, 1);
+	assert_int_equal(check(&w), VG_T_RESULT);
+	begin(&w, VG_OP_SIGN, VG_ST_OK);
+	vg_put(&w, VG_T_RESULT, sig, sizeof sig);
+	put_keyinfo(&w);
+	assert_int_equal(check(&w), VG_T_KEYINFO);
 	/* list-keys may be empty; public-key has exactly one KEYINFO. */
 	begin(&w, VG_OP_LIST_KEYS, VG_ST_OK);
 	assert_int_equal(check(&w), 0);
 	begin(&w, VG_OP_PUBLIC_KEY, VG_ST_OK);
-	vg_put_open(&w, VG_T_KEYINFO);
-	vg_put_close(&w);
-	vg_put_open(&w, VG_T_KEYINFO);
-	vg_put_close(&w);
+	put_keyinfo(&w);
+	put_keyinfo(&w);
 	assert_int_equal(check(&w), VG_T_KEYINFO);
+	begin(&w, VG_OP_PUBLIC_KEY, VG_ST_OK);
+	put_keyinfo(&w);
+	assert_int_equal(check(&w), 0);
 	/* ping's RESULT is optional but single. */
 	begin(&w, VG_OP_PING, VG_ST_OK);
 	assert_int_equal(check(&w), 0);
@@ -598,8 +695,9 @@ int main(void)
 		cmocka_unit_test(test_digests),
 		cmocka_unit_test(test_bit_names),
 		cmocka_unit_test(test_reasons),
-		cmocka_unit_test(test_frame_fault),
-		cmocka_unit_test(test_worked_errors),
+		cmocka_unit_test(test_request_frame_check),
+		cmocka_unit_test(test_frame_error_form),
+		cmocka_unit_test(test_reason_policy),
 		cmocka_unit_test(test_reply_check),
 		cmocka_unit_test(test_tls13_content),
 		cmocka_unit_test(test_tls13_parse_rejects),

@@ -22,6 +22,7 @@
 #define VG_PROTO_MAX_INFLIGHT 128u  /* requests in flight per connection */
 #define VG_PROTO_MAX_KEY_NAME 64u   /* bytes, [A-Za-z0-9._-] */
 #define VG_PROTO_MAX_REASON 255u    /* bytes of UTF-8 text */
+#define VG_PROTO_MAX_SERVER 255u    /* bytes of the hello SERVER text */
 #define VG_PROTO_MAX_DATA 65000u    /* message / digest / input bytes */
 #define VG_PROTO_MAX_PING_DATA 1024u /* ping's optional DATA */
 #define VG_PROTO_X25519_LEN 32u     /* x25519 DATA and RESULT */
@@ -49,6 +50,12 @@ enum vg_op {
 	VG_OP_MAX = 8,
 };
 #define VG_OP_REPLY 0x80u
+/* A connection error frame (daemon to client, PROTOCOL.md 7.1): the
+ * daemon ends the connection with it; it answers no request (id 0). Its
+ * opcode is what a reply to request opcode 0x7F would carry, so 0x7F is
+ * reserved: never an operation, and a request with it is MALFORMED. */
+#define VG_OP_CONN_ERROR 0xffu
+#define VG_OP_RESERVED (VG_OP_CONN_ERROR & ~VG_OP_REPLY)
 
 /* Status codes (requests carry 0). */
 enum vg_status {
@@ -141,16 +148,27 @@ typedef struct {
  * body) once buf holds a whole frame, or -status (VG_ST_MALFORMED,
  * VG_ST_BAD_VERSION, VG_ST_TOO_LARGE) as soon as the header is wrong; an
  * oversized frame is refused from its header alone, before its body is
- * read. hdr is filled whenever 16 bytes are available and the result is
- * not -VG_ST_MALFORMED. (It is always written when non-NULL: all zero until
- * 16 bytes with the right magic are there, so hdr->id is the id to put in
- * an error reply: the request's, or 0 if the header was unreadable.) */
+ * read. hdr is filled whenever 16 bytes are available and the magic is
+ * right. (It is always written when non-NULL: all zero until 16 bytes with
+ * the right magic are there, so hdr->id is the id to put in an error
+ * reply: the request's, or 0 if the header was unreadable.) These are the
+ * checks both directions share (PROTOCOL.md 3.1). */
 long vg_frame_check(const uint8_t *buf, size_t avail, vg_frame_hdr *hdr);
 
-/* 1 if the daemon closes the connection after an error reply with this
- * status (MALFORMED, BAD_VERSION, TOO_LARGE: the peer does not speak v1 or
- * broke its framing), 0 if the connection stays open (every other status,
- * e.g. UNKNOWN_OP, BAD_INPUT, NOT_ALLOWED on a well-framed request). */
+/* vg_frame_check for a stream of requests: the same, plus the request
+ * header rules (status 0, reply bit clear, opcode not VG_OP_RESERVED),
+ * judged as soon as the 16 header bytes are there, before any of the body
+ * (PROTOCOL.md 3.1). On a negative result *why (if not NULL) is the
+ * VG_R_* reason of vg/proto_reason.h; VG_R_BAD_MAGIC means no header was
+ * read. */
+long vg_request_frame_check(const uint8_t *buf, size_t avail, vg_frame_hdr *hdr, int *why);
+
+/* 1 if the connection ends after a REPLY with this status (MALFORMED,
+ * BAD_VERSION, TOO_LARGE: the peer does not speak v1 or broke its
+ * framing), 0 if it stays open (every other status, e.g. UNKNOWN_OP,
+ * BAD_INPUT, NOT_ALLOWED on a well-framed request, or OVERLOADED). A
+ * connection error frame (VG_OP_CONN_ERROR) always ends the connection,
+ * whatever its status: that is the frame's kind, not its status. */
 int vg_status_closes(int status);
 
 /* ---- bounded reading of items ---- */
@@ -234,9 +252,23 @@ long vg_request_encode(const vg_request *req, uint8_t *buf, size_t cap);
 long vg_error_encode(uint8_t opcode, uint32_t id, uint8_t status, const char *reason,
 		     uint8_t *buf, size_t cap);
 
+/* Connection error frame (PROTOCOL.md 7.1): opcode VG_OP_CONN_ERROR, id
+ * 0, a nonzero status and one REASON (cut like vg_error_encode's). The
+ * sender closes the connection after it. */
+long vg_conn_error_encode(uint8_t status, const char *reason, uint8_t *buf, size_t cap);
+
+/* The answer to a frame whose header a reader refused (why: the VG_R_*
+ * reason from vg_request_frame_check, hdr: what it filled): a connection
+ * error when no header was read (bad magic) or the frame's opcode is
+ * VG_OP_RESERVED (a reply to it would look like one), else an error reply
+ * to the frame (its opcode and id). Either way the connection ends. */
+long vg_frame_error_encode(const vg_frame_hdr *hdr, int why, uint8_t *buf, size_t cap);
+
 /* ---- replies (client side) ---- */
 typedef struct {
-	uint8_t op; /* without VG_OP_REPLY */
+	uint8_t op; /* without VG_OP_REPLY (VG_OP_RESERVED for a connection error) */
+	uint8_t conn_error; /* 1: a connection error frame, not a reply: the daemon
+			     * ends the connection; status says why */
 	uint8_t status;
 	uint32_t id;
 	const uint8_t *result; /* VG_T_RESULT, if any */
@@ -246,9 +278,19 @@ typedef struct {
 	vg_cursor items; /* all items of the body, for hello/list-keys/stats */
 } vg_reply;
 
-/* Decode a reply frame; checks header, reply bit, item framing. Returns
- * VG_ST_OK or the status of the frame itself (MALFORMED, BAD_VERSION,
- * TOO_LARGE: drop the connection); the daemon's answer is rep->status. */
+/* Decode a frame from the daemon: a reply (reply bit set) or a connection
+ * error (VG_OP_CONN_ERROR, id 0, status nonzero). As strict as
+ * PROTOCOL.md 4 and 7: item framing and fixed widths; each known tag only
+ * where the spec puts it (top level, or inside LIMIT, KEYINFO, STAT), at
+ * most once there unless repeatable (VERSION, KEYINFO, STAT at the top),
+ * with the children a nested item requires; REASON (at most
+ * VG_PROTO_MAX_REASON bytes) exactly once in an error and never in a
+ * success; an error carries no other known item; SERVER at most
+ * VG_PROTO_MAX_SERVER bytes. Unknown tags are skipped at every level
+ * (their framing must hold). Returns VG_ST_OK or the status of the frame
+ * itself (MALFORMED, BAD_VERSION, TOO_LARGE: drop the connection); the
+ * daemon's answer is rep->status. Which items a success carries for its
+ * operation is vg_reply_check's (vg/proto_tables.h). */
 int vg_reply_decode(const uint8_t *frame, size_t len, vg_reply *rep);
 
 /* Names for logs and messages (the operation, algorithm and key type

@@ -17,12 +17,14 @@
 #define VG_REASONS(X)                                                                      \
 	X(VG_R_OK, VG_ST_OK, "ok")                                                         \
 	/* the frame (codec; daemon reading a stream) */                                  \
-	X(VG_R_BAD_HEADER, VG_ST_MALFORMED, "malformed frame header")                      \
+	X(VG_R_BAD_MAGIC, VG_ST_MALFORMED, "not a vgd frame (bad magic)")                  \
+	X(VG_R_BAD_HEADER, VG_ST_MALFORMED, "nonzero reserved bytes in the frame header")  \
 	X(VG_R_BAD_VERSION, VG_ST_BAD_VERSION, "unsupported protocol version")             \
 	X(VG_R_FRAME_TOO_LARGE, VG_ST_TOO_LARGE, "frame larger than the maximum")          \
 	X(VG_R_FRAME_LENGTH, VG_ST_MALFORMED, "frame length does not match its header")    \
 	X(VG_R_STATUS_IN_REQUEST, VG_ST_MALFORMED, "status set in a request")              \
 	X(VG_R_REPLY_BIT, VG_ST_MALFORMED, "reply bit set in a request")                   \
+	X(VG_R_RESERVED_OP, VG_ST_MALFORMED, "reserved opcode 0x7f")                       \
 	X(VG_R_UNKNOWN_OP, VG_ST_UNKNOWN_OP, "unknown opcode")                             \
 	/* request items: structure (codec) */                                            \
 	X(VG_R_UNKNOWN_ITEM, VG_ST_MALFORMED, "unknown item")                              \
@@ -40,17 +42,21 @@
 	X(VG_R_X25519_DATA_LEN, VG_ST_BAD_INPUT, "x25519 peer key must be 32 bytes")       \
 	X(VG_R_RSA_DATA_LEN, VG_ST_BAD_INPUT, "rsa input must be 256..512 bytes")          \
 	/* the key and its policy (daemon: front, then keyholder again) */                \
+	/* (a key the caller may not use is answered exactly as one that does \
+	 * not exist: no separate reason, so no text tells them apart) */       \
 	X(VG_R_NO_SUCH_KEY, VG_ST_UNKNOWN_KEY, "no such key")                              \
-	X(VG_R_CALLER_DENIED, VG_ST_NOT_ALLOWED, "caller may not use this key")            \
 	X(VG_R_NOT_KEY_OP, VG_ST_UNKNOWN_OP, "not a key operation")                        \
 	X(VG_R_ALG_KEY_MISMATCH, VG_ST_BAD_INPUT, "algorithm does not match the key type") \
 	X(VG_R_KEY_CANNOT_SIGN, VG_ST_BAD_INPUT, "key cannot sign (X25519)")               \
 	X(VG_R_NOT_X25519_KEY, VG_ST_BAD_INPUT, "not an X25519 key")                       \
 	X(VG_R_NOT_RSA_KEY, VG_ST_BAD_INPUT, "not an RSA key")                             \
-	X(VG_R_SIGN_DENIED, VG_ST_NOT_ALLOWED, "key policy allows only TLS 1.3 signing")   \
-	X(VG_R_TLS13_DENIED, VG_ST_NOT_ALLOWED, "key policy does not allow TLS 1.3 signing") \
-	X(VG_R_X25519_DENIED, VG_ST_NOT_ALLOWED, "key policy forbids x25519")              \
-	X(VG_R_RSA_PRIVATE_DENIED, VG_ST_NOT_ALLOWED, "key policy forbids rsa-private")    \
+	/* (a policy refusal's text is followed by what the policy allows: \
+	 * "; it allows only tls13", see VG_R_POLICY_ALLOWS) */                \
+	X(VG_R_SIGN_DENIED, VG_ST_NOT_ALLOWED, "key policy does not allow sign")           \
+	X(VG_R_TLS13_DENIED, VG_ST_NOT_ALLOWED, "key policy does not allow tls13 signing") \
+	X(VG_R_X25519_DENIED, VG_ST_NOT_ALLOWED, "key policy does not allow x25519")       \
+	X(VG_R_RSA_PRIVATE_DENIED, VG_ST_NOT_ALLOWED, "key policy does not allow rsa-private") \
+	X(VG_R_POLICY_ALLOWS, VG_ST_NOT_ALLOWED, "; it allows only ")                      \
 	X(VG_R_MODULUS_LEN, VG_ST_BAD_INPUT, "input length must equal the modulus length") \
 	/* results of the operation (keyholder) */                                        \
 	X(VG_R_LOW_ORDER, VG_ST_BAD_INPUT,                                                 \
@@ -81,9 +87,11 @@ const char *vg_reason(int reason);
 /* The status that goes with it (VG_ST_INTERNAL off the table). */
 int vg_reason_status(int reason);
 
-/* The reason for a negative vg_frame_check() result (-VG_ST_MALFORMED,
- * -VG_ST_BAD_VERSION, -VG_ST_TOO_LARGE): what both the codec and a reader
- * of a stream say about a broken header. */
-int vg_frame_fault(long check);
+/* The text of a policy refusal (VG_R_SIGN_DENIED ...) followed by what
+ * the policy allows, in the words of the config's `allow =`
+ * (VG_R_POLICY_ALLOWS then vg_allow_name of each bit of allowed,
+ * comma-separated; "tls13" only without "sign", which includes it),
+ * written to buf (NUL-terminated, cut at cap). Returns buf. */
+const char *vg_reason_policy(int why, uint32_t allowed, char *buf, size_t cap);
 
 #endif

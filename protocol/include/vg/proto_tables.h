@@ -135,10 +135,11 @@ const vg_op_info *vg_op_get(int op);
 const char *vg_op_name(int op);
 
 /* 0 if a successful reply's top-level items follow rep's operation's
- * reply rules (required ones present, singletons not repeated; items the
- * rules do not name are skipped, as PROTOCOL.md 4.1 asks), else the tag
- * of the first item that breaks them. Error replies and unknown
- * operations pass (their shape is checked by vg_reply_decode). */
+ * reply rules (required ones present, singletons not repeated, no known
+ * item the operation does not return; unknown tags are skipped, as
+ * PROTOCOL.md 4.1 asks), else the tag of the first item that breaks
+ * them. Error replies, connection errors and unknown operations pass
+ * (their shape is checked by vg_reply_decode). */
 int vg_reply_check(const vg_reply *rep);
 
 /* ---- policy bits and capabilities ---- */
