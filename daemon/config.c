@@ -1,5 +1,5 @@
 /* config.c: parse vgd.conf, a small INI-like format:
- *   # comment
+ *   # comment                (also after a value: "keyholders = 0  # per CPU")
  *   key = value              (global settings, before any section)
  *   [key NAME]               (one section per key)
  *   file = PATH | credential = NAME
@@ -261,6 +261,14 @@ int vgd_config_parse(vgd_config *cfg, const char *text, size_t len, const char *
 		memcpy(line, text + pos, end - pos);
 		line[end - pos] = 0;
 		pos = end + 1;
+		/* A '#' after white space starts a comment to the end of the
+		 * line (README's example and vgd.conf.example annotate values
+		 * so); a '#' inside a word, as in a path, does not. */
+		for (char *h = strchr(line, '#'); h; h = strchr(h + 1, '#'))
+			if (h > line && isspace((unsigned char)h[-1])) {
+				*h = 0;
+				break;
+			}
 		char *s = trim(line);
 		if (*s == 0 || *s == '#' || *s == ';')
 			continue;

@@ -78,6 +78,21 @@ static void test_good_and_bad_config(void **state)
 	assert_int_equal(vgt_write_config(&D, "max_queue = lots\n", vgt_default_keys), 0);
 	expect(1, D.conf, "bad value for 'max_queue'");
 	assert_non_null(strstr(OUT, "line 4")); /* socket, keyholders, log_level, then this */
+	/* max_reply_buffers: bytes with K/M/G, at least 64 KiB; comments after
+	 * values, as README's example writes them */
+	assert_int_equal(vgt_write_config(&D, "max_reply_buffers = 8M   # all connections\n"
+					  "max_queue = 100 # requests\n",
+					  vgt_default_keys),
+			 0);
+	expect(0, "OK", "rsa4096");
+	assert_int_equal(vgt_write_config(&D, "max_reply_buffers = 64K\n", vgt_default_keys), 0);
+	expect(0, "OK", NULL);
+	assert_int_equal(vgt_write_config(&D, "max_reply_buffers = 63K\n", vgt_default_keys), 0);
+	expect(1, D.conf, "bad value for 'max_reply_buffers'");
+	assert_int_equal(vgt_write_config(&D, "max_reply_buffers = 12X\n", vgt_default_keys), 0);
+	expect(1, D.conf, "bad value for 'max_reply_buffers'");
+	assert_int_equal(vgt_write_config(&D, "max_reply_buffers = 2048G\n", vgt_default_keys), 0);
+	expect(1, D.conf, "bad value for 'max_reply_buffers'");
 	assert_int_equal(vgt_write_config(&D, "busy_poll_us = 5000\n", vgt_default_keys), 0);
 	expect(1, D.conf, "bad value for 'busy_poll_us'"); /* at most 1000 */
 	assert_int_equal(vgt_write_config(&D, "[server]\n", vgt_default_keys), 0);
