@@ -89,6 +89,15 @@ static void read_frames(front *f, conn *c)
 		memmove(c->in, c->in + off, c->in_len - off);
 		c->in_len -= off;
 	}
+	/* A large frame's room is given back once it has been handled: a
+	 * connection holds 64 KiB only while such a frame arrives. */
+	if (c->in_len == 0 && c->in_cap > CONN_IN_START) {
+		uint8_t *small = realloc(c->in, CONN_IN_START);
+		if (small) {
+			c->in = small;
+			c->in_cap = CONN_IN_START;
+		}
+	}
 	/* A client that half-closed is closed once all it sent is answered
 	 * (or, with requests in flight, by the last answer: see
 	 * vgd_front_conn_job_done). */
