@@ -43,9 +43,10 @@ void vgd_sup_on_sighup(evutil_socket_t sig, short what, void *arg)
 	if (strcmp(nc->socket_path, s->cfg->socket_path) || nc->socket_mode != s->cfg->socket_mode ||
 	    strcmp(nc->socket_group, s->cfg->socket_group) || nc->keyholders != s->cfg->keyholders ||
 	    strcmp(nc->user, s->cfg->user) || strcmp(nc->group, s->cfg->group) ||
-	    nc->max_connections != s->cfg->max_connections)
-		vgd_warn("reload: socket, user, group, keyholders and max_connections change only on "
-			 "restart; keeping the running values");
+	    nc->max_connections != s->cfg->max_connections ||
+	    nc->max_reply_buffers != s->cfg->max_reply_buffers)
+		vgd_warn("reload: socket, user, group, keyholders, max_connections and "
+			 "max_reply_buffers change only on restart; keeping the running values");
 	/* Keep settings that need a restart; take keys, policies and the
 	 * other limits. */
 	snprintf(nc->socket_path, sizeof(nc->socket_path), "%s", s->cfg->socket_path);
@@ -55,6 +56,7 @@ void vgd_sup_on_sighup(evutil_socket_t sig, short what, void *arg)
 	snprintf(nc->group, sizeof(nc->group), "%s", s->cfg->group);
 	nc->keyholders = s->cfg->keyholders;
 	nc->max_connections = s->cfg->max_connections;
+	nc->max_reply_buffers = s->cfg->max_reply_buffers;
 	vgd_keystore_free(&s->ks);
 	s->ks = nks;
 	/* Children have their own copies (fork); only ours is replaced. The
