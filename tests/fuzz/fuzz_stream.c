@@ -1,7 +1,9 @@
 /* fuzz_stream.c: libFuzzer target for stream reassembly as the daemon does
  * it: the input is a byte stream fed in pseudo-random chunks into a bounded
  * receive buffer; the frames found, their decode results and the final
- * outcome must equal those of a one-shot parse of the whole stream. */
+ * outcome must equal those of a one-shot parse of the whole stream. Headers
+ * are judged as the daemon judges a request stream (vg_request_frame_check:
+ * the request rules with the header). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -58,7 +60,7 @@ static void parse_whole(const uint8_t *s, size_t size)
 
 	whole.n = 0;
 	for (;;) {
-		long n = vg_frame_check(s + off, size - off, &h);
+		long n = vg_request_frame_check(s + off, size - off, &h, NULL);
 		if (n < 0) {
 			add(&whole, (struct event){ off, 0, (int)-n, h.id, 1 });
 			return;
@@ -97,7 +99,7 @@ static void parse_chunked(const uint8_t *s, size_t size, uint32_t seed, uint32_t
 
 	chunked.n = 0;
 	for (;;) {
-		long n = vg_frame_check(rbuf, have, &h);
+		long n = vg_request_frame_check(rbuf, have, &h, NULL);
 		if (n < 0) {
 			add(&chunked, (struct event){ consumed, 0, (int)-n, h.id, 1 });
 			return;
