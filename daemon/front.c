@@ -20,18 +20,19 @@
 /* End of a loop iteration: read on for the connections that replies or
  * flushes unpaused, dispatch what the callbacks queued, then write what
  * they answered. Dispatch can answer (a poison job) and writing can
- * unpause, so loop until nothing is left. */
+ * unpause, so loop until nothing is left. A connection held at
+ * max_connections is admitted here once a close has made room. */
 static void settle(front *f)
 {
 	vgd_front_decide_held(f, 0); /* admitted if a close made room */
-	if (f->out_relief) {
-		/* The reply buffers fell back under their bound: connections
-		 * that paused for it may read on. */
-		f->out_relief = 0;
-		for (conn *c = f->conns; c; c = c->next)
-			vgd_front_conn_maybe_resume(f, c);
-	}
-	while (f->resume || f->pump_wanted || f->dirty) {
+	while (f->resume || f->pump_wanted || f->dirty || f->out_relief) {
+		if (f->out_relief) {
+			/* The reply buffers fell back under their bound:
+			 * connections that paused for it may read on. */
+			f->out_relief = 0;
+			for (conn *c = f->conns; c; c = c->next)
+				vgd_front_conn_maybe_resume(f, c);
+		}
 		if (f->resume)
 			vgd_front_read_resumed(f);
 		if (f->pump_wanted) {
@@ -40,6 +41,7 @@ static void settle(front *f)
 		}
 		vgd_front_flush_dirty(f);
 	}
+	vgd_front_decide_held(f, 0); /* a flush above may have closed one */
 	f->deferred = 0;
 	f->settled++;
 }
