@@ -137,8 +137,8 @@ typedef struct {
 	uint32_t caps;         /* protocol CAPS bits */
 	uint32_t max_frame;
 	uint32_t max_inflight;
-	char server[VGC_SERVER_MAX]; /* NUL-terminated, e.g. "vgd 0.1.0 ed25519=ifma
-				      * x25519=ifma rsa=ifma p256=c p384=c" */
+	char server[VGC_SERVER_MAX]; /* NUL-terminated, e.g. "vgd 0.1.0 ed25519=ifma x25519=ifma
+				      * rsa=ifma p256=ifma p384=ifma sha256=shani" (76 bytes) */
 } vgc_hello;
 
 /* ------------------------------------------------------------------ */
