@@ -77,8 +77,8 @@ int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *
 		if (r < 0 && (bits < VG_RSA_MIN_BITS || bits > VG_RSA_MAX_BITS)) {
 			/* Say what would do, not only that this does not. */
 			snprintf(why, whylen,
-				 "RSA key rejected: %zu-bit modulus; vgd supports RSA keys of %d to "
-				 "%d bits",
+				 "RSA key rejected: %zu-bit modulus; vgd supports RSA keys of "
+				 "%d to %d bits",
 				 bits, VG_RSA_MIN_BITS, VG_RSA_MAX_BITS);
 			r = vgd_err_from_kernel(r);
 			goto out;

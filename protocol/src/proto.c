@@ -643,7 +643,8 @@ static uint32_t required_children(int place)
 {
 	switch (place) {
 	case P_LIMIT: return BIT(VG_T_LIM_MAX_FRAME) | BIT(VG_T_LIM_MAX_INFLIGHT);
-	case P_KEYINFO: return BIT(VG_T_KEY) | BIT(VG_T_KEY_TYPE) | BIT(VG_T_PUBKEY) | BIT(VG_T_OPS);
+	case P_KEYINFO:
+		return BIT(VG_T_KEY) | BIT(VG_T_KEY_TYPE) | BIT(VG_T_PUBKEY) | BIT(VG_T_OPS);
 	case P_STAT: return BIT(VG_T_STAT_NAME) | BIT(VG_T_STAT_VALUE);
 	default: return 0;
 	}
