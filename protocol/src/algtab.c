@@ -14,12 +14,13 @@
  *      OpenSSL oracle tests/integration/verify.c (vt_verify).
  * Everything else (the codec's DATA rule, the policy and key-type checks,
  * TLS 1.3 mode, vgctl's names, --help and --hash, vgctl bench's default,
- * the provider's choice of RSA algorithm, the table walks in the tests)
+ * the provider's choice of algorithm, the table walks in the tests)
  * reads the row.
  * A new key type also needs: its VG_KEY_* value (raise VG_KEY_MAX) and
  * row here, a VG_CAP_* bit with its name (optab.c), VGC_KEY_* in
  * vgclient.h (asserted in client/client.c), loading (daemon/keyfile.c,
- * keystore.c), the keyholder's choice of which replies to hold
+ * keystore.c: its secret in the key arena, vgd_key_secret_size, its
+ * wipe), its kernel call in daemon/keyops.c, the keyholder's choice of which replies to hold
  * (keyholder.c: a slow key type like RSA), its SubjectPublicKeyInfo in
  * vgctl (client/vgctl_fmt.c) and, to be used from OpenSSL, a key
  * manager and signature in provider/. */
@@ -54,34 +55,41 @@ int vg_digest_from_len(size_t len)
 
 /* ---- signature algorithms ----
  * TLS 1.3 SignatureScheme codes (RFC 8446 4.2.3): ed25519 0x0807,
- * rsa_pss_rsae_sha256/384/512 0x0804/0x0805/0x0806. PKCS#1 v1.5 has codes
- * too (0x0401...) but TLS 1.3 forbids it in CertificateVerify: 0 here.
+ * rsa_pss_rsae_sha256/384/512 0x0804/0x0805/0x0806,
+ * ecdsa_secp256r1_sha256 0x0403, ecdsa_secp384r1_sha384 0x0503. PKCS#1
+ * v1.5 has codes too (0x0401...) but TLS 1.3 forbids it in
+ * CertificateVerify: 0 here. TLS 1.3 binds an ECDSA curve to one hash, so
+ * only the curve's own hash has a scheme; the other ECDSA rows exist for
+ * TLS 1.2, where a client may ask for any hash with any curve (OpenSSL's
+ * clients offer (SHA-256, ECDSA) first, whatever the server's curve).
  * Indexed by wire value: a row is looked up for every request. */
+#define RSA(id, nm, dg, pd, tls) \
+	[id] = { id, nm, VG_KEY_RSA, dg, pd, VG_DATA_DIGEST, tls, VG_ALLOW_SIGN, 0 }
+#define ECDSA(id, nm, key, dg, tls) \
+	[id] = { id, nm, key, dg, VG_PAD_NONE, VG_DATA_DIGEST, tls, VG_ALLOW_SIGN, 1 }
 static const vg_alg_info algs[VG_ALG_MAX + 1] = {
 	[VG_ALG_ED25519] = { VG_ALG_ED25519, "ed25519", VG_KEY_ED25519, VG_DIGEST_NONE,
-			     VG_PAD_NONE, VG_DATA_MESSAGE, 0x0807, VG_ALLOW_SIGN },
-	[VG_ALG_RSA_PKCS1_SHA256] = { VG_ALG_RSA_PKCS1_SHA256, "rsa-pkcs1-sha256", VG_KEY_RSA,
-				      VG_DIGEST_SHA256, VG_PAD_PKCS1, VG_DATA_DIGEST, 0,
-				      VG_ALLOW_SIGN },
-	[VG_ALG_RSA_PKCS1_SHA384] = { VG_ALG_RSA_PKCS1_SHA384, "rsa-pkcs1-sha384", VG_KEY_RSA,
-				      VG_DIGEST_SHA384, VG_PAD_PKCS1, VG_DATA_DIGEST, 0,
-				      VG_ALLOW_SIGN },
-	[VG_ALG_RSA_PKCS1_SHA512] = { VG_ALG_RSA_PKCS1_SHA512, "rsa-pkcs1-sha512", VG_KEY_RSA,
-				      VG_DIGEST_SHA512, VG_PAD_PKCS1, VG_DATA_DIGEST, 0,
-				      VG_ALLOW_SIGN },
-	[VG_ALG_RSA_PSS_SHA256] = { VG_ALG_RSA_PSS_SHA256, "rsa-pss-sha256", VG_KEY_RSA,
-				    VG_DIGEST_SHA256, VG_PAD_PSS, VG_DATA_DIGEST, 0x0804,
-				    VG_ALLOW_SIGN },
-	[VG_ALG_RSA_PSS_SHA384] = { VG_ALG_RSA_PSS_SHA384, "rsa-pss-sha384", VG_KEY_RSA,
-				    VG_DIGEST_SHA384, VG_PAD_PSS, VG_DATA_DIGEST, 0x0805,
-				    VG_ALLOW_SIGN },
-	[VG_ALG_RSA_PSS_SHA512] = { VG_ALG_RSA_PSS_SHA512, "rsa-pss-sha512", VG_KEY_RSA,
-				    VG_DIGEST_SHA512, VG_PAD_PSS, VG_DATA_DIGEST, 0x0806,
-				    VG_ALLOW_SIGN },
+			     VG_PAD_NONE, VG_DATA_MESSAGE, 0x0807, VG_ALLOW_SIGN, 0 },
+	RSA(VG_ALG_RSA_PKCS1_SHA256, "rsa-pkcs1-sha256", VG_DIGEST_SHA256, VG_PAD_PKCS1, 0),
+	RSA(VG_ALG_RSA_PKCS1_SHA384, "rsa-pkcs1-sha384", VG_DIGEST_SHA384, VG_PAD_PKCS1, 0),
+	RSA(VG_ALG_RSA_PKCS1_SHA512, "rsa-pkcs1-sha512", VG_DIGEST_SHA512, VG_PAD_PKCS1, 0),
+	RSA(VG_ALG_RSA_PSS_SHA256, "rsa-pss-sha256", VG_DIGEST_SHA256, VG_PAD_PSS, 0x0804),
+	RSA(VG_ALG_RSA_PSS_SHA384, "rsa-pss-sha384", VG_DIGEST_SHA384, VG_PAD_PSS, 0x0805),
+	RSA(VG_ALG_RSA_PSS_SHA512, "rsa-pss-sha512", VG_DIGEST_SHA512, VG_PAD_PSS, 0x0806),
 	/* The mode, not a scheme: the key's TLS 1.3 row signs the content. */
 	[VG_ALG_TLS13] = { VG_ALG_TLS13, "tls13", 0, VG_DIGEST_NONE, VG_PAD_NONE,
-			   VG_DATA_TLS13_HASH, 0, VG_ALLOW_SIGN_TLS13 },
+			   VG_DATA_TLS13_HASH, 0, VG_ALLOW_SIGN_TLS13, 0 },
+	ECDSA(VG_ALG_ECDSA_P256_SHA256, "ecdsa-p256-sha256", VG_KEY_ECDSA_P256, VG_DIGEST_SHA256,
+	      0x0403),
+	ECDSA(VG_ALG_ECDSA_P384_SHA384, "ecdsa-p384-sha384", VG_KEY_ECDSA_P384, VG_DIGEST_SHA384,
+	      0x0503),
+	ECDSA(VG_ALG_ECDSA_P256_SHA384, "ecdsa-p256-sha384", VG_KEY_ECDSA_P256, VG_DIGEST_SHA384, 0),
+	ECDSA(VG_ALG_ECDSA_P256_SHA512, "ecdsa-p256-sha512", VG_KEY_ECDSA_P256, VG_DIGEST_SHA512, 0),
+	ECDSA(VG_ALG_ECDSA_P384_SHA256, "ecdsa-p384-sha256", VG_KEY_ECDSA_P384, VG_DIGEST_SHA256, 0),
+	ECDSA(VG_ALG_ECDSA_P384_SHA512, "ecdsa-p384-sha512", VG_KEY_ECDSA_P384, VG_DIGEST_SHA512, 0),
 };
+#undef RSA
+#undef ECDSA
 
 const vg_alg_info *vg_alg_at(size_t i)
 {
@@ -139,6 +147,17 @@ int vg_alg_data_len_ok(int alg, size_t len)
 	}
 }
 
+int vg_alg_format_ok(int alg, int format)
+{
+	const vg_alg_info *a = vg_alg_get(alg);
+
+	if (a == NULL)
+		return 0;
+	if (format == 0)
+		return 1;
+	return a->formats && (format == VG_SIGFMT_DER || format == VG_SIGFMT_RAW);
+}
+
 const vg_alg_info *vg_alg_find(int key_type, int pad, int digest)
 {
 	const vg_alg_info *a;
@@ -173,6 +192,8 @@ static const vg_key_type_info key_types[VG_KEY_MAX + 1] = {
 	[VG_KEY_ED25519] = { VG_KEY_ED25519, "ed25519", VG_CAP_ED25519, 255 },
 	[VG_KEY_X25519] = { VG_KEY_X25519, "x25519", VG_CAP_X25519, 255 },
 	[VG_KEY_RSA] = { VG_KEY_RSA, "rsa", VG_CAP_RSA, 0 },
+	[VG_KEY_ECDSA_P256] = { VG_KEY_ECDSA_P256, "ecdsa-p256", VG_CAP_ECDSA, 256 },
+	[VG_KEY_ECDSA_P384] = { VG_KEY_ECDSA_P384, "ecdsa-p384", VG_CAP_ECDSA, 384 },
 };
 
 const vg_key_type_info *vg_key_type_get(int type)

@@ -38,7 +38,8 @@ static const vg_op_info ops[VG_OP_MAX + 1] = {
 		.wrong_key = VG_R_ALG_KEY_MISMATCH, .denied = VG_R_SIGN_DENIED,
 		.data_by_alg = 1, .data_reason = VG_R_ALG_DATA_LEN,
 		.req = { [VG_T_KEY] = VG_RULE_REQ, [VG_T_ALG] = VG_RULE_REQ,
-			 [VG_T_DATA] = VG_RULE_REQ, [VG_T_TLS_ROLE] = VG_RULE_TLS },
+			 [VG_T_DATA] = VG_RULE_REQ, [VG_T_TLS_ROLE] = VG_RULE_TLS,
+			 [VG_T_SIG_FORMAT] = VG_RULE_FMT },
 		.rep = { [VG_T_RESULT] = VG_RULE_REQ },
 	},
 	[VG_OP_X25519] = {
@@ -139,6 +140,7 @@ static const struct bit_name {
 	{ VG_CAP_ED25519, "ed25519" },
 	{ VG_CAP_X25519, "x25519" },
 	{ VG_CAP_RSA, "rsa" },
+	{ VG_CAP_ECDSA, "ecdsa" },
 };
 
 static const char *bit_name(const struct bit_name *t, size_t n, uint32_t bit)

@@ -263,6 +263,7 @@ static const uint8_t tag_kind[VG_T_MAX + 1] = {
 	[VG_T_LIM_MAX_FRAME] = K_U32,
 	[VG_T_LIM_MAX_INFLIGHT] = K_U32,
 	[VG_T_SERVER] = K_STR,
+	[VG_T_SIG_FORMAT] = K_U8,
 };
 
 /* 1 if a known fixed-width tag has the wrong length. */
@@ -309,6 +310,14 @@ static int alg_is_tls13(uint8_t alg)
 	const vg_alg_info *a = vg_alg_get(alg);
 
 	return a != NULL && a->data == VG_DATA_TLS13_HASH;
+}
+
+/* 1 if an ALG value's signature has an encoding to choose (SIG_FORMAT). */
+static int alg_has_formats(uint8_t alg)
+{
+	const vg_alg_info *a = vg_alg_get(alg);
+
+	return a != NULL && a->formats;
 }
 
 int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const char **reason)
@@ -365,9 +374,14 @@ int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const c
 		if (rule->req[t] == VG_RULE_REQ && !(seen & BIT(t)))
 			return fail(reason, VG_R_MISSING_ITEM);
 	}
-	/* ALG is required wherever VG_RULE_TLS appears (a table test checks
-	 * it), so got[VG_T_ALG] is set and one byte long. */
+	/* ALG is required wherever VG_RULE_TLS or VG_RULE_FMT appears (a
+	 * table test checks it), so got[VG_T_ALG] is set and one byte long. */
 	for (unsigned t = 1; t <= VG_T_MAX; t++) {
+		if (rule->req[t] == VG_RULE_FMT) {
+			if ((seen & BIT(t)) && !alg_has_formats(got[VG_T_ALG].val[0]))
+				return fail(reason, VG_R_ITEM_NOT_ALLOWED);
+			continue;
+		}
 		if (rule->req[t] != VG_RULE_TLS)
 			continue;
 		tls = alg_is_tls13(got[VG_T_ALG].val[0]);
@@ -395,6 +409,11 @@ int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const c
 		req->tls_role = got[VG_T_TLS_ROLE].val[0];
 		if (req->tls_role != VG_TLS_SERVER && req->tls_role != VG_TLS_CLIENT)
 			return fail(reason, VG_R_BAD_TLS_ROLE);
+	}
+	if (seen & BIT(VG_T_SIG_FORMAT)) {
+		req->sig_format = got[VG_T_SIG_FORMAT].val[0];
+		if (req->sig_format != VG_SIGFMT_DER && req->sig_format != VG_SIGFMT_RAW)
+			return fail(reason, VG_R_BAD_SIG_FORMAT);
 	}
 	if (seen & BIT(VG_T_DATA)) {
 		it = got[VG_T_DATA];
@@ -555,6 +574,8 @@ long vg_request_encode(const vg_request *req, uint8_t *buf, size_t cap)
 		vg_put_u8(&w, VG_T_ALG, req->alg);
 	if (req->tls_role != 0)
 		vg_put_u8(&w, VG_T_TLS_ROLE, req->tls_role);
+	if (req->sig_format != 0)
+		vg_put_u8(&w, VG_T_SIG_FORMAT, req->sig_format);
 	if (req->has_data)
 		vg_put(&w, VG_T_DATA, req->data, req->data_len);
 	n = vg_frame_end(&w);

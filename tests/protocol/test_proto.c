@@ -52,6 +52,7 @@ static void roundtrip(const vg_request *in)
 	assert_string_equal(out.key, in->key);
 	assert_int_equal(out.alg, in->alg);
 	assert_int_equal(out.tls_role, in->tls_role);
+	assert_int_equal(out.sig_format, in->sig_format);
 	assert_int_equal(out.has_data, in->has_data);
 	if (in->has_data) {
 		assert_int_equal(out.data_len, in->data_len);
@@ -154,6 +155,19 @@ static void test_rt_sign(void **state)
 		size_t dl = vg_alg_digest_len(a);
 		r = mkreq(VG_OP_SIGN, (uint32_t)a, "rsa-2048", (uint8_t)a, 0, big, dl, 1);
 		roundtrip(&r);
+	}
+	/* ECDSA: the digest, with or without SIG_FORMAT (PROTOCOL.md 4.2). */
+	static const struct { uint8_t alg; size_t len; } ec[] = {
+		{ VG_ALG_ECDSA_P256_SHA256, 32 }, { VG_ALG_ECDSA_P384_SHA384, 48 },
+		{ VG_ALG_ECDSA_P256_SHA384, 48 }, { VG_ALG_ECDSA_P256_SHA512, 64 },
+		{ VG_ALG_ECDSA_P384_SHA256, 32 }, { VG_ALG_ECDSA_P384_SHA512, 64 },
+	};
+	for (size_t i = 0; i < sizeof ec / sizeof ec[0]; i++) {
+		for (uint8_t fmt = 0; fmt <= VG_SIGFMT_RAW; fmt++) {
+			r = mkreq(VG_OP_SIGN, 40, "web-ec", ec[i].alg, 0, big, ec[i].len, 1);
+			r.sig_format = fmt;
+			roundtrip(&r);
+		}
 	}
 	for (uint8_t role = VG_TLS_SERVER; role <= VG_TLS_CLIENT; role++) {
 		r = mkreq(VG_OP_SIGN, 20, "web", VG_ALG_TLS13, role, d32, 32, 1);
@@ -972,8 +986,10 @@ static void test_req_sign_values(void **state)
 	static const size_t try_lens[] = { 0, 1, 20, 28, 31, 32, 33, 47, 48, 49, 63, 64, 65, 128 };
 
 	(void)state;
-	/* RSA algorithms: exactly the hash length, nothing else. */
-	for (int a = VG_ALG_RSA_PKCS1_SHA256; a <= VG_ALG_RSA_PSS_SHA512; a++) {
+	/* RSA and ECDSA algorithms: exactly the hash length, nothing else. */
+	for (int a = VG_ALG_RSA_PKCS1_SHA256; a <= VG_ALG_MAX; a++) {
+		if (a == VG_ALG_TLS13)
+			continue;
 		size_t want = vg_alg_digest_len(a);
 		assert_true(want == 32 || want == 48 || want == 64);
 		for (size_t i = 0; i < sizeof try_lens / sizeof try_lens[0]; i++) {
@@ -1018,6 +1034,58 @@ static void test_req_sign_values(void **state)
 	vg_put_u8(&W, VG_T_TLS_ROLE, 0);
 	vg_put(&W, VG_T_DATA, d32, 32);
 	expect_req(buf, raw_end(), VG_ST_BAD_INPUT, "bad tls role");
+	/* SIG_FORMAT: optional with an ECDSA ALG (values 1..2), forbidden
+	 * with the others (tls13 mode included: TLS uses DER). */
+	for (int a = 1; a <= VG_ALG_MAX; a++) {
+		int ecdsa = a >= VG_ALG_ECDSA_P256_SHA256 && a <= VG_ALG_ECDSA_P384_SHA512;
+		size_t dl = a == VG_ALG_TLS13 ? 32 : vg_alg_digest_len(a);
+		for (uint8_t fmt = VG_SIGFMT_DER; fmt <= VG_SIGFMT_RAW; fmt++) {
+			raw_begin(VG_OP_SIGN);
+			vg_put_str(&W, VG_T_KEY, "key");
+			vg_put_u8(&W, VG_T_ALG, (uint8_t)a);
+			vg_put_u8(&W, VG_T_SIG_FORMAT, fmt);
+			if (a == VG_ALG_TLS13)
+				vg_put_u8(&W, VG_T_TLS_ROLE, VG_TLS_SERVER);
+			vg_put(&W, VG_T_DATA, big, dl);
+			if (ecdsa)
+				expect_req(buf, raw_end(), VG_ST_OK, "ok");
+			else
+				expect_req(buf, raw_end(), VG_ST_MALFORMED, "item not allowed");
+		}
+	}
+	static const uint8_t bad_formats[] = { 0, 3, 0x80, 0xff };
+	for (size_t i = 0; i < sizeof bad_formats; i++) {
+		raw_begin(VG_OP_SIGN);
+		vg_put_u8(&W, VG_T_SIG_FORMAT, bad_formats[i]);
+		vg_put(&W, VG_T_DATA, d48, 48);
+		vg_put_u8(&W, VG_T_ALG, VG_ALG_ECDSA_P384_SHA384);
+		vg_put_str(&W, VG_T_KEY, "key");
+		expect_req(buf, raw_end(), VG_ST_BAD_INPUT, "bad signature format");
+	}
+	raw_begin(VG_OP_SIGN); /* one byte, like every u8 item */
+	vg_put_str(&W, VG_T_KEY, "key");
+	vg_put_u8(&W, VG_T_ALG, VG_ALG_ECDSA_P256_SHA256);
+	vg_put(&W, VG_T_SIG_FORMAT, "\x00\x02", 2);
+	vg_put(&W, VG_T_DATA, d32, 32);
+	expect_req(buf, raw_end(), VG_ST_MALFORMED, "bad item length");
+	raw_begin(VG_OP_SIGN); /* an unknown ALG has no format choice: structure first */
+	vg_put_str(&W, VG_T_KEY, "key");
+	vg_put_u8(&W, VG_T_ALG, VG_ALG_MAX + 1);
+	vg_put_u8(&W, VG_T_SIG_FORMAT, VG_SIGFMT_RAW);
+	vg_put(&W, VG_T_DATA, d32, 32);
+	expect_req(buf, raw_end(), VG_ST_MALFORMED, "item not allowed");
+	raw_begin(VG_OP_X25519); /* only sign takes it */
+	vg_put_str(&W, VG_T_KEY, "x");
+	vg_put_u8(&W, VG_T_SIG_FORMAT, VG_SIGFMT_DER);
+	vg_put(&W, VG_T_DATA, d32, 32);
+	expect_req(buf, raw_end(), VG_ST_MALFORMED, "item not allowed");
+	/* The encoder refuses what the decoder would. */
+	vg_request bad = mkreq(VG_OP_SIGN, 1, "k", VG_ALG_RSA_PSS_SHA256, 0, d32, 32, 1);
+	bad.sig_format = VG_SIGFMT_RAW;
+	assert_int_equal(vg_request_encode(&bad, buf, sizeof buf), -VG_ST_MALFORMED);
+	bad = mkreq(VG_OP_SIGN, 1, "k", VG_ALG_ECDSA_P256_SHA256, 0, d32, 32, 1);
+	bad.sig_format = 7;
+	assert_int_equal(vg_request_encode(&bad, buf, sizeof buf), -VG_ST_BAD_INPUT);
 	/* Item order is free. */
 	raw_begin(VG_OP_SIGN);
 	vg_put(&W, VG_T_DATA, d48, 48);
@@ -1311,7 +1379,18 @@ static void test_names(void **state)
 	assert_int_equal(vg_alg_digest_len(VG_ALG_RSA_PSS_SHA384), 48);
 	assert_int_equal(vg_alg_digest_len(VG_ALG_RSA_PSS_SHA512), 64);
 	assert_int_equal(vg_alg_digest_len(VG_ALG_TLS13), 0);
+	assert_int_equal(vg_alg_digest_len(VG_ALG_ECDSA_P256_SHA256), 32);
+	assert_int_equal(vg_alg_digest_len(VG_ALG_ECDSA_P384_SHA384), 48);
+	assert_int_equal(vg_alg_digest_len(VG_ALG_ECDSA_P384_SHA256), 32);
 	assert_int_equal(vg_alg_digest_len(99), 0);
+	assert_true(vg_alg_format_ok(VG_ALG_ECDSA_P256_SHA256, 0));
+	assert_true(vg_alg_format_ok(VG_ALG_ECDSA_P256_SHA256, VG_SIGFMT_DER));
+	assert_true(vg_alg_format_ok(VG_ALG_ECDSA_P384_SHA512, VG_SIGFMT_RAW));
+	assert_false(vg_alg_format_ok(VG_ALG_ECDSA_P384_SHA512, 3));
+	assert_true(vg_alg_format_ok(VG_ALG_RSA_PSS_SHA256, 0));
+	assert_false(vg_alg_format_ok(VG_ALG_RSA_PSS_SHA256, VG_SIGFMT_DER));
+	assert_false(vg_alg_format_ok(VG_ALG_TLS13, VG_SIGFMT_RAW));
+	assert_false(vg_alg_format_ok(0, 0));
 	assert_true(vg_alg_data_len_ok(VG_ALG_TLS13, 48));
 	assert_false(vg_alg_data_len_ok(VG_ALG_TLS13, 0));
 	assert_true(vg_alg_data_len_ok(VG_ALG_ED25519, 0));
@@ -1320,7 +1399,10 @@ static void test_names(void **state)
 	assert_string_equal(vg_key_type_name(VG_KEY_RSA), "rsa");
 	assert_string_equal(vg_key_type_name(VG_KEY_X25519), "x25519");
 	assert_string_equal(vg_key_type_name(0), "unknown");
-	assert_string_equal(vg_key_type_name(4), "unknown");
+	assert_string_equal(vg_key_type_name(VG_KEY_ECDSA_P256), "ecdsa-p256");
+	assert_string_equal(vg_key_type_name(VG_KEY_ECDSA_P384), "ecdsa-p384");
+	assert_string_equal(vg_key_type_name(VG_KEY_MAX + 1), "unknown");
+	assert_string_equal(vg_tag_name(VG_T_SIG_FORMAT), "sig-format");
 	assert_string_equal(vg_tag_name(VG_T_KEYINFO), "keyinfo");
 	assert_string_equal(vg_tag_name(0), "unknown");
 	assert_string_equal(vg_tag_name(VG_T_MAX + 1), "unknown");

@@ -123,17 +123,19 @@ static void test_op_item_rules(void **state)
 		for (int t = 1; t <= VG_T_MAX; t++) {
 			uint8_t q = o->req[t], p = o->rep[t];
 			assert_true(q == VG_RULE_NO || q == VG_RULE_OPT || q == VG_RULE_REQ ||
-				    q == VG_RULE_TLS);
+				    q == VG_RULE_TLS || q == VG_RULE_FMT);
 			assert_true(p == VG_RULE_NO || p == VG_RULE_OPT || p == VG_RULE_REQ ||
 				    p == VG_RULE_MANY || p == VG_RULE_SOME);
 			/* reply-only tags are never allowed in a request,
-			 * request-only ones never in a reply (PROTOCOL.md 4.1) */
-			if (t >= VG_T_RESULT)
+			 * request-only ones never in a reply (PROTOCOL.md 4.1:
+			 * KEY, ALG, DATA, TLS_ROLE, SIG_FORMAT are "req") */
+			int req_only = t <= VG_T_TLS_ROLE || t == VG_T_SIG_FORMAT;
+			if (!req_only)
 				assert_int_equal(q, VG_RULE_NO);
-			if (t <= VG_T_TLS_ROLE || t == VG_T_REASON)
+			if (req_only || t == VG_T_REASON)
 				assert_int_equal(p, VG_RULE_NO);
-			/* the decoder reads ALG's byte for a TLS rule */
-			if (q == VG_RULE_TLS)
+			/* the decoder reads ALG's byte for a TLS or FMT rule */
+			if (q == VG_RULE_TLS || q == VG_RULE_FMT)
 				assert_int_equal(o->req[VG_T_ALG], VG_RULE_REQ);
 		}
 		if (o->req[VG_T_DATA] != VG_RULE_NO) {
@@ -175,6 +177,11 @@ static void test_alg_rows(void **state)
 			    a->pad == VG_PAD_PSS);
 		if (a->pad != VG_PAD_NONE)
 			assert_int_equal(a->key_type, VG_KEY_RSA);
+		/* a format choice only for ECDSA, which signs a digest */
+		int ec = a->key_type == VG_KEY_ECDSA_P256 || a->key_type == VG_KEY_ECDSA_P384;
+		assert_int_equal(a->formats, ec);
+		if (ec)
+			assert_int_equal(a->data, VG_DATA_DIGEST);
 		switch (a->data) {
 		case VG_DATA_MESSAGE:
 			assert_int_equal(a->digest, VG_DIGEST_NONE);
@@ -244,6 +251,20 @@ static void test_alg_spec(void **state)
 		{ VG_ALG_RSA_PSS_SHA512, "rsa-pss-sha512", VG_KEY_RSA, VG_PAD_PSS, VG_DIGEST_SHA512,
 		  0x0806 },
 		{ VG_ALG_TLS13, "tls13", 0, VG_PAD_NONE, VG_DIGEST_NONE, 0 },
+		/* RFC 8446 4.2.3: ecdsa_secp256r1_sha256, ecdsa_secp384r1_sha384;
+		 * the other hashes only outside TLS 1.3 (the curve fixes it) */
+		{ VG_ALG_ECDSA_P256_SHA256, "ecdsa-p256-sha256", VG_KEY_ECDSA_P256, VG_PAD_NONE,
+		  VG_DIGEST_SHA256, 0x0403 },
+		{ VG_ALG_ECDSA_P384_SHA384, "ecdsa-p384-sha384", VG_KEY_ECDSA_P384, VG_PAD_NONE,
+		  VG_DIGEST_SHA384, 0x0503 },
+		{ VG_ALG_ECDSA_P256_SHA384, "ecdsa-p256-sha384", VG_KEY_ECDSA_P256, VG_PAD_NONE,
+		  VG_DIGEST_SHA384, 0 },
+		{ VG_ALG_ECDSA_P256_SHA512, "ecdsa-p256-sha512", VG_KEY_ECDSA_P256, VG_PAD_NONE,
+		  VG_DIGEST_SHA512, 0 },
+		{ VG_ALG_ECDSA_P384_SHA256, "ecdsa-p384-sha256", VG_KEY_ECDSA_P384, VG_PAD_NONE,
+		  VG_DIGEST_SHA256, 0 },
+		{ VG_ALG_ECDSA_P384_SHA512, "ecdsa-p384-sha512", VG_KEY_ECDSA_P384, VG_PAD_NONE,
+		  VG_DIGEST_SHA512, 0 },
 	};
 
 	(void)state;
@@ -276,6 +297,15 @@ static void test_alg_tls13(void **state)
 	assert_int_equal(vg_alg_tls13(VG_KEY_RSA, 32)->alg, VG_ALG_RSA_PSS_SHA256);
 	assert_int_equal(vg_alg_tls13(VG_KEY_RSA, 48)->alg, VG_ALG_RSA_PSS_SHA384);
 	assert_int_equal(vg_alg_tls13(VG_KEY_RSA, 64)->alg, VG_ALG_RSA_PSS_SHA512);
+	/* RFC 8446 4.2.3: an ECDSA curve is bound to its hash, whatever the
+	 * transcript hash (the suite's) is */
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(vg_alg_tls13(VG_KEY_ECDSA_P256, lens[i])->alg,
+				 VG_ALG_ECDSA_P256_SHA256);
+		assert_int_equal(vg_alg_tls13(VG_KEY_ECDSA_P384, lens[i])->alg,
+				 VG_ALG_ECDSA_P384_SHA384);
+	}
+	assert_null(vg_alg_tls13(VG_KEY_ECDSA_P256, 20));
 	assert_null(vg_alg_tls13(VG_KEY_RSA, 20));
 	assert_null(vg_alg_tls13(VG_KEY_ED25519, 0));
 	assert_null(vg_alg_tls13(VG_KEY_ED25519, 65));
@@ -305,6 +335,15 @@ static void test_key_types(void **state)
 	assert_int_equal(vg_key_type_allow(VG_KEY_X25519), VG_ALLOW_X25519);
 	assert_int_equal(vg_key_type_allow(VG_KEY_RSA),
 			 VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13 | VG_ALLOW_RSA_PRIVATE);
+	assert_int_equal(vg_key_type_allow(VG_KEY_ECDSA_P256), VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13);
+	assert_int_equal(vg_key_type_allow(VG_KEY_ECDSA_P384), VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13);
+	/* PROTOCOL.md 4.1 KEY_TYPE and 6.1 CAPS */
+	assert_string_equal(vg_key_type_name(VG_KEY_ECDSA_P256), "ecdsa-p256");
+	assert_string_equal(vg_key_type_name(VG_KEY_ECDSA_P384), "ecdsa-p384");
+	assert_int_equal(vg_key_type_get(VG_KEY_ECDSA_P256)->cap, VG_CAP_ECDSA);
+	assert_int_equal(vg_key_type_get(VG_KEY_ECDSA_P384)->cap, VG_CAP_ECDSA);
+	assert_int_equal(vg_key_type_get(VG_KEY_ECDSA_P256)->bits, 256);
+	assert_int_equal(vg_key_type_get(VG_KEY_ECDSA_P384)->bits, 384);
 	assert_int_equal(vg_key_type_allow(0), 0);
 	assert_int_equal(vg_key_type_allow(VG_KEY_MAX + 1), 0);
 }
@@ -341,9 +380,11 @@ static void test_bit_names(void **state)
 	assert_string_equal(vg_cap_name(VG_CAP_ED25519), "ed25519");
 	assert_string_equal(vg_cap_name(VG_CAP_X25519), "x25519");
 	assert_string_equal(vg_cap_name(VG_CAP_RSA), "rsa");
-	assert_string_equal(vg_cap_name(1u << 5), "unknown");
-	/* PROTOCOL.md 11: this daemon's hello says CAPS 0x1f */
-	assert_int_equal(vg_caps(), 0x1f);
+	assert_string_equal(vg_cap_name(VG_CAP_ECDSA), "ecdsa");
+	assert_int_equal(VG_CAP_ECDSA, 0x20);
+	assert_string_equal(vg_cap_name(1u << 6), "unknown");
+	/* PROTOCOL.md 11: this daemon's hello says CAPS 0x3f */
+	assert_int_equal(vg_caps(), 0x3f);
 }
 
 /* ---- reasons ---- */

@@ -86,7 +86,8 @@ enum vg_tag {
 	VG_T_LIMIT = 9,      /* limits block: nested items VG_T_LIM_* */
 	VG_T_KEYINFO = 10,   /* nested: KEY, KEY_TYPE, PUBKEY, [RSA_E], OPS (repeatable) */
 	VG_T_KEY_TYPE = 11,  /* u8 enum vg_key_type */
-	VG_T_PUBKEY = 12,    /* raw 32 bytes (Ed25519/X25519) or RSA modulus n */
+	VG_T_PUBKEY = 12,    /* raw 32 bytes (Ed25519/X25519), RSA modulus n, or an
+			      * uncompressed SEC1 point 04||X||Y (ECDSA) */
 	VG_T_RSA_E = 13,     /* RSA public exponent, big-endian minimal */
 	VG_T_OPS = 14,       /* u32 enum vg_allow bits */
 	VG_T_STAT = 15,      /* nested: STAT_NAME, STAT_VALUE (repeatable) */
@@ -95,7 +96,8 @@ enum vg_tag {
 	VG_T_LIM_MAX_FRAME = 18,    /* u32 */
 	VG_T_LIM_MAX_INFLIGHT = 19, /* u32 */
 	VG_T_SERVER = 20,    /* string: daemon name and version */
-	VG_T_MAX = 20,
+	VG_T_SIG_FORMAT = 21,/* u8 enum vg_sig_format (sign with an ECDSA ALG) */
+	VG_T_MAX = 21,
 };
 
 /* Signature algorithms: wire values. What each one is (key type, hash,
@@ -110,12 +112,33 @@ enum vg_sign_alg {
 	VG_ALG_RSA_PSS_SHA384 = 6,
 	VG_ALG_RSA_PSS_SHA512 = 7,
 	VG_ALG_TLS13 = 8,
-	VG_ALG_MAX = 8,
+	VG_ALG_ECDSA_P256_SHA256 = 9,
+	VG_ALG_ECDSA_P384_SHA384 = 10,
+	VG_ALG_ECDSA_P256_SHA384 = 11,
+	VG_ALG_ECDSA_P256_SHA512 = 12,
+	VG_ALG_ECDSA_P384_SHA256 = 13,
+	VG_ALG_ECDSA_P384_SHA512 = 14,
+	VG_ALG_MAX = 14,
 };
 
 enum vg_tls_role { VG_TLS_SERVER = 1, VG_TLS_CLIENT = 2 };
 
-enum vg_key_type { VG_KEY_ED25519 = 1, VG_KEY_X25519 = 2, VG_KEY_RSA = 3, VG_KEY_MAX = 3 };
+/* ECDSA keys have one type per curve: the curve decides the TLS 1.3
+ * scheme (RFC 8446 4.2.3 binds it to a hash). */
+enum vg_key_type {
+	VG_KEY_ED25519 = 1,
+	VG_KEY_X25519 = 2,
+	VG_KEY_RSA = 3,
+	VG_KEY_ECDSA_P256 = 4,
+	VG_KEY_ECDSA_P384 = 5,
+	VG_KEY_MAX = 5,
+};
+
+/* How an ECDSA signature is encoded (SIG_FORMAT; absent: DER). */
+enum vg_sig_format {
+	VG_SIGFMT_DER = 1, /* X9.62 ECDSA-Sig-Value, what TLS and X.509 use */
+	VG_SIGFMT_RAW = 2, /* r || s, each the curve's size (JOSE, COSE) */
+};
 
 /* What a key allows (VG_T_OPS). */
 enum vg_allow {
@@ -132,6 +155,7 @@ enum vg_cap {
 	VG_CAP_ED25519 = 1u << 2,
 	VG_CAP_X25519 = 1u << 3,
 	VG_CAP_RSA = 1u << 4,
+	VG_CAP_ECDSA = 1u << 5, /* ECDSA P-256/P-384 keys and the SIG_FORMAT item */
 };
 
 typedef struct {
@@ -200,6 +224,7 @@ typedef struct {
 	char key[VG_PROTO_MAX_KEY_NAME + 1]; /* NUL-terminated, "" if absent */
 	uint8_t alg;                         /* 0 if absent */
 	uint8_t tls_role;                    /* 0 if absent */
+	uint8_t sig_format;                  /* enum vg_sig_format, 0 if absent */
 	const uint8_t *data;                 /* points into the frame body */
 	size_t data_len;
 	int has_data;
@@ -208,7 +233,7 @@ typedef struct {
 /* Decode and validate a request frame (header already checked by
  * vg_frame_check; frame = header + body). Enforces, per opcode (its row of
  * the operation table), the items required, optional and forbidden,
- * duplicates, unknown tags, value lengths (alg/role values, the
+ * duplicates, unknown tags, value lengths (alg/role/format values, the
  * algorithm's DATA rule, x25519 peer 32 bytes, key name charset), and
  * trailing bytes. Returns VG_ST_OK or a status, with *reason set to a
  * static string from the reason table. req->op and req->id are set

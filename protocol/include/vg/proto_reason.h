@@ -37,6 +37,7 @@
 	X(VG_R_BAD_KEY_NAME, VG_ST_BAD_INPUT, "bad key name")                              \
 	X(VG_R_UNKNOWN_ALG, VG_ST_BAD_INPUT, "unknown algorithm")                          \
 	X(VG_R_BAD_TLS_ROLE, VG_ST_BAD_INPUT, "bad tls role")                              \
+	X(VG_R_BAD_SIG_FORMAT, VG_ST_BAD_INPUT, "bad signature format")                    \
 	X(VG_R_PING_DATA_LEN, VG_ST_BAD_INPUT, "ping data over 1024 bytes")                \
 	X(VG_R_ALG_DATA_LEN, VG_ST_BAD_INPUT, "data length does not fit the algorithm")    \
 	X(VG_R_X25519_DATA_LEN, VG_ST_BAD_INPUT, "x25519 peer key must be 32 bytes")       \

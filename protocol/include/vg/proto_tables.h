@@ -36,9 +36,10 @@ int vg_digest_from_len(size_t len);
 /* ---- key types ---- */
 typedef struct {
 	uint8_t type;     /* VG_KEY_* */
-	const char *name; /* "ed25519", "x25519", "rsa" (KEY_TYPE, vgctl keys) */
+	const char *name; /* "ed25519", "x25519", "rsa", "ecdsa-p256", "ecdsa-p384"
+			   * (KEY_TYPE, vgctl keys, vgd --check-config) */
 	uint32_t cap;     /* the hello CAPS bit that announces it */
-	uint16_t bits;    /* security size for listings; 0: the modulus length */
+	uint16_t bits;    /* size for listings (the curve's); 0: the modulus's bits */
 } vg_key_type_info;
 
 const vg_key_type_info *vg_key_type_get(int type);
@@ -71,6 +72,8 @@ typedef struct {
 	uint16_t tls13;    /* TLS 1.3 SignatureScheme (RFC 8446 4.2.3) this row
 			    * produces in CertificateVerify, 0 if not allowed there */
 	uint32_t allow;    /* the VG_ALLOW_* bit a key's policy needs for it */
+	uint8_t formats;   /* 1: SIG_FORMAT may choose the signature's encoding
+			    * (ECDSA: DER by default, or raw r||s); 0: one encoding */
 } vg_alg_info;
 
 const vg_alg_info *vg_alg_get(int alg);
@@ -92,6 +95,10 @@ const vg_alg_info *vg_alg_find(int key_type, int pad, int digest);
  * ECDSA curve is bound to its hash); one with several uses the row whose
  * hash has the transcript hash's length (RSA-PSS). */
 const vg_alg_info *vg_alg_tls13(int key_type, size_t hash_len);
+/* 1 if a sign request with alg may carry this SIG_FORMAT value: 0 (the
+ * item absent) always; VG_SIGFMT_DER or VG_SIGFMT_RAW only when alg's row
+ * has a format choice. 0 otherwise or for an unknown alg. */
+int vg_alg_format_ok(int alg, int format);
 /* Iterate: the i-th row (0-based), NULL past the end. */
 const vg_alg_info *vg_alg_at(size_t i);
 
@@ -104,6 +111,8 @@ enum vg_rule {
 	VG_RULE_REQ,    /* exactly once */
 	VG_RULE_TLS,    /* requests: required iff ALG is a tls13-mode algorithm,
 			 * forbidden otherwise */
+	VG_RULE_FMT,    /* requests: optional iff ALG's row has a format choice
+			 * (vg_alg_info.formats), forbidden otherwise */
 	VG_RULE_MANY,   /* replies: any number */
 	VG_RULE_SOME,   /* replies: one or more */
 };
@@ -126,7 +135,7 @@ typedef struct {
 	uint8_t data_by_alg; /* 1: DATA's length is the algorithm's rule */
 	uint16_t data_min, data_max; /* DATA length bounds otherwise */
 	uint8_t data_reason; /* VG_R_* when DATA's length is out of bounds */
-	uint8_t req[VG_T_MAX + 1]; /* request items: VG_RULE_NO/OPT/REQ/TLS */
+	uint8_t req[VG_T_MAX + 1]; /* request items: VG_RULE_NO/OPT/REQ/TLS/FMT */
 	uint8_t rep[VG_T_MAX + 1]; /* success reply items: NO/OPT/REQ/MANY/SOME */
 } vg_op_info;
 
