@@ -23,8 +23,13 @@ _Static_assert((int)VGC_OPS_SIGN == (int)VG_ALLOW_SIGN &&
 	       "ops bits match the protocol");
 _Static_assert((int)VGC_KEY_ED25519 == (int)VG_KEY_ED25519 &&
 		       (int)VGC_KEY_X25519 == (int)VG_KEY_X25519 &&
-		       (int)VGC_KEY_RSA == (int)VG_KEY_RSA,
+		       (int)VGC_KEY_RSA == (int)VG_KEY_RSA &&
+		       (int)VGC_KEY_ECDSA_P256 == (int)VG_KEY_ECDSA_P256 &&
+		       (int)VGC_KEY_ECDSA_P384 == (int)VG_KEY_ECDSA_P384 && VG_KEY_MAX == 5,
 	       "key types match the protocol");
+_Static_assert((int)VGC_SIG_DER == (int)VG_SIGFMT_DER && (int)VGC_SIG_RAW == (int)VG_SIGFMT_RAW &&
+		       VGC_SIG_DEFAULT == 0,
+	       "signature formats match the protocol (0: the item is not sent)");
 _Static_assert((int)VGC_TLS_SERVER == (int)VG_TLS_SERVER &&
 		       (int)VGC_TLS_CLIENT == (int)VG_TLS_CLIENT,
 	       "TLS roles match the protocol");
@@ -173,8 +178,14 @@ int vg_client_submit_ping(vg_client *c, vg_client_cb cb, void *arg)
 int vg_client_submit_sign(vg_client *c, const char *key, int alg, const void *data, size_t len,
 			  vg_client_cb cb, void *arg)
 {
+	return vg_client_submit_sign_format(c, key, alg, VGC_SIG_DEFAULT, data, len, cb, arg);
+}
+
+int vg_client_submit_sign_format(vg_client *c, const char *key, int alg, int format,
+				 const void *data, size_t len, vg_client_cb cb, void *arg)
+{
 	vg_request rq;
-	int e = vgc_req_sign(&rq, key, alg, data, len);
+	int e = vgc_req_sign(&rq, key, alg, format, data, len);
 	return submit(c, e, &rq, cb, arg);
 }
 

@@ -24,15 +24,18 @@ int vgc_req_key(vg_request *rq, uint8_t op, const char *key)
 	return 0;
 }
 
-int vgc_req_sign(vg_request *rq, const char *key, int alg, const void *data, size_t len)
+int vgc_req_sign(vg_request *rq, const char *key, int alg, int format, const void *data,
+		 size_t len)
 {
 	const vg_alg_info *a = vg_alg_get(alg);
 
-	/* The TLS 1.3 mode has its own call (it takes a role). */
+	/* The TLS 1.3 mode has its own call (it takes a role). The format
+	 * values are the protocol's (client.c asserts it). */
 	if (vgc_req_key(rq, VG_OP_SIGN, key) < 0 || a == NULL || a->data == VG_DATA_TLS13_HASH ||
-	    !vg_alg_data_len_ok(alg, len) || (len && !data))
+	    !vg_alg_data_len_ok(alg, len) || (len && !data) || !vg_alg_format_ok(alg, format))
 		return VGC_E_INVALID;
 	rq->alg = (uint8_t)alg;
+	rq->sig_format = (uint8_t)format;
 	rq->data = data;
 	rq->data_len = len;
 	rq->has_data = 1;

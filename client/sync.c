@@ -90,9 +90,15 @@ int vg_client_ping(vg_client *c)
 int vg_client_sign(vg_client *c, const char *key, int alg, const void *data, size_t len,
 		   uint8_t *sig, size_t cap, size_t *sig_len)
 {
+	return vg_client_sign_format(c, key, alg, VGC_SIG_DEFAULT, data, len, sig, cap, sig_len);
+}
+
+int vg_client_sign_format(vg_client *c, const char *key, int alg, int format, const void *data,
+			  size_t len, uint8_t *sig, size_t cap, size_t *sig_len)
+{
 	vg_request rq;
 	struct sync_ctx x = {.take = take_result, .out = sig, .cap = cap, .out_len = sig_len};
-	int e = vgc_req_sign(&rq, key, alg, data, len);
+	int e = vgc_req_sign(&rq, key, alg, format, data, len);
 	return run(c, e || !sig ? VGC_E_INVALID : 0, &rq, &x);
 }
 

@@ -102,10 +102,30 @@ enum vgc_alg {
 	VGC_ALG_RSA_PSS_SHA384 = 6,
 	VGC_ALG_RSA_PSS_SHA512 = 7,
 	VGC_ALG_TLS13 = 8,
+	/* ECDSA over a digest of the named hash (the curve's own hash first;
+	 * the others for TLS 1.2, where any hash goes with any curve). */
+	VGC_ALG_ECDSA_P256_SHA256 = 9,
+	VGC_ALG_ECDSA_P384_SHA384 = 10,
+	VGC_ALG_ECDSA_P256_SHA384 = 11,
+	VGC_ALG_ECDSA_P256_SHA512 = 12,
+	VGC_ALG_ECDSA_P384_SHA256 = 13,
+	VGC_ALG_ECDSA_P384_SHA512 = 14,
 };
 
 enum vgc_tls_role { VGC_TLS_SERVER = 1, VGC_TLS_CLIENT = 2 };
-enum vgc_key_type { VGC_KEY_ED25519 = 1, VGC_KEY_X25519 = 2, VGC_KEY_RSA = 3 };
+enum vgc_key_type {
+	VGC_KEY_ED25519 = 1,
+	VGC_KEY_X25519 = 2,
+	VGC_KEY_RSA = 3,
+	VGC_KEY_ECDSA_P256 = 4, /* pub: the uncompressed point 04||X||Y, 65 bytes */
+	VGC_KEY_ECDSA_P384 = 5, /* pub: 97 bytes */
+};
+/* How an ECDSA signature is encoded (vg_client_sign_format). */
+enum vgc_sig_format {
+	VGC_SIG_DEFAULT = 0, /* the algorithm's only encoding; DER for ECDSA */
+	VGC_SIG_DER = 1,     /* ECDSA-Sig-Value, as TLS and X.509 carry it */
+	VGC_SIG_RAW = 2,     /* r || s, 64 bytes (P-256) or 96 (P-384): JOSE, COSE */
+};
 /* What a key allows (vgc_key_info.ops). */
 enum vgc_ops {
 	VGC_OPS_SIGN = 1,
@@ -120,7 +140,8 @@ typedef struct {
 	char name[VGC_KEY_NAME_MAX + 1]; /* NUL-terminated */
 	int type;              /* enum vgc_key_type */
 	uint32_t ops;          /* enum vgc_ops bits */
-	uint8_t pub[VGC_PUBKEY_MAX]; /* Ed25519/X25519: 32 bytes; RSA: modulus n */
+	uint8_t pub[VGC_PUBKEY_MAX]; /* Ed25519/X25519: 32 bytes; RSA: modulus n;
+				      * ECDSA: the uncompressed point 04||X||Y */
 	size_t pub_len;
 	uint8_t rsa_e[VGC_RSA_E_MAX]; /* RSA public exponent, big-endian */
 	size_t rsa_e_len;
@@ -188,16 +209,27 @@ VGC_API int vg_client_hello(vg_client *c, vgc_hello *out);
 
 /* Sign data with key using alg (any vgc_alg but VGC_ALG_TLS13: see
  * vg_client_sign_tls13). For ed25519, data is the message (0..65000
- * bytes); for RSA algorithms, the digest (32, 48 or 64 bytes to match the
- * hash). The signature is written to sig (cap bytes: 64 for Ed25519, the
- * modulus length for RSA) and its length to *sig_len (may be NULL).
- * VGC_E_BUFFER if cap is too small. */
+ * bytes); for RSA and ECDSA algorithms, the digest (32, 48 or 64 bytes to
+ * match the hash). The signature is written to sig (cap bytes: 64 for
+ * Ed25519, the modulus length for RSA, up to 72 (P-256) or 104 (P-384)
+ * for a DER ECDSA signature; VGC_RESULT_MAX always suffices) and its
+ * length to *sig_len (may be NULL). VGC_E_BUFFER if cap is too small. */
 VGC_API int vg_client_sign(vg_client *c, const char *key, int alg, const void *data, size_t len,
 			   uint8_t *sig, size_t cap, size_t *sig_len);
+/* vg_client_sign with the signature's encoding chosen (enum
+ * vgc_sig_format): VGC_SIG_RAW gives an ECDSA signature as r || s,
+ * VGC_SIG_DER (or VGC_SIG_DEFAULT) as DER. A format other than
+ * VGC_SIG_DEFAULT with an algorithm that has one encoding (Ed25519, RSA)
+ * is VGC_E_INVALID. */
+VGC_API int vg_client_sign_format(vg_client *c, const char *key, int alg, int format,
+				  const void *data, size_t len, uint8_t *sig, size_t cap,
+				  size_t *sig_len);
 /* TLS 1.3 CertificateVerify: the daemon builds the signed content from
  * the transcript hash (32, 48 or 64 bytes) and role (enum vgc_tls_role);
  * Ed25519 keys sign with Ed25519, RSA keys with RSA-PSS and the hash that
- * matches hash_len. */
+ * matches hash_len, ECDSA keys with their curve's scheme (P-256 with
+ * SHA-256, P-384 with SHA-384, whatever hash_len is; RFC 8446 4.2.3) and a
+ * DER signature. */
 VGC_API int vg_client_sign_tls13(vg_client *c, const char *key, int role, const void *hash,
 				 size_t hash_len, uint8_t *sig, size_t cap, size_t *sig_len);
 /* X25519 with a held key: shared = X25519(key, peer). A low-order peer
@@ -251,6 +283,9 @@ typedef void (*vg_client_cb)(int status, const uint8_t *result, size_t result_le
 VGC_API int vg_client_submit_ping(vg_client *c, vg_client_cb cb, void *arg);
 VGC_API int vg_client_submit_sign(vg_client *c, const char *key, int alg, const void *data,
 				  size_t len, vg_client_cb cb, void *arg);
+VGC_API int vg_client_submit_sign_format(vg_client *c, const char *key, int alg, int format,
+					 const void *data, size_t len, vg_client_cb cb,
+					 void *arg);
 VGC_API int vg_client_submit_sign_tls13(vg_client *c, const char *key, int role,
 					const void *hash, size_t hash_len, vg_client_cb cb,
 					void *arg);

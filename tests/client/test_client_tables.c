@@ -86,6 +86,12 @@ static void test_alg_constants(void **state)
 		{ VGC_ALG_RSA_PSS_SHA384, "rsa-pss-sha384" },
 		{ VGC_ALG_RSA_PSS_SHA512, "rsa-pss-sha512" },
 		{ VGC_ALG_TLS13, "tls13" },
+		{ VGC_ALG_ECDSA_P256_SHA256, "ecdsa-p256-sha256" },
+		{ VGC_ALG_ECDSA_P384_SHA384, "ecdsa-p384-sha384" },
+		{ VGC_ALG_ECDSA_P256_SHA384, "ecdsa-p256-sha384" },
+		{ VGC_ALG_ECDSA_P256_SHA512, "ecdsa-p256-sha512" },
+		{ VGC_ALG_ECDSA_P384_SHA256, "ecdsa-p384-sha256" },
+		{ VGC_ALG_ECDSA_P384_SHA512, "ecdsa-p384-sha512" },
 	};
 	const vg_alg_info *a;
 	size_t n = 0;
