@@ -75,6 +75,7 @@ struct job {
 	uint64_t t_queued_ms;
 	uint32_t req_id;
 	uint8_t op, alg, role, attempts;
+	uint8_t sig_format; /* SIG_FORMAT, 0 if absent */
 	uint8_t kh_index; /* with a keyholder: its place in khchan.inflight */
 	char key[VG_PROTO_MAX_KEY_NAME + 1];
 	uint32_t data_len;

@@ -141,6 +141,7 @@ static void kreq_fill(vgd_kreq *h, const job *j)
 	h->op = j->op;
 	h->alg = j->alg;
 	h->role = j->role;
+	h->fmt = j->sig_format;
 }
 
 /* Send the k->unsent jobs at the tail of k->out in one sendmmsg. Those

@@ -225,6 +225,7 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	j->op = rq->op;
 	j->alg = rq->alg;
 	j->role = rq->tls_role;
+	j->sig_format = rq->sig_format;
 	memcpy(j->key, rq->key, sizeof(j->key));
 	j->data = big ? big : j->inline_data;
 	j->data_len = (uint32_t)rq->data_len;

@@ -107,6 +107,141 @@ static int parse_pkcs1(der_cur *c, vgd_keyfile *kf, const char **why)
 	return 0;
 }
 
+/* ---- EC keys (RFC 5915 ECPrivateKey, RFC 5480 parameters) ---- */
+
+static const uint8_t oid_ec_public_key[] = {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01};
+static const uint8_t oid_p256[] = {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07};
+static const uint8_t oid_p384[] = {0x2b, 0x81, 0x04, 0x00, 0x22};
+
+#define EC_WANT "(vgd supports P-256 prime256v1 and P-384 secp384r1)"
+
+/* Curves vgd does not serve, named so the refusal says which it saw. */
+static const struct {
+	uint8_t oid[9];
+	uint8_t len;
+	const char *why;
+} other_curves[] = {
+	{{0x2b, 0x81, 0x04, 0x00, 0x23}, 5, "unsupported EC curve secp521r1 " EC_WANT},
+	{{0x2b, 0x81, 0x04, 0x00, 0x0a}, 5, "unsupported EC curve secp256k1 " EC_WANT},
+	{{0x2b, 0x81, 0x04, 0x00, 0x21}, 5, "unsupported EC curve secp224r1 " EC_WANT},
+	{{0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x01}, 8,
+	 "unsupported EC curve prime192v1 " EC_WANT},
+	{{0x2b, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x07}, 9,
+	 "unsupported EC curve brainpoolP256r1 " EC_WANT},
+	{{0x2b, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x0b}, 9,
+	 "unsupported EC curve brainpoolP384r1 " EC_WANT},
+	{{0x2b, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x0d}, 9,
+	 "unsupported EC curve brainpoolP512r1 " EC_WANT},
+};
+
+/* Bytes of a scalar (and of a coordinate) on the curve of an EC key type. */
+static size_t ec_scalar_len(int type)
+{
+	return type == VG_KEY_ECDSA_P256 ? 32 : type == VG_KEY_ECDSA_P384 ? 48 : 0;
+}
+
+/* ECParameters ::= CHOICE { namedCurve OID, implicitCurve NULL,
+ * specifiedCurve SpecifiedECDomain }: only the two named curves vgd
+ * serves. *type gets VG_KEY_ECDSA_P256 or _P384. */
+static int parse_ec_params(der_cur *c, int *type, const char **why)
+{
+	der_cur oid;
+	if (der_peek(c, 0x30)) {
+		*why = "explicit EC curve parameters are not supported (re-encode the key with a "
+		       "named curve: openssl ec -param_enc named_curve)";
+		return VGD_E_UNSUPPORTED;
+	}
+	if (der_peek(c, 0x05)) {
+		*why = "implicit EC curve parameters are not supported " EC_WANT;
+		return VGD_E_UNSUPPORTED;
+	}
+	if (der_get(c, 0x06, &oid) < 0)
+		return VGD_E_DECODE;
+	if (oid_is(&oid, oid_p256, sizeof(oid_p256))) {
+		*type = VG_KEY_ECDSA_P256;
+		return 0;
+	}
+	if (oid_is(&oid, oid_p384, sizeof(oid_p384))) {
+		*type = VG_KEY_ECDSA_P384;
+		return 0;
+	}
+	*why = "unsupported EC curve " EC_WANT;
+	for (size_t i = 0; i < sizeof(other_curves) / sizeof(other_curves[0]); i++)
+		if (oid_is(&oid, other_curves[i].oid, other_curves[i].len))
+			*why = other_curves[i].why;
+	return VGD_E_UNSUPPORTED;
+}
+
+/* ECPrivateKey ::= SEQUENCE { version 1, privateKey OCTET STRING,
+ *   parameters [0] ECParameters OPTIONAL, publicKey [1] BIT STRING OPTIONAL }
+ * (RFC 5915). type is the curve PKCS#8's AlgorithmIdentifier named, or 0
+ * (a bare SEC 1 key must name it in [0]). */
+static int parse_sec1(der_cur *c, int type, vgd_keyfile *kf, const char **why)
+{
+	der_cur seq, priv, pub = {NULL, 0};
+	unsigned version;
+	*why = "malformed EC private key (RFC 5915 ECPrivateKey)";
+	if (der_get(c, 0x30, &seq) < 0 || c->left != 0)
+		return VGD_E_DECODE;
+	if (der_small_uint(&seq, &version) < 0 || version != 1 ||
+	    der_get(&seq, 0x04, &priv) < 0)
+		return VGD_E_DECODE;
+	if (der_peek(&seq, 0xa0)) {
+		der_cur params;
+		int named = 0;
+		if (der_get(&seq, 0xa0, &params) < 0)
+			return VGD_E_DECODE;
+		int r = parse_ec_params(&params, &named, why);
+		if (r < 0)
+			return r;
+		if (params.left != 0)
+			return VGD_E_DECODE;
+		if (type != 0 && named != type) {
+			*why = "the EC private key's curve differs from its PKCS#8 algorithm's";
+			return VGD_E_DECODE;
+		}
+		type = named;
+	}
+	if (der_peek(&seq, 0xa1)) {
+		der_cur wrap, bits;
+		/* BIT STRING: one byte of unused bits (0), then the point. */
+		if (der_get(&seq, 0xa1, &wrap) < 0 || der_get(&wrap, 0x03, &bits) < 0 ||
+		    wrap.left != 0 || bits.left < 2 || bits.p[0] != 0)
+			return VGD_E_DECODE;
+		pub.p = bits.p + 1;
+		pub.left = bits.left - 1;
+	}
+	if (seq.left != 0)
+		return VGD_E_DECODE;
+	size_t n = ec_scalar_len(type);
+	if (n == 0) {
+		*why = "the EC private key names no curve " EC_WANT;
+		return VGD_E_UNSUPPORTED;
+	}
+	/* RFC 5915 wants exactly the order's length; some writers drop
+	 * leading zero bytes: pad them back. */
+	if (priv.left == 0 || priv.left > n) {
+		*why = "EC private key of the wrong length for its curve";
+		return VGD_E_DECODE;
+	}
+	if (pub.p != NULL) {
+		int full = pub.p[0] == 0x04 && pub.left == 1 + 2 * n;
+		int compressed = (pub.p[0] == 0x02 || pub.p[0] == 0x03) && pub.left == 1 + n;
+		if (!full && !compressed) {
+			*why = "malformed EC public key in the file (want a SEC 1 point on the "
+			       "key's curve)";
+			return VGD_E_DECODE;
+		}
+		memcpy(kf->ec_pub, pub.p, pub.left);
+		kf->ec_pub_len = pub.left;
+	}
+	memset(kf->ec_d, 0, n);
+	memcpy(kf->ec_d + n - priv.left, priv.p, priv.left);
+	kf->ec_d_len = n;
+	kf->type = type;
+	return 0;
+}
+
 /* OneAsymmetricKey ::= SEQUENCE { version 0|1, AlgorithmIdentifier,
  *   privateKey OCTET STRING, [0] attributes OPTIONAL, [1] publicKey OPTIONAL } */
 static int parse_pkcs8(der_cur *c, vgd_keyfile *kf, const char **why)
@@ -142,11 +277,20 @@ static int parse_pkcs8(der_cur *c, vgd_keyfile *kf, const char **why)
 			return VGD_E_DECODE;
 		return parse_pkcs1(&priv, kf, why);
 	}
+	if (oid_is(&oid, oid_ec_public_key, sizeof(oid_ec_public_key))) {
+		/* parameters: the curve (RFC 5480); the key: an ECPrivateKey */
+		int curve = 0, r = parse_ec_params(&alg, &curve, why);
+		if (r < 0)
+			return r;
+		if (alg.left != 0)
+			return VGD_E_DECODE;
+		return parse_sec1(&priv, curve, kf, why);
+	}
 	int type = oid_is(&oid, oid_ed25519, sizeof(oid_ed25519))  ? VG_KEY_ED25519
 		   : oid_is(&oid, oid_x25519, sizeof(oid_x25519)) ? VG_KEY_X25519
 								   : 0;
 	if (!type) {
-		*why = "unsupported key algorithm (want Ed25519, X25519 or RSA)";
+		*why = "unsupported key algorithm (want Ed25519, X25519, RSA or EC)";
 		return VGD_E_UNSUPPORTED;
 	}
 	der_cur sk;
@@ -189,9 +333,10 @@ static const char *find(const uint8_t *hay, size_t n, const char *needle)
 }
 
 /* Decode the first PEM block; *label gets the text between BEGIN and
- * the dashes. */
+ * the dashes, *used the bytes of in up to the end of its END line's
+ * "-----END " marker (where to look for the next block). */
 static int pem_decode(const uint8_t *in, size_t len, uint8_t *out, size_t cap, size_t *outlen,
-		      char *label, size_t label_cap, const char **why)
+		      char *label, size_t label_cap, size_t *used, const char **why)
 {
 	*why = "malformed PEM";
 	const char *b = find(in, len, "-----BEGIN ");
@@ -240,6 +385,7 @@ static int pem_decode(const uint8_t *in, size_t len, uint8_t *out, size_t cap, s
 	if (pad > 2 || bits >= 6)
 		return VGD_E_DECODE;
 	*outlen = n;
+	*used = (size_t)(fin - (const char *)in) + 9;
 	return 0;
 }
 
@@ -252,34 +398,49 @@ int vgd_keyfile_parse(const uint8_t *in, size_t len, uint8_t *der, size_t cap,
 			      in[skip] == '\t'))
 		skip++;
 	der_cur c = {in, len};
-	int pkcs1 = 0;
+	enum { PKCS8, PKCS1, SEC1 } form = PKCS8;
 	if (len - skip >= 5 && memcmp(in + skip, "-----", 5) == 0) {
 		char label[64];
-		size_t n;
-		int r = pem_decode(in, len, der, cap, &n, label, sizeof(label), why);
+		size_t n, off = 0, used;
+		int r;
+		/* `openssl ecparam -genkey` writes an EC PARAMETERS block (the
+		 * curve) before the key: skip it. */
+		while ((r = pem_decode(in + off, len - off, der, cap, &n, label, sizeof(label),
+				       &used, why)) == 0 &&
+		       strcmp(label, "EC PARAMETERS") == 0)
+			off += used;
+		if (r < 0 && off != 0 && !find(in + off, len - off, "-----BEGIN ")) {
+			*why = "the file holds EC PARAMETERS but no private key";
+			return VGD_E_DECODE;
+		}
 		if (r < 0)
 			return r;
 		if (strcmp(label, "RSA PRIVATE KEY") == 0)
-			pkcs1 = 1;
+			form = PKCS1;
+		else if (strcmp(label, "EC PRIVATE KEY") == 0)
+			form = SEC1;
 		else if (strcmp(label, "ENCRYPTED PRIVATE KEY") == 0) {
 			*why = "encrypted PKCS#8 keys are not supported (decrypt with openssl pkey first)";
 			return VGD_E_UNSUPPORTED;
 		} else if (strcmp(label, "PRIVATE KEY") != 0) {
-			*why = "PEM block is not a private key (want PRIVATE KEY or RSA PRIVATE KEY)";
+			*why = "PEM block is not a private key (want PRIVATE KEY, RSA PRIVATE KEY or "
+			       "EC PRIVATE KEY)";
 			return VGD_E_DECODE;
 		}
 		c.p = der;
 		c.left = n;
 	} else {
-		/* DER: PKCS#1 has INTEGER, INTEGER; PKCS#8 has INTEGER, SEQUENCE. */
+		/* DER: after SEQUENCE { INTEGER, PKCS#1 has an INTEGER, SEC 1
+		 * an OCTET STRING, PKCS#8 a SEQUENCE. */
 		der_cur probe = c, seq;
 		const uint8_t *v;
 		size_t vl;
-		if (der_get(&probe, 0x30, &seq) == 0 && der_uint(&seq, &v, &vl) == 0 &&
-		    der_peek(&seq, 0x02))
-			pkcs1 = 1;
+		if (der_get(&probe, 0x30, &seq) == 0 && der_uint(&seq, &v, &vl) == 0)
+			form = der_peek(&seq, 0x02) ? PKCS1 : der_peek(&seq, 0x04) ? SEC1 : PKCS8;
 	}
-	int r = pkcs1 ? parse_pkcs1(&c, kf, why) : parse_pkcs8(&c, kf, why);
+	int r = form == PKCS1  ? parse_pkcs1(&c, kf, why)
+		: form == SEC1 ? parse_sec1(&c, 0, kf, why)
+			       : parse_pkcs8(&c, kf, why);
 	if (r < 0)
 		vg_wipe(kf, sizeof(*kf));
 	return r;

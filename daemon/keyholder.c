@@ -28,8 +28,9 @@ static const char violate_msg[] = "vgd-test-violate-sandbox";
 
 /* The record's shape, by the operation table's rules for its opcode: a
  * key operation, ALG a known algorithm where the operation takes one and
- * 0 elsewhere, TLS_ROLE exactly where ALG is the TLS 1.3 mode. The key's
- * type and policy are checked again when it runs (vgd_keyop_run). */
+ * 0 elsewhere, TLS_ROLE exactly where ALG is the TLS 1.3 mode, a
+ * SIG_FORMAT only where ALG has a format choice. The key's type and
+ * policy are checked again when it runs (vgd_keyop_run). */
 static int check_request(const uint8_t *buf, ssize_t n, const vgd_kreq **out)
 {
 	if (n < (ssize_t)sizeof(vgd_kreq))
@@ -48,6 +49,8 @@ static int check_request(const uint8_t *buf, ssize_t n, const vgd_kreq **out)
 	int tls = a != NULL && a->data == VG_DATA_TLS13_HASH;
 	if (tls ? q->role != VG_TLS_SERVER && q->role != VG_TLS_CLIENT : q->role != 0)
 		return 0;
+	if (a != NULL ? !vg_alg_format_ok(q->alg, q->fmt) : q->fmt != 0)
+		return 0;
 	*out = q;
 	return 1;
 }
@@ -61,6 +64,14 @@ static void set_reason(vgd_krep *r, const char *why)
 		n = sizeof(r->reason) - 1;
 	memcpy(r->reason, why, n);
 	r->reason[n] = 0;
+}
+
+/* Key types whose operations are slow next to the VGD_KH_HOLD_US a reply
+ * may be held: RSA (up to a millisecond) and ECDSA (P-384 in portable C
+ * takes about as long as RSA-2048). */
+static int slow_key(int type)
+{
+	return type == VG_KEY_RSA || type == VG_KEY_ECDSA_P256 || type == VG_KEY_ECDSA_P384;
 }
 
 /* Requests are taken VGD_KH_DEPTH per recvmmsg (all the front may have
@@ -90,8 +101,8 @@ static void run_request(vgd_keystore *ks, int i, const vgd_kreq *q, reply *r)
 		why.text = vg_reason(VG_R_NO_SUCH_KEY);
 	} else {
 		r->rep.status = (uint8_t)vgd_keyop_run(&ks->info[i], ks->secret[i], q->op, q->alg,
-						       q->role, data, q->data_len, r->out, &out_len,
-						       &why);
+						       q->role, q->fmt, data, q->data_len, r->out,
+						       &out_len, &why);
 	}
 	if (r->rep.status != VG_ST_OK) {
 		vg_wipe(r->out, out_len);
@@ -162,9 +173,9 @@ int vgd_keyholder_main(vgd_keystore *ks, int fd)
 				break;
 			}
 			/* Replies wait only for short operations: those held
-			 * go out before an RSA one (up to a millisecond). */
+			 * go out before a slow one. */
 			int ki = vgd_keystore_find(ks, q->key);
-			if (held && ki >= 0 && ks->info[ki].type == VG_KEY_RSA) {
+			if (held && ki >= 0 && slow_key(ks->info[ki].type)) {
 				if (send_replies(fd, out, held) < 0) {
 					bad = 2;
 					break;

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "vg/ecdsa.h"
 #include "vg/ed25519.h"
 #include "vg/error.h"
 #include "vg/proto.h"
@@ -21,7 +22,9 @@
 
 _Static_assert(VG_DIGEST_MAX_LEN == VG_SHA512_LEN, "the longest digest");
 _Static_assert(VG_PROTO_X25519_LEN == VG_X25519_LEN, "x25519 values");
-_Static_assert(VG_ED25519_SIG_LEN <= VG_PROTO_MAX_RESULT, "a signature fits a result");
+_Static_assert(VG_ED25519_SIG_LEN <= VG_PROTO_MAX_RESULT &&
+		       VG_ECDSA_MAX_DER_LEN <= VG_PROTO_MAX_RESULT,
+	       "a signature fits a result");
 
 int vgd_acl_allows(const vgd_keyinfo *info, uid_t uid, gid_t gid)
 {
@@ -128,11 +131,31 @@ int vgd_request_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, size_t l
 	return VG_ST_OK;
 }
 
+/* ECDSA over a digest: raw r||s from the kernel, then the encoding the
+ * request chose (DER unless VG_SIGFMT_RAW). The kernel verified the
+ * signature before releasing it. */
+static int ecdsa_sign(const vg_ecdsa_key *ek, uint8_t fmt, const uint8_t *in, size_t len,
+		      uint8_t *out, size_t *out_len, vgd_reason *why)
+{
+	vg_ecdsa_curve curve = vg_ecdsa_key_curve(ek);
+	size_t n = vg_ecdsa_sig_len(curve);
+	uint8_t raw[VG_ECDSA_MAX_SIG_LEN];
+	int r = vg_ecdsa_sign(ek, in, len, raw, n);
+
+	if (r == VG_OK && fmt == VG_SIGFMT_RAW) {
+		memcpy(out, raw, n);
+		*out_len = n;
+	} else if (r == VG_OK) {
+		r = vg_ecdsa_sig_to_der(curve, raw, n, out, VG_PROTO_MAX_RESULT, out_len);
+	}
+	return vgd_status_from_kernel(r, &why->text);
+}
+
 /* The kernel call of a signature row: in is the message (VG_DATA_MESSAGE)
- * or the digest (VG_DATA_DIGEST) the row expects. out holds
- * VG_PROTO_MAX_RESULT bytes. */
-static int kernel_sign(const vg_alg_info *a, const void *secret, const uint8_t *in, size_t len,
-		       uint8_t *out, size_t *out_len, vgd_reason *why)
+ * or the digest (VG_DATA_DIGEST) the row expects; fmt the SIG_FORMAT
+ * (0: the row's default). out holds VG_PROTO_MAX_RESULT bytes. */
+static int kernel_sign(const vg_alg_info *a, uint8_t fmt, const void *secret, const uint8_t *in,
+		       size_t len, uint8_t *out, size_t *out_len, vgd_reason *why)
 {
 	switch (a->key_type) {
 	case VG_KEY_ED25519: {
@@ -150,21 +173,30 @@ static int kernel_sign(const vg_alg_info *a, const void *secret, const uint8_t *
 		*out_len = k;
 		return vgd_status_from_kernel(r, &why->text);
 	}
+	case VG_KEY_ECDSA_P256:
+	case VG_KEY_ECDSA_P384:
+		return ecdsa_sign(secret, fmt, in, len, out, out_len, why);
 	default:
 		return fail(why, VG_R_ALG_KEY_MISMATCH);
 	}
 }
 
 static int sign(const vgd_keyinfo *info, const void *secret, uint8_t alg, uint8_t role,
-		const uint8_t *data, size_t len, uint8_t *out, size_t *out_len, vgd_reason *why)
+		uint8_t fmt, const uint8_t *data, size_t len, uint8_t *out, size_t *out_len,
+		vgd_reason *why)
 {
 	const vg_alg_info *a = vg_alg_get(alg);
 	uint8_t content[VG_TLS13_CONTENT_MAX], digest[VG_DIGEST_MAX_LEN];
 
+	if (!vg_alg_format_ok(alg, fmt))
+		return fail(why, VG_R_BAD_SIG_FORMAT);
 	if (a != NULL && a->data == VG_DATA_TLS13_HASH) {
 		/* TLS 1.3 mode: build the content, then sign it with the
 		 * key's TLS 1.3 row (hashing it first if that row signs a
-		 * digest). */
+		 * digest). The row's hash, not the transcript's, hashes the
+		 * content: an ECDSA curve is bound to one hash (RFC 8446
+		 * 4.2.3), so a P-256 key under a SHA-384 suite signs
+		 * SHA-256(content); its signature is DER, as TLS carries it. */
 		size_t clen = vg_tls13_content(content, role, data, len);
 		a = vg_alg_tls13(info->type, len);
 		if (clen == 0 || a == NULL)
@@ -180,7 +212,7 @@ static int sign(const vgd_keyinfo *info, const void *secret, uint8_t alg, uint8_
 	} else if (a == NULL || !vg_alg_data_len_ok(alg, len)) {
 		return fail(why, VG_R_ALG_DATA_LEN);
 	}
-	return kernel_sign(a, secret, data, len, out, out_len, why);
+	return kernel_sign(a, fmt, secret, data, len, out, out_len, why);
 }
 
 static int x25519(const void *secret, const uint8_t *data, size_t len, uint8_t *out,
@@ -213,8 +245,8 @@ static int rsa_private(const void *secret, const uint8_t *data, size_t len, uint
 }
 
 int vgd_keyop_run(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8_t alg,
-		  uint8_t tls_role, const uint8_t *data, size_t len, uint8_t *out,
-		  size_t *out_len, vgd_reason *why)
+		  uint8_t tls_role, uint8_t sig_format, const uint8_t *data, size_t len,
+		  uint8_t *out, size_t *out_len, vgd_reason *why)
 {
 	int st = vgd_request_check(info, op, alg, len, why);
 	if (st != VG_ST_OK)
@@ -222,7 +254,7 @@ int vgd_keyop_run(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8
 	*out_len = 0;
 	switch (op) {
 	case VG_OP_SIGN:
-		return sign(info, secret, alg, tls_role, data, len, out, out_len, why);
+		return sign(info, secret, alg, tls_role, sig_format, data, len, out, out_len, why);
 	case VG_OP_X25519:
 		return x25519(secret, data, len, out, out_len, why);
 	case VG_OP_RSA_PRIVATE:

@@ -40,11 +40,12 @@ int vgd_request_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, size_t l
  * anything else VG_ST_INTERNAL), with the kernel's message as *reason. */
 int vgd_status_from_kernel(int err, const char **reason);
 
-/* Run op on the key (vgd_request_check first). out holds at least
- * VG_PROTO_MAX_RESULT bytes. Returns VG_ST_* and why->text for errors;
- * *out_len on success. */
+/* Run op on the key (vgd_request_check first). sig_format is the
+ * request's SIG_FORMAT (0 if absent; only an ECDSA alg takes one). out
+ * holds at least VG_PROTO_MAX_RESULT bytes. Returns VG_ST_* and
+ * why->text for errors; *out_len on success. */
 int vgd_keyop_run(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8_t alg,
-		  uint8_t tls_role, const uint8_t *data, size_t len, uint8_t *out,
-		  size_t *out_len, vgd_reason *why);
+		  uint8_t tls_role, uint8_t sig_format, const uint8_t *data, size_t len,
+		  uint8_t *out, size_t *out_len, vgd_reason *why);
 
 #endif

@@ -1,6 +1,6 @@
 /* keystore.c: load key files into locked memory (see keystore.h).
- * Secret: file contents, seeds, RSA private values. Every scratch copy is
- * in secmem and wiped. */
+ * Secret: file contents, seeds, RSA private values, EC private scalars.
+ * Every scratch copy is in secmem and wiped. */
 #include "keystore.h"
 
 #include <errno.h>
@@ -15,6 +15,7 @@
 #include "keyfile.h"
 #include "log.h"
 #include "secmem.h"
+#include "vg/ecdsa.h"
 #include "vg/ed25519.h"
 #include "vg/proto.h"
 #include "vg/proto_tables.h"
@@ -28,7 +29,9 @@ size_t vgd_key_secret_size(void)
 {
 	size_t a = sizeof(vgd_secret_25519);
 	size_t r = vg_rsa_key_size();
+	size_t e = vg_ecdsa_key_size();
 	size_t s = a > r ? a : r;
+	s = s > e ? s : e;
 	return (s + 63) & ~(size_t)63;
 }
 
@@ -45,6 +48,58 @@ static size_t be_bits(const uint8_t *p, size_t n)
 	for (unsigned v = p[0]; v != 0; v >>= 1)
 		bits++;
 	return bits;
+}
+
+/* The kernels' curve of an EC key type, 0 for another type. */
+static vg_ecdsa_curve ec_curve(int type)
+{
+	return type == VG_KEY_ECDSA_P256   ? VG_ECDSA_P256
+	       : type == VG_KEY_ECDSA_P384 ? VG_ECDSA_P384
+					   : (vg_ecdsa_curve)0;
+}
+
+/* Does the public point a key file carries (uncompressed, or compressed:
+ * the sign of Y in the prefix) name the key's own point pub (04||X||Y)?
+ * Public values: no need for constant time. */
+static int ec_pub_matches(const uint8_t *file, size_t file_len, const uint8_t *pub, size_t len)
+{
+	size_t n = (len - 1) / 2;
+	if (file_len == len)
+		return memcmp(file, pub, len) == 0;
+	return file_len == 1 + n && file[0] == (uint8_t)(0x02 | (pub[len - 1] & 1)) &&
+	       memcmp(file + 1, pub + 1, n) == 0;
+}
+
+/* Load an EC key into its arena slot (a vg_ecdsa_key) and its public
+ * point into info. */
+static int load_ec(const vgd_keyfile *kf, vgd_keyinfo *info, void *secret, size_t secret_cap,
+		   char *why, size_t whylen)
+{
+	vg_ecdsa_key *ek = secret;
+	size_t pl;
+	if (secret_cap < vg_ecdsa_key_size()) {
+		snprintf(why, whylen, "internal: secret slot too small");
+		return VGD_E_INTERNAL;
+	}
+	int r = vg_ecdsa_key_init(ek, ec_curve(kf->type), kf->ec_d, kf->ec_d_len);
+	if (r == VG_E_KEY) {
+		snprintf(why, whylen, "EC private key out of range (zero, or not below the "
+				      "curve's order)");
+		return VGD_E_INVALID;
+	}
+	if (r < 0) {
+		snprintf(why, whylen, "EC key rejected: %s", vg_strerror(r));
+		return vgd_err_from_kernel(r);
+	}
+	const uint8_t *pub = vg_ecdsa_key_public(ek, &pl);
+	if (kf->ec_pub_len != 0 && !ec_pub_matches(kf->ec_pub, kf->ec_pub_len, pub, pl)) {
+		snprintf(why, whylen, "the public key in the file does not match its private key");
+		vg_ecdsa_key_wipe(ek);
+		return VGD_E_INVALID;
+	}
+	memcpy(info->pub, pub, pl);
+	info->pub_len = pl;
+	return 0;
 }
 
 int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *secret,
@@ -97,6 +152,10 @@ int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *
 			r = vgd_err_from_kernel(r);
 			goto out;
 		}
+	} else if (ec_curve(kf->type) != 0) {
+		r = load_ec(kf, info, secret, secret_cap, why, whylen);
+		if (r < 0)
+			goto out;
 	} else {
 		vgd_secret_25519 *s = secret;
 		memcpy(s->seed, kf->seed, 32);
@@ -219,12 +278,23 @@ int vgd_keystore_load(vgd_keystore *ks, const vgd_config *cfg, char *err, size_t
 			return r;
 		}
 		snprintf(info->name, sizeof(info->name), "%s", kc->name);
-		info->allow = kc->allow;
-		/* Operations that do not fit the key type are not allowed. */
-		info->allow &= vg_key_type_allow(info->type);
-		if (!info->allow) {
-			snprintf(err, errlen, "key '%s': 'allow' permits nothing this key type can do",
-				 kc->name);
+		uint32_t fits = vg_key_type_allow(info->type);
+		info->allow = kc->allow & fits;
+		if (!info->allow || (kc->allow & ~fits)) {
+			/* A policy word the key type cannot do (rsa-private for
+			 * an EC key) is a mistake in the config: say which. */
+			char words[64] = "";
+			for (uint32_t b = 1; b != 0; b <<= 1)
+				if (kc->allow & ~fits & b)
+					snprintf(words + strlen(words), sizeof(words) - strlen(words),
+						 "%s%s", words[0] ? ", " : "", vg_allow_name(b));
+			if (!info->allow)
+				snprintf(err, errlen,
+					 "key '%s': 'allow' permits nothing this key type can do",
+					 kc->name);
+			else
+				snprintf(err, errlen, "key '%s': allow = %s does not fit an %s key",
+					 kc->name, words, vg_key_type_name(info->type));
 			ks->n = i + 1;
 			vgd_keystore_free(ks);
 			return VGD_E_INVALID;
@@ -241,9 +311,14 @@ int vgd_keystore_load(vgd_keystore *ks, const vgd_config *cfg, char *err, size_t
 void vgd_keystore_wipe(vgd_keystore *ks)
 {
 	if (ks->arena) {
-		for (size_t i = 0; i < ks->n; i++)
-			if (ks->info && ks->info[i].type == VG_KEY_RSA && ks->secret[i])
+		for (size_t i = 0; i < ks->n; i++) {
+			if (!ks->info || !ks->secret[i])
+				continue;
+			if (ks->info[i].type == VG_KEY_RSA)
 				vg_rsa_key_wipe(ks->secret[i]);
+			else if (ec_curve(ks->info[i].type) != 0)
+				vg_ecdsa_key_wipe(ks->secret[i]);
+		}
 		vgd_secmem_free(ks->arena, ks->arena_len);
 	}
 	ks->arena = NULL;

@@ -10,6 +10,7 @@
 #include "supervisor.h"
 #include "vg/cpu.h"
 #include "vg/proto.h"
+#include "vg/proto_tables.h"
 #include "vg_config.h"
 
 #define DEFAULT_CONFIG "/etc/vgd/vgd.conf"
@@ -34,6 +35,18 @@ static void version(void)
 	printf("kernels: %s\n", vg_kernel_variants());
 }
 
+/* Bits of a big-endian modulus: its length, not rounded up to bytes. */
+static size_t modulus_bits(const uint8_t *n, size_t len)
+{
+	while (len > 0 && n[0] == 0) {
+		n++;
+		len--;
+	}
+	if (len == 0)
+		return 0;
+	return (len - 1) * 8 + (size_t)(32 - __builtin_clz(n[0]));
+}
+
 static int check_config(vgd_config *cfg)
 {
 	vgd_keystore ks;
@@ -42,13 +55,14 @@ static int check_config(vgd_config *cfg)
 		fprintf(stderr, "vgd: %s\n", err);
 		return 1;
 	}
-	static const char *types[] = {"?", "ed25519", "x25519", "rsa"};
 	printf("%s: OK: socket %s, %zu key(s)\n", cfg->path, cfg->socket_path, ks.n);
 	for (size_t i = 0; i < ks.n; i++) {
 		const vgd_keyinfo *k = &ks.info[i];
-		printf("  %-24s %s", k->name, types[k->type < 4 ? k->type : 0]);
+		/* The type names the curve (ecdsa-p256); RSA adds the
+		 * modulus's size in bits. */
+		printf("  %-24s %s", k->name, vg_key_type_name(k->type));
 		if (k->type == VG_KEY_RSA)
-			printf("-%zu", k->pub_len * 8);
+			printf("-%zu", modulus_bits(k->pub, k->pub_len));
 		printf("\n");
 	}
 	vgd_keystore_free(&ks);

@@ -24,7 +24,8 @@ typedef struct {
 	uint64_t job;      /* the front's job id, echoed in the reply */
 	char key[VG_PROTO_MAX_KEY_NAME + 1]; /* NUL-terminated */
 	uint8_t op, alg, role;
-	uint8_t pad[4];
+	uint8_t fmt; /* SIG_FORMAT (enum vg_sig_format), 0 if absent */
+	uint8_t pad[3];
 } vgd_kreq;
 
 typedef struct {

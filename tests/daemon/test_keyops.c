@@ -18,6 +18,7 @@
 #include "keyops.h"
 #include "keystore.h"
 #include "record.h"
+#include "vg/ecdsa.h"
 #include "vg/ed25519.h"
 #include "vg/error.h"
 #include "vg/proto.h"
@@ -57,6 +58,8 @@ static void unload(key *k)
 {
 	if (k->info.type == VG_KEY_RSA)
 		vg_rsa_key_wipe(k->secret);
+	if (k->info.type == VG_KEY_ECDSA_P256 || k->info.type == VG_KEY_ECDSA_P384)
+		vg_ecdsa_key_wipe(k->secret);
 	free(k->secret);
 }
 
@@ -169,6 +172,37 @@ static void test_policy_rsa(void **state)
 			 VG_ST_OK);
 }
 
+static void test_policy_ecdsa(void **state)
+{
+	(void)state;
+	expect_policy(VG_KEY_ECDSA_P256, VG_ALLOW_SIGN, VG_OP_SIGN, VG_ALG_ECDSA_P256_SHA256,
+		      VG_ST_OK, NULL);
+	expect_policy(VG_KEY_ECDSA_P256, VG_ALLOW_SIGN, VG_OP_SIGN, VG_ALG_ECDSA_P256_SHA512,
+		      VG_ST_OK, NULL);
+	expect_policy(VG_KEY_ECDSA_P384, VG_ALLOW_SIGN, VG_OP_SIGN, VG_ALG_ECDSA_P384_SHA256,
+		      VG_ST_OK, NULL);
+	/* the other curve's algorithm, or another key type's */
+	expect_policy(VG_KEY_ECDSA_P256, ALL, VG_OP_SIGN, VG_ALG_ECDSA_P384_SHA384, VG_ST_BAD_INPUT,
+		      "algorithm does not match the key type");
+	expect_policy(VG_KEY_ECDSA_P384, ALL, VG_OP_SIGN, VG_ALG_ECDSA_P256_SHA256, VG_ST_BAD_INPUT,
+		      "algorithm does not match the key type");
+	expect_policy(VG_KEY_RSA, ALL, VG_OP_SIGN, VG_ALG_ECDSA_P256_SHA256, VG_ST_BAD_INPUT,
+		      "algorithm does not match the key type");
+	expect_policy(VG_KEY_ECDSA_P256, ALL, VG_OP_SIGN, VG_ALG_ED25519, VG_ST_BAD_INPUT,
+		      "algorithm does not match the key type");
+	expect_policy(VG_KEY_ECDSA_P256, ALL, VG_OP_X25519, 0, VG_ST_BAD_INPUT,
+		      "not an X25519 key");
+	expect_policy(VG_KEY_ECDSA_P384, ALL, VG_OP_RSA_PRIVATE, 0, VG_ST_BAD_INPUT,
+		      "not an RSA key");
+	/* allow = tls13 */
+	expect_policy(VG_KEY_ECDSA_P384, VG_ALLOW_SIGN_TLS13, VG_OP_SIGN, VG_ALG_TLS13, VG_ST_OK,
+		      NULL);
+	expect_policy(VG_KEY_ECDSA_P384, VG_ALLOW_SIGN_TLS13, VG_OP_SIGN, VG_ALG_ECDSA_P384_SHA384,
+		      VG_ST_NOT_ALLOWED, "key policy does not allow sign; it allows only tls13");
+	expect_policy(VG_KEY_ECDSA_P256, VG_ALLOW_SIGN, VG_OP_SIGN, VG_ALG_TLS13, VG_ST_NOT_ALLOWED,
+		      "key policy does not allow tls13 signing; it allows only sign");
+}
+
 static void test_policy_not_key_ops(void **state)
 {
 	static const int local[] = { 0, VG_OP_HELLO, VG_OP_PING, VG_OP_LIST_KEYS,
@@ -242,7 +276,7 @@ static void test_run_ed25519(void **state)
 
 	(void)state;
 	k.info.allow = VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13;
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_ED25519, 0, msg,
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_ED25519, 0, 0, msg,
 				       sizeof msg, out, &n, &why),
 			 VG_ST_OK);
 	assert_int_equal(n, 64);
@@ -252,7 +286,7 @@ static void test_run_ed25519(void **state)
 		for (int role = VG_TLS_SERVER; role <= VG_TLS_CLIENT; role++) {
 			memset(hash, (int)hl + role, sizeof hash);
 			assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_TLS13,
-						       (uint8_t)role, hash, hl, out, &n, &why),
+						       (uint8_t)role, 0, hash, hl, out, &n, &why),
 					 VG_ST_OK);
 			size_t cl = tls13_content(content, role, hash, hl);
 			assert_int_equal(vg_ed25519_verify(out, content, cl, k.info.pub), 0);
@@ -262,7 +296,7 @@ static void test_run_ed25519(void **state)
 		}
 	}
 	/* a bad length never reaches the kernel */
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_TLS13, VG_TLS_SERVER,
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_TLS13, VG_TLS_SERVER, 0,
 				       hash, 20, out, &n, &why),
 			 VG_ST_BAD_INPUT);
 	unload(&k);
@@ -300,7 +334,7 @@ static void test_run_rsa(void **state)
 		size_t dl = vg_hash_len(algs[i].h);
 		memset(dg, (int)i + 1, sizeof dg);
 		assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, (uint8_t)algs[i].alg,
-					       0, dg, dl, out, &n, &why),
+					       0, 0, dg, dl, out, &n, &why),
 				 VG_ST_OK);
 		assert_int_equal(n, kb);
 		int r = algs[i].pss ? vg_rsa_verify_pss(pub, algs[i].h, dg, dl, out, n, dl)
@@ -308,7 +342,7 @@ static void test_run_rsa(void **state)
 		assert_int_equal(r, 0);
 		/* the digest must have the hash's length */
 		assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN,
-					       (uint8_t)algs[i].alg, 0, dg, dl - 1, out, &n, &why),
+					       (uint8_t)algs[i].alg, 0, 0, dg, dl - 1, out, &n, &why),
 				 VG_ST_BAD_INPUT);
 	}
 	/* TLS 1.3 mode: PSS with the hash of the transcript hash's length */
@@ -317,7 +351,7 @@ static void test_run_rsa(void **state)
 		uint8_t hash[64];
 		memset(hash, 0x5a + (int)i, sizeof hash);
 		assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_TLS13,
-					       VG_TLS_CLIENT, hash, hl, out, &n, &why),
+					       VG_TLS_CLIENT, 0, hash, hl, out, &n, &why),
 				 VG_ST_OK);
 		size_t cl = tls13_content(content, VG_TLS_CLIENT, hash, hl);
 		assert_int_equal(vg_hash(algs[i].h, dg, content, cl), 0);
@@ -326,7 +360,7 @@ static void test_run_rsa(void **state)
 	/* rsa-private: out^e == m */
 	memset(m, 0, sizeof m);
 	m[kb - 1] = 2;
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, m, kb, out, &n,
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, 0, m, kb, out, &n,
 				       &why),
 			 VG_ST_OK);
 	assert_int_equal(n, kb);
@@ -334,11 +368,11 @@ static void test_run_rsa(void **state)
 	assert_memory_equal(back, m, kb);
 	/* m >= n, and a length other than the modulus' */
 	memset(m, 0xff, kb);
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, m, kb, out, &n,
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, 0, m, kb, out, &n,
 				       &why),
 			 VG_ST_BAD_INPUT);
 	assert_string_equal(why.text, "input is not less than the modulus");
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, m, kb + 1, out,
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, 0, m, kb + 1, out,
 				       &n, &why),
 			 VG_ST_BAD_INPUT);
 	assert_string_equal(why.text, "input length must equal the modulus length");
@@ -356,7 +390,7 @@ static void test_run_x25519(void **state)
 	(void)state;
 	k.info.allow = VG_ALLOW_X25519;
 	/* X25519(k, 9) is the key's public value */
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, peer, 32, out, &n,
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n,
 				       &why),
 			 VG_ST_OK);
 	assert_int_equal(n, 32);
@@ -365,34 +399,125 @@ static void test_run_x25519(void **state)
 	 * 255 is masked, and u >= p is taken mod p. 9 with bit 255 set, and
 	 * 2^255 - 10 = 9 + p, both give X25519(k, 9). */
 	peer[31] = 0x80;
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, peer, 32, out, &n,
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n,
 				       &why),
 			 VG_ST_OK);
 	assert_memory_equal(out, k.info.pub, 32);
 	memset(peer, 0xff, sizeof peer);
 	peer[0] = 0xf6;
 	peer[31] = 0x7f;
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, peer, 32, out, &n,
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n,
 				       &why),
 			 VG_ST_OK);
 	assert_memory_equal(out, k.info.pub, 32);
 	/* p itself is 0 mod p: a low-order point */
 	peer[0] = 0xed;
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, peer, 32, out, &n,
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n,
 				       &why),
 			 VG_ST_BAD_INPUT);
 	/* a low-order point gives no secret */
 	memset(peer, 0, sizeof peer);
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, peer, 32, out, &n,
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n,
 				       &why),
 			 VG_ST_BAD_INPUT);
 	assert_string_equal(why.text, "peer value is a low-order point (all-zero shared secret)");
 	/* the policy is checked again here, as in the keyholder */
 	k.info.allow = 0;
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, peer, 32, out, &n,
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n,
 				       &why),
 			 VG_ST_NOT_ALLOWED);
 	unload(&k);
+}
+
+/* Check an ECDSA signature from vgd: DER (strict) or raw, of digest on
+ * curve under the key's public point. */
+static void check_ecdsa(vg_ecdsa_curve curve, const key *k, int der, const uint8_t *sig, size_t n,
+			const uint8_t *dg, size_t dl)
+{
+	uint8_t raw[VG_ECDSA_MAX_SIG_LEN];
+	size_t rl = vg_ecdsa_sig_len(curve);
+
+	if (der) {
+		assert_true(n <= (curve == VG_ECDSA_P256 ? 72u : 104u));
+		assert_int_equal(sig[0], 0x30);
+		assert_int_equal(vg_ecdsa_sig_from_der(curve, sig, n, raw, rl), 0);
+	} else {
+		assert_int_equal(n, rl);
+		memcpy(raw, sig, rl);
+	}
+	assert_int_equal(vg_ecdsa_verify(curve, k->info.pub, k->info.pub_len, dg, dl, raw, rl), 0);
+}
+
+static void test_run_ecdsa(void **state)
+{
+	/* Independent of the table: each algorithm's curve and hash. */
+	static const struct {
+		const char *file;
+		int type, alg;
+		vg_ecdsa_curve curve;
+		vg_hash_alg h, tls_h;
+	} algs[] = {
+		{"ecdsa-p256.pem", VG_KEY_ECDSA_P256, VG_ALG_ECDSA_P256_SHA256, VG_ECDSA_P256,
+		 VG_HASH_SHA256, VG_HASH_SHA256},
+		{"ecdsa-p256.pem", VG_KEY_ECDSA_P256, VG_ALG_ECDSA_P256_SHA384, VG_ECDSA_P256,
+		 VG_HASH_SHA384, VG_HASH_SHA256},
+		{"ecdsa-p256.pem", VG_KEY_ECDSA_P256, VG_ALG_ECDSA_P256_SHA512, VG_ECDSA_P256,
+		 VG_HASH_SHA512, VG_HASH_SHA256},
+		{"ecdsa-p384.pem", VG_KEY_ECDSA_P384, VG_ALG_ECDSA_P384_SHA384, VG_ECDSA_P384,
+		 VG_HASH_SHA384, VG_HASH_SHA384},
+		{"ecdsa-p384.pem", VG_KEY_ECDSA_P384, VG_ALG_ECDSA_P384_SHA256, VG_ECDSA_P384,
+		 VG_HASH_SHA256, VG_HASH_SHA384},
+		{"ecdsa-p384.pem", VG_KEY_ECDSA_P384, VG_ALG_ECDSA_P384_SHA512, VG_ECDSA_P384,
+		 VG_HASH_SHA512, VG_HASH_SHA384},
+	};
+	uint8_t dg[64], hash[64], content[200];
+	size_t n = 0;
+	vgd_reason why;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
+		key k = load(algs[i].file);
+		size_t dl = vg_hash_len(algs[i].h), pl = algs[i].curve == VG_ECDSA_P256 ? 65 : 97;
+		assert_int_equal(k.info.type, algs[i].type);
+		assert_int_equal(k.info.pub_len, pl);
+		assert_int_equal(k.info.pub[0], 0x04);
+		k.info.allow = VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13;
+		memset(dg, 0x30 + (int)i, sizeof dg);
+		/* no SIG_FORMAT, DER asked for, raw asked for */
+		static const uint8_t fmts[] = {0, VG_SIGFMT_DER, VG_SIGFMT_RAW};
+		for (size_t f = 0; f < sizeof fmts; f++) {
+			assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN,
+						       (uint8_t)algs[i].alg, 0, fmts[f], dg, dl,
+						       out, &n, &why),
+					 VG_ST_OK);
+			check_ecdsa(algs[i].curve, &k, fmts[f] != VG_SIGFMT_RAW, out, n, dg, dl);
+		}
+		/* a digest of another length, a format off the list */
+		assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, (uint8_t)algs[i].alg,
+					       0, 0, dg, dl - 1, out, &n, &why),
+				 VG_ST_BAD_INPUT);
+		assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, (uint8_t)algs[i].alg,
+					       0, 3, dg, dl, out, &n, &why),
+				 VG_ST_BAD_INPUT);
+		assert_string_equal(why.text, "bad signature format");
+		/* TLS 1.3 mode: the curve's own hash over the content, whatever
+		 * the transcript hash's length (RFC 8446 4.2.3), DER */
+		for (size_t hl = 32; hl <= 64; hl += 16) {
+			memset(hash, (int)(hl + i), sizeof hash);
+			assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_TLS13,
+						       VG_TLS_SERVER, 0, hash, hl, out, &n, &why),
+					 VG_ST_OK);
+			size_t cl = tls13_content(content, VG_TLS_SERVER, hash, hl);
+			assert_int_equal(vg_hash(algs[i].tls_h, dg, content, cl), 0);
+			check_ecdsa(algs[i].curve, &k, 1, out, n, dg, vg_hash_len(algs[i].tls_h));
+		}
+		/* TLS 1.3 signatures are DER: no format choice there */
+		assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_TLS13,
+					       VG_TLS_SERVER, VG_SIGFMT_RAW, hash, 32, out, &n,
+					       &why),
+				 VG_ST_BAD_INPUT);
+		unload(&k);
+	}
 }
 
 int main(void)
@@ -401,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_policy_ed25519),
 		cmocka_unit_test(test_policy_x25519),
 		cmocka_unit_test(test_policy_rsa),
+		cmocka_unit_test(test_policy_ecdsa),
 		cmocka_unit_test(test_policy_not_key_ops),
 		cmocka_unit_test(test_status_from_kernel),
 		cmocka_unit_test(test_err_from_kernel),
@@ -408,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_run_ed25519),
 		cmocka_unit_test(test_run_rsa),
 		cmocka_unit_test(test_run_x25519),
+		cmocka_unit_test(test_run_ecdsa),
 	};
 
 	return cmocka_run_group_tests_name("keyops", tests, NULL, NULL);

@@ -4,7 +4,9 @@
 
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
+#include <openssl/ec.h>
 #include <openssl/evp.h>
+#include <openssl/obj_mac.h>
 #include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
@@ -82,6 +84,33 @@ static int verify_message(EVP_PKEY *k, const EVP_MD *md, int pss_salt, const uin
 	return ok;
 }
 
+/* The curve of an EC key ("prime256v1", "secp384r1"), or "" */
+static const char *ec_group(EVP_PKEY *k)
+{
+	static char name[64];
+	size_t n = 0;
+	if (EVP_PKEY_get_base_id(k) != EVP_PKEY_EC ||
+	    EVP_PKEY_get_utf8_string_param(k, OSSL_PKEY_PARAM_GROUP_NAME, name, sizeof(name),
+					   &n) != 1)
+		return "";
+	return name;
+}
+
+/* ECDSA: the key's curve is the algorithm's, the digest has the
+ * algorithm's hash length (set as the signature digest, OpenSSL checks
+ * it), the DER signature verifies. */
+static int verify_ecdsa(EVP_PKEY *k, const char *curve, const EVP_MD *md, const uint8_t *dg,
+			size_t dl, const uint8_t *sig, size_t sl)
+{
+	if (strcmp(ec_group(k), curve) != 0 || (size_t)EVP_MD_get_size(md) != dl)
+		return 0;
+	EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new(k, NULL);
+	int ok = pc && EVP_PKEY_verify_init(pc) == 1 && EVP_PKEY_CTX_set_signature_md(pc, md) == 1 &&
+		 EVP_PKEY_verify(pc, sig, sl, dg, dl) == 1;
+	EVP_PKEY_CTX_free(pc);
+	return ok;
+}
+
 int vt_verify(void *pkey, int alg, const uint8_t *data, size_t len, const uint8_t *sig,
 	      size_t sig_len)
 {
@@ -90,6 +119,18 @@ int vt_verify(void *pkey, int alg, const uint8_t *data, size_t len, const uint8_
 	 * code under test. An algorithm it does not know fails. */
 	int pss;
 	switch (alg) {
+	case VGC_ALG_ECDSA_P256_SHA256:
+		return verify_ecdsa(k, "prime256v1", EVP_sha256(), data, len, sig, sig_len);
+	case VGC_ALG_ECDSA_P256_SHA384:
+		return verify_ecdsa(k, "prime256v1", EVP_sha384(), data, len, sig, sig_len);
+	case VGC_ALG_ECDSA_P256_SHA512:
+		return verify_ecdsa(k, "prime256v1", EVP_sha512(), data, len, sig, sig_len);
+	case VGC_ALG_ECDSA_P384_SHA384:
+		return verify_ecdsa(k, "secp384r1", EVP_sha384(), data, len, sig, sig_len);
+	case VGC_ALG_ECDSA_P384_SHA256:
+		return verify_ecdsa(k, "secp384r1", EVP_sha256(), data, len, sig, sig_len);
+	case VGC_ALG_ECDSA_P384_SHA512:
+		return verify_ecdsa(k, "secp384r1", EVP_sha512(), data, len, sig, sig_len);
 	case VGC_ALG_ED25519:
 		return sig_len == 64 && verify_message(k, NULL, 0, data, len, sig, sig_len);
 	case VGC_ALG_RSA_PKCS1_SHA256:
@@ -110,6 +151,26 @@ int vt_verify(void *pkey, int alg, const uint8_t *data, size_t len, const uint8_
 	return verify_digest(k, pss, data, len, sig, sig_len);
 }
 
+int vt_verify_ecdsa_raw(void *pkey, int alg, const uint8_t *digest, size_t len,
+			const uint8_t *sig, size_t sig_len)
+{
+	size_t half = strcmp(ec_group(pkey), "secp384r1") == 0 ? 48 : 32;
+	ECDSA_SIG *es = ECDSA_SIG_new();
+	BIGNUM *r = BN_bin2bn(sig, (int)half, NULL), *s = BN_bin2bn(sig + half, (int)half, NULL);
+	unsigned char *der = NULL;
+	int dl = -1;
+	if (sig_len == 2 * half && es && r && s && ECDSA_SIG_set0(es, r, s) == 1) {
+		r = s = NULL; /* owned by es now */
+		dl = i2d_ECDSA_SIG(es, &der);
+	}
+	int ok = dl > 0 && vt_verify(pkey, alg, digest, len, der, (size_t)dl);
+	OPENSSL_free(der);
+	BN_free(r);
+	BN_free(s);
+	ECDSA_SIG_free(es);
+	return ok;
+}
+
 int vt_verify_tls13(void *pkey, int role, const uint8_t *hash, size_t hash_len,
 		    const uint8_t *sig, size_t sig_len)
 {
@@ -123,6 +184,12 @@ int vt_verify_tls13(void *pkey, int role, const uint8_t *hash, size_t hash_len,
 	EVP_PKEY *k = pkey;
 	if (EVP_PKEY_get_base_id(k) == EVP_PKEY_ED25519)
 		return sig_len == 64 && verify_message(k, NULL, 0, content, n, sig, sig_len);
+	/* ecdsa_secp256r1_sha256, ecdsa_secp384r1_sha384: the curve's hash,
+	 * whatever the transcript hash's length */
+	if (strcmp(ec_group(k), "prime256v1") == 0)
+		return verify_message(k, EVP_sha256(), 0, content, n, sig, sig_len);
+	if (strcmp(ec_group(k), "secp384r1") == 0)
+		return verify_message(k, EVP_sha384(), 0, content, n, sig, sig_len);
 	return verify_message(k, md_for_len(hash_len), (int)hash_len, content, n, sig, sig_len);
 }
 
@@ -170,6 +237,12 @@ int vt_check_public(void *pkey, const uint8_t *pub, size_t len)
 	EVP_PKEY *k = pkey;
 	uint8_t raw[512];
 	size_t rl = sizeof(raw);
+	if (EVP_PKEY_get_base_id(k) == EVP_PKEY_EC) /* uncompressed, whatever the file had */
+		return EVP_PKEY_set_utf8_string_param(k, OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT,
+						      "uncompressed") == 1 &&
+		       EVP_PKEY_get_octet_string_param(k, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, raw,
+						       sizeof(raw), &rl) == 1 &&
+		       rl == len && memcmp(raw, pub, len) == 0;
 	if (EVP_PKEY_get_base_id(k) != EVP_PKEY_RSA)
 		return EVP_PKEY_get_raw_public_key(k, raw, &rl) == 1 && rl == len &&
 		       memcmp(raw, pub, len) == 0;

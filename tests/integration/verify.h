@@ -17,10 +17,16 @@ void *vt_load(const vgt_daemon *d, const char *name);
 void *vt_load_file(const vgt_daemon *d, const char *file);
 void vt_free(void *pkey);
 /* sign: alg is a vgc_alg other than tls13; data is the message (ed25519)
- * or the digest. */
+ * or the digest. ECDSA signatures are DER here. */
 int vt_verify(void *pkey, int alg, const uint8_t *data, size_t len, const uint8_t *sig,
 	      size_t sig_len);
-/* TLS 1.3 CertificateVerify content (RFC 8446 4.4.3) for role and hash. */
+/* An ECDSA signature as raw r || s (each the curve's size), re-encoded
+ * by OpenSSL and checked as vt_verify does. */
+int vt_verify_ecdsa_raw(void *pkey, int alg, const uint8_t *digest, size_t len,
+			const uint8_t *sig, size_t sig_len);
+/* TLS 1.3 CertificateVerify content (RFC 8446 4.4.3) for role and hash,
+ * signed with the key's scheme: Ed25519; RSA-PSS with the transcript
+ * hash's digest; ECDSA with the curve's own hash (RFC 8446 4.2.3), DER. */
 int vt_verify_tls13(void *pkey, int role, const uint8_t *hash, size_t hash_len,
 		    const uint8_t *sig, size_t sig_len);
 /* X25519(pkey, peer) computed by OpenSSL equals shared. */
@@ -30,7 +36,8 @@ void vt_x25519_peer(uint8_t peer[32]);
 /* m^e mod n == in for the RSA key (out = m^d mod n from vgd). */
 int vt_check_rsa_private(void *pkey, const uint8_t *in, size_t len, const uint8_t *out,
 			 size_t out_len);
-/* Raw public key bytes (32 bytes, or the RSA modulus) equal pub. */
+/* Raw public key bytes (32 bytes, the RSA modulus, or the uncompressed
+ * EC point) equal pub. */
 int vt_check_public(void *pkey, const uint8_t *pub, size_t len);
 
 #endif

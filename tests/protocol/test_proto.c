@@ -559,7 +559,7 @@ static void test_reply_strict(void **state)
 	vg_frame_begin(&w, buf, sizeof buf, VG_OP_STATS | VG_OP_REPLY, 0, 1);
 	vg_put_open(&w, VG_T_STAT);
 	vg_put_str(&w, VG_T_STAT_NAME, "x");
-	vg_put(&w, 21, d32, 2);
+	vg_put(&w, VG_T_MAX + 1, d32, 2); /* the first unknown tag */
 	vg_put_u64(&w, VG_T_STAT_VALUE, 1);
 	vg_put_close(&w);
 	assert_int_equal(decode_w(&w), VG_ST_OK);

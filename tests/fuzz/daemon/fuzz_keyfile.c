@@ -1,8 +1,9 @@
 /* fuzz_keyfile.c: libFuzzer target for vgd_keyfile_parse (daemon/keyfile.c)
- * on arbitrary bytes: PEM or DER, PKCS#8 or PKCS#1. Properties: no memory
- * error (ASan/UBSan); a success has a known key type and, for RSA, every
- * part inside the decoded buffer; a failure has a reason and leaves the
- * output wiped. */
+ * on arbitrary bytes: PEM or DER, PKCS#8, PKCS#1 or SEC 1. Properties: no
+ * memory error (ASan/UBSan); a success has a known key type and, for RSA,
+ * every part inside the decoded buffer, for EC a scalar of its curve's
+ * size and a public point of a SEC 1 shape; a failure has a reason and
+ * leaves the output wiped. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -33,7 +34,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	CHECK(r == 0);
-	CHECK(kf.type == VG_KEY_ED25519 || kf.type == VG_KEY_X25519 || kf.type == VG_KEY_RSA);
+	CHECK(kf.type == VG_KEY_ED25519 || kf.type == VG_KEY_X25519 || kf.type == VG_KEY_RSA ||
+	      kf.type == VG_KEY_ECDSA_P256 || kf.type == VG_KEY_ECDSA_P384);
+	if (kf.type == VG_KEY_ECDSA_P256 || kf.type == VG_KEY_ECDSA_P384) {
+		size_t n = kf.type == VG_KEY_ECDSA_P256 ? 32 : 48;
+		CHECK(kf.ec_d_len == n);
+		CHECK(kf.ec_pub_len == 0 || (kf.ec_pub[0] == 4 && kf.ec_pub_len == 1 + 2 * n) ||
+		      ((kf.ec_pub[0] == 2 || kf.ec_pub[0] == 3) && kf.ec_pub_len == 1 + n));
+	}
 	if (kf.type == VG_KEY_RSA) {
 		/* The parts point into the input (DER) or into der (PEM). */
 		const vg_rsa_key_parts *p = &kf.rsa;
