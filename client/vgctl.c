@@ -38,13 +38,16 @@ static void usage(FILE *out)
 		"  keys                       list the keys you may use\n"
 		"  pubkey NAME [--pem|--raw|--hex] [--out FILE]\n"
 		"                             public key (default PEM SubjectPublicKeyInfo;\n"
-		"                             raw: 32 bytes, or the RSA modulus)\n"
-		"  sign NAME --alg ALG [--role server|client] [--hash] [--in FILE|FILE]\n"
-		"       [--out FILE] [--raw|--hex|--base64]\n"
+		"                             raw: 32 bytes, the RSA modulus, or the EC\n"
+		"                             point 04||X||Y)\n"
+		"  sign NAME --alg ALG [--role server|client] [--hash] [--raw] [--in FILE|FILE]\n"
+		"       [--out FILE] [--hex|--base64]\n"
 		"                             sign the input (default stdin): the message for\n"
-		"                             ed25519; the digest for rsa-* (or the message\n"
-		"                             with --hash); the transcript hash for tls13\n"
-		"                             (--role, default server). Output default raw.\n"
+		"                             ed25519; the digest for rsa-* and ecdsa-* (or\n"
+		"                             the message with --hash); the transcript hash\n"
+		"                             for tls13 (--role, default server). ecdsa-*:\n"
+		"                             DER, or r||s with --raw. Output: the bytes,\n"
+		"                             or --hex/--base64.\n"
 		"  x25519 NAME PEER [--out FILE] [--raw|--hex|--base64]\n"
 		"                             shared secret with PEER: 64 hex digits, or a\n"
 		"                             file with 32 bytes or 64 hex digits (default hex)\n"
@@ -122,9 +125,13 @@ static int write_out(const char *path, int enc, const uint8_t *p, size_t n, cons
 struct cmd_opts {
 	const char *alg, *in, *out, *role, *key, *arg2;
 	int enc, hash;
+	int raw; /* sign: --raw, the raw r||s ECDSA signature */
 };
 
-static int parse_cmd(int argc, char **argv, struct cmd_opts *o, int nargs, int enc)
+/* raw_is_format: --raw names the signature's format (sign), not the
+ * output's encoding (the others, whose binary output is "raw"). */
+static int parse_cmd(int argc, char **argv, struct cmd_opts *o, int nargs, int enc,
+		     int raw_is_format)
 {
 	static const struct option lo[] = {{"alg", required_argument, NULL, 'a'},
 					   {"in", required_argument, NULL, 'i'},
@@ -148,7 +155,12 @@ static int parse_cmd(int argc, char **argv, struct cmd_opts *o, int nargs, int e
 		case 'r': o->role = optarg; break;
 		case 'H': o->hash = 1; break;
 		case 'x': o->enc = OUT_HEX; break;
-		case 'R': o->enc = OUT_RAW; break;
+		case 'R':
+			if (raw_is_format)
+				o->raw = 1;
+			else
+				o->enc = OUT_RAW;
+			break;
 		case 'b': o->enc = OUT_BASE64; break;
 		case 'p': o->enc = OUT_PEM; break;
 		default: return EX_USAGE;
@@ -207,12 +219,21 @@ static void print_bits(uint32_t mask, const char *(*name)(uint32_t), int json)
 	}
 }
 
-/* Bits of a key: the type's security size, or the modulus length. */
+/* Bits of a key: the type's size (the curve's), or the modulus's length
+ * in bits (not rounded up to bytes: a 3000-bit key is 3000). */
 static size_t key_bits(const vgc_key_info *k)
 {
 	const vg_key_type_info *t = vg_key_type_get(k->type);
+	size_t n = k->pub_len;
+	const uint8_t *p = k->pub;
 
-	return t != NULL && t->bits != 0 ? t->bits : k->pub_len * 8;
+	if (t != NULL && t->bits != 0)
+		return t->bits;
+	while (n > 0 && p[0] == 0) {
+		p++;
+		n--;
+	}
+	return n == 0 ? 0 : (n - 1) * 8 + (size_t)(32 - __builtin_clz(p[0]));
 }
 
 static int cmd_hello(vg_client *c, int json)
@@ -261,7 +282,7 @@ static int cmd_keys(vg_client *c, int json)
 			printf("\"}");
 			continue;
 		}
-		printf("%-24s %-8s", k[i].name, vg_key_type_name(k[i].type));
+		printf("%-24s %-10s", k[i].name, vg_key_type_name(k[i].type));
 		const vg_key_type_info *t = vg_key_type_get(k[i].type);
 		if (t != NULL && t->bits == 0) /* the size varies: show it */
 			printf(" %4zu-bit", key_bits(&k[i]));
@@ -303,7 +324,7 @@ static int cmd_stats(vg_client *c, int json)
 static int cmd_pubkey(vg_client *c, int argc, char **argv)
 {
 	struct cmd_opts o;
-	if (parse_cmd(argc, argv, &o, 1, OUT_PEM) != EX_OK || o.in) {
+	if (parse_cmd(argc, argv, &o, 1, OUT_PEM, 0) != EX_OK || o.in) {
 		usage(stderr);
 		return EX_USAGE;
 	}
@@ -345,7 +366,7 @@ static size_t hash_for(const vg_alg_info *a, const uint8_t *m, size_t len,
 static int cmd_sign(vg_client *c, int json, int argc, char **argv)
 {
 	struct cmd_opts o;
-	if (parse_cmd(argc, argv, &o, 1, OUT_RAW) != EX_OK || !o.alg) {
+	if (parse_cmd(argc, argv, &o, 1, OUT_RAW, 1) != EX_OK || !o.alg || o.enc == OUT_PEM) {
 		usage(stderr);
 		return EX_USAGE;
 	}
@@ -370,9 +391,13 @@ static int cmd_sign(vg_client *c, int json, int argc, char **argv)
 	}
 	uint8_t sig[VGC_RESULT_MAX];
 	size_t sl = 0;
+	/* --raw picks r||s where the signature has a choice (ECDSA); the
+	 * others have one encoding, which --raw leaves as it is. */
+	int fmt = o.raw && a->formats ? VGC_SIG_RAW : VGC_SIG_DEFAULT;
 	int r = a->data == VG_DATA_TLS13_HASH
 			? vg_client_sign_tls13(c, o.key, role, msg, len, sig, sizeof(sig), &sl)
-			: vg_client_sign(c, o.key, a->alg, msg, len, sig, sizeof(sig), &sl);
+			: vg_client_sign_format(c, o.key, a->alg, fmt, msg, len, sig, sizeof(sig),
+						&sl);
 	free(data);
 	if (r == VGC_E_INVALID) {
 		fprintf(stderr, "vgctl: %s (input length %zu does not fit %s)\n",
@@ -422,7 +447,7 @@ static int parse_peer(const char *s, uint8_t peer[32])
 static int cmd_x25519(vg_client *c, int argc, char **argv)
 {
 	struct cmd_opts o;
-	if (parse_cmd(argc, argv, &o, 2, OUT_HEX) != EX_OK || o.in || o.enc == OUT_PEM) {
+	if (parse_cmd(argc, argv, &o, 2, OUT_HEX, 0) != EX_OK || o.in || o.enc == OUT_PEM) {
 		usage(stderr);
 		return EX_USAGE;
 	}
@@ -442,7 +467,7 @@ static int cmd_x25519(vg_client *c, int argc, char **argv)
 static int cmd_rsa_private(vg_client *c, int argc, char **argv)
 {
 	struct cmd_opts o;
-	if (parse_cmd(argc, argv, &o, 1, OUT_RAW) != EX_OK || o.enc == OUT_PEM) {
+	if (parse_cmd(argc, argv, &o, 1, OUT_RAW, 0) != EX_OK || o.enc == OUT_PEM) {
 		usage(stderr);
 		return EX_USAGE;
 	}

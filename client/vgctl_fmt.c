@@ -1,7 +1,7 @@
 /* vgctl_fmt.c: vgctl's output encodings (hex, base64, PEM, JSON strings)
  * and the DER SubjectPublicKeyInfo of a vgd key (RFC 8410 for
- * Ed25519/X25519, RFC 8017 A.1.1 RSAPublicKey for RSA). Handles public
- * values, and results the user asked to see. */
+ * Ed25519/X25519, RFC 8017 A.1.1 RSAPublicKey for RSA, RFC 5480 for EC).
+ * Handles public values, and results the user asked to see. */
 #include <string.h>
 
 #include "vgctl.h"
@@ -137,8 +137,32 @@ static size_t der_uint_len(const uint8_t *v, size_t n)
 	return der_hdr_len(body) + body;
 }
 
+/* RFC 5480: SEQUENCE { SEQUENCE { OID id-ecPublicKey, OID namedCurve },
+ * BIT STRING { 0 unused bits, the uncompressed point } }. Every length is
+ * below 128, so the prefix is fixed per curve. */
+static size_t ec_spki(const vgc_key_info *k, uint8_t *out, size_t cap)
+{
+	static const uint8_t p256[] = {0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48,
+				       0xce, 0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a, 0x86, 0x48,
+				       0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00};
+	static const uint8_t p384[] = {0x30, 0x76, 0x30, 0x10, 0x06, 0x07, 0x2a, 0x86,
+				       0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x05, 0x2b,
+				       0x81, 0x04, 0x00, 0x22, 0x03, 0x62, 0x00};
+	const uint8_t *pre = k->type == VGC_KEY_ECDSA_P256 ? p256 : p384;
+	size_t pl = k->type == VGC_KEY_ECDSA_P256 ? sizeof(p256) : sizeof(p384);
+	size_t point = k->type == VGC_KEY_ECDSA_P256 ? 65 : 97;
+
+	if (k->pub_len != point || k->pub[0] != 0x04 || cap < pl + point)
+		return 0;
+	memcpy(out, pre, pl);
+	memcpy(out + pl, k->pub, point);
+	return pl + point;
+}
+
 size_t vgctl_spki(const vgc_key_info *k, uint8_t *out, size_t cap)
 {
+	if (k->type == VGC_KEY_ECDSA_P256 || k->type == VGC_KEY_ECDSA_P384)
+		return ec_spki(k, out, cap);
 	/* RFC 8410: SEQUENCE { SEQUENCE { OID 1.3.101.112|110 }, BIT STRING
 	 * { 0 unused bits, 32-byte key } }: a fixed 12-byte prefix. */
 	static const uint8_t ed_prefix[12] = {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03,

@@ -6,7 +6,7 @@
 vgd_start() {
 	T=$(mktemp -d /tmp/vgc-test.XXXXXX)
 	trap vgd_cleanup EXIT INT TERM
-	for f in ed25519.pem ed25519-b.pem x25519.pem rsa2048.pem; do
+	for f in ed25519.pem ed25519-b.pem x25519.pem rsa2048.pem ecdsa-p256.pem ecdsa-p384.pem; do
 		cp "$VG_TEST_KEYS/$f" "$T/$f"
 		chmod 600 "$T/$f"
 	done
@@ -27,6 +27,12 @@ allow = x25519
 [key rsa]
 file = rsa2048.pem
 allow = sign, rsa-private
+[key ec256]
+file = ecdsa-p256.pem
+allow = sign
+[key ec384]
+file = ecdsa-p384.pem
+allow = sign, tls13
 CONF
 	"$VG_VGD" -c "$T/vgd.conf" 2>"$T/vgd.log" &
 	VGD_PID=$!

@@ -29,13 +29,14 @@ V ping | grep -q '^ok' || fail "ping"
 V --json ping | json 'assert d["ok"] is True'
 V --json hello | json 'assert d["max_inflight"]==128 and 1 in d["versions"] and "vgd" in d["server"]'
 V hello | grep -q max_inflight || fail "hello"
-V keys --json | json 'n={k["name"]:k for k in d}; assert set(n)=={"ed","ed-tls","x","rsa"}, n; assert n["rsa"]["bits"]==2048; assert n["ed-tls"]["ops"]==["tls13"]; assert n["x"]["type"]=="x25519"'
+V keys --json | json 'n={k["name"]:k for k in d}; assert set(n)=={"ed","ed-tls","x","rsa","ec256","ec384"}, n; assert n["rsa"]["bits"]==2048; assert n["ed-tls"]["ops"]==["tls13"]; assert n["x"]["type"]=="x25519"; assert n["ec256"]["type"]=="ecdsa-p256" and n["ec256"]["bits"]==256; assert n["ec384"]["type"]=="ecdsa-p384" and n["ec384"]["bits"]==384 and len(n["ec384"]["public"])==194'
 V keys | grep -q '^rsa .*2048-bit' || fail "keys"
+V keys | grep -q '^ec384  *ecdsa-p384 .*allows: sign tls13' || fail "keys names the curve"
 V --json stats | json 'assert isinstance(d, dict) and len(d) > 0'
 V stats >/dev/null
 
 # public keys: the same PEM openssl derives from the private key
-for k in ed:ed25519.pem x:x25519.pem rsa:rsa2048.pem; do
+for k in ed:ed25519.pem x:x25519.pem rsa:rsa2048.pem ec256:ecdsa-p256.pem ec384:ecdsa-p384.pem; do
 	name=${k%%:*}
 	file=${k#*:}
 	V pubkey "$name" --out "$T/$name.pub"
@@ -70,6 +71,36 @@ openssl dgst -sha512 -binary "$T/msg" > "$T/dg"
 V sign rsa --alg rsa-pkcs1-sha512 "$T/dg" > "$T/rsig"
 openssl dgst -sha512 -verify "$T/rsa.pub" -signature "$T/rsig" "$T/msg" >/dev/null ||
 	fail "rsa-pkcs1-sha512 does not verify"
+# ECDSA: DER by default, verified over the message by openssl; --raw
+# gives r||s, which openssl checks once it is wrapped in DER again
+V sign ec256 --alg ecdsa-p256-sha256 --hash --in "$T/msg" --out "$T/esig"
+openssl dgst -sha256 -verify "$T/ec256.pub" -signature "$T/esig" "$T/msg" >/dev/null ||
+	fail "ecdsa-p256-sha256 does not verify"
+V sign ec384 --alg ecdsa-p384-sha384 --hash "$T/msg" > "$T/esig"
+openssl dgst -sha384 -verify "$T/ec384.pub" -signature "$T/esig" "$T/msg" >/dev/null ||
+	fail "ecdsa-p384-sha384 does not verify"
+V sign ec384 --alg ecdsa-p384-sha256 --hash "$T/msg" > "$T/esig"
+openssl dgst -sha256 -verify "$T/ec384.pub" -signature "$T/esig" "$T/msg" >/dev/null ||
+	fail "ecdsa-p384-sha256 does not verify"
+V sign ec256 --alg ecdsa-p256-sha256 --hash --raw --in "$T/msg" --out "$T/eraw"
+[ "$(wc -c < "$T/eraw")" -eq 64 ] || fail "--raw is not 64 bytes"
+python3 - "$T/eraw" "$T/eder" <<'PY'
+import sys
+raw = open(sys.argv[1], "rb").read()
+def integer(b):
+    b = b.lstrip(b"\0") or b"\0"
+    if b[0] & 0x80:
+        b = b"\0" + b
+    return bytes([2, len(b)]) + b
+body = integer(raw[:32]) + integer(raw[32:])
+open(sys.argv[2], "wb").write(bytes([0x30, len(body)]) + body)
+PY
+openssl dgst -sha256 -verify "$T/ec256.pub" -signature "$T/eder" "$T/msg" >/dev/null ||
+	fail "ecdsa --raw signature does not verify"
+[ "$(V sign ec384 --alg ecdsa-p384-sha384 --hash --raw --hex "$T/msg" | tr -d '\n' | wc -c)" -eq 192 ] ||
+	fail "--raw --hex"
+expect 1 V sign ec256 --alg ecdsa-p384-sha384 --hash "$T/msg"
+V --json sign ec256 --alg ecdsa-p256-sha512 --hash --in "$T/msg" | json 'assert d["alg"]=="ecdsa-p256-sha512" and bytes.fromhex(d["signature"])[0]==0x30'
 # tls13
 openssl dgst -sha256 -binary "$T/msg" > "$T/th"
 V sign ed-tls --alg tls13 --role client "$T/th" > "$T/tsig"
@@ -102,4 +133,6 @@ expect 65 V rsa-private rsa "$T/msg"
 V --json bench ed --concurrency 16 --count 300 | json 'assert d["requests"]==300 and d["errors"]==0 and d["latency_us"]["p99.9"]>0, d'
 V bench --count 200 --concurrency 4 | grep -q 'p99.9' || fail "bench ping"
 V bench x --count 50 --concurrency 8 | grep -q '^x25519 x' || fail "bench x25519"
+V --json bench ec256 --count 40 --concurrency 4 | json 'assert d["op"]=="sign" and d["alg"]==9 and d["requests"]==40 and d["errors"]==0, d'
+V --json bench ec384 --op tls13 --count 20 | json 'assert d["op"]=="tls13" and d["requests"]==20 and d["errors"]==0, d'
 echo "ok"
