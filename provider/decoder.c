@@ -38,6 +38,18 @@ static void *rsa_newctx(void *provctx)
 	return dec_new(provctx, VGC_KEY_RSA);
 }
 
+/* One decoder for both curves (OpenSSL's key type is "EC"). */
+static void *ec_newctx(void *provctx)
+{
+	return dec_new(provctx, VGC_KEY_ECDSA_P256);
+}
+
+/* The decoder's key type: P-384 goes with P-256, both are "EC". */
+static int family(int type)
+{
+	return vg_prov_is_ec(type) ? VGC_KEY_ECDSA_P256 : type;
+}
+
 static void dec_freectx(void *vctx)
 {
 	free(vctx);
@@ -80,7 +92,7 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection, OSSL_CALLBA
 		vg_prov_key_free(k);
 		return 0;
 	}
-	if (k->type != c->type) {
+	if (family(k->type) != c->type) {
 		vg_prov_key_free(k);
 		return 1; /* the other key type's decoder takes it */
 	}
@@ -107,6 +119,12 @@ const OSSL_DISPATCH vg_prov_ed25519_decoder[] = {
 
 const OSSL_DISPATCH vg_prov_rsa_decoder[] = {
 	{OSSL_FUNC_DECODER_NEWCTX, (void (*)(void))rsa_newctx},
+	COMMON_FUNCS,
+	{0, NULL},
+};
+
+const OSSL_DISPATCH vg_prov_ec_decoder[] = {
+	{OSSL_FUNC_DECODER_NEWCTX, (void (*)(void))ec_newctx},
 	COMMON_FUNCS,
 	{0, NULL},
 };

@@ -37,10 +37,25 @@ void vg_prov_key_free(vg_prov_key *k)
 	free(k);
 }
 
+int vg_prov_is_ec(int type)
+{
+	return type == VGC_KEY_ECDSA_P256 || type == VGC_KEY_ECDSA_P384;
+}
+
+size_t vg_prov_ec_sig_max(int type)
+{
+	/* SEQUENCE of two INTEGERs of at most a sign byte + the order's
+	 * size: every length below 128, so two-byte headers. */
+	size_t n = type == VGC_KEY_ECDSA_P256 ? 32 : type == VGC_KEY_ECDSA_P384 ? 48 : 0;
+	return n ? 2 + 2 * (2 + 1 + n) : 0;
+}
+
 int vg_prov_key_bits(const vg_prov_key *k)
 {
 	if (k->type == VGC_KEY_ED25519)
 		return 256;
+	if (vg_prov_is_ec(k->type))
+		return k->type == VGC_KEY_ECDSA_P256 ? 256 : 384;
 	if (k->pub_len == 0)
 		return 0;
 	int top = 8;
@@ -97,10 +112,14 @@ int vg_prov_key_fetch(vg_prov_key *k, const char *name, const char *socket)
 	int r = c ? vg_client_public_key(c, k->name, &info) : VGC_E_NOMEM;
 	if (!done_locked(k, r, "public-key"))
 		return 0;
-	if ((info.type != VGC_KEY_ED25519 && info.type != VGC_KEY_RSA) ||
-	    info.pub_len > sizeof(k->pub) || info.rsa_e_len > sizeof(k->e) ||
-	    (info.type == VGC_KEY_ED25519 && info.pub_len != 32)) {
-		vg_prov_err(k->prov, VG_PROV_R_BAD_ARG, "key %s: not an Ed25519 or RSA key", name);
+	size_t want = info.type == VGC_KEY_ED25519	 ? 32
+		      : info.type == VGC_KEY_ECDSA_P256 ? 65
+		      : info.type == VGC_KEY_ECDSA_P384 ? 97
+							 : 0;
+	if ((info.type != VGC_KEY_RSA && want == 0) || info.pub_len > sizeof(k->pub) ||
+	    info.rsa_e_len > sizeof(k->e) || (want != 0 && info.pub_len != want)) {
+		vg_prov_err(k->prov, VG_PROV_R_BAD_ARG,
+			    "key %s: not an Ed25519, RSA or ECDSA P-256/P-384 key", name);
 		return 0;
 	}
 	k->type = info.type;

@@ -1,4 +1,5 @@
-/* keymgmt.c: OSSL_OP_KEYMGMT for vgd-backed Ed25519 and RSA keys. Only
+/* keymgmt.c: OSSL_OP_KEYMGMT for vgd-backed Ed25519 and RSA keys, and the
+ * entry points every key type shares (EC keys: keymgmt_ec.c). Only
  * public parts cross this interface: export refuses any selection that
  * asks for the private key, so OpenSSL never moves the key to another
  * provider (it would get a key that cannot sign) and falls back to this
@@ -25,14 +26,14 @@ static void *rsa_new(void *provctx)
 	return vg_prov_key_new(provctx, VGC_KEY_RSA);
 }
 
-static void km_free(void *key)
+void vg_prov_km_free(void *key)
 {
 	vg_prov_key_free(key);
 }
 
 /* The reference is the address of a key made by our store or decoder:
  * take it over (the sender frees what is left in the reference). */
-static void *km_load(const void *reference, size_t reference_sz)
+void *vg_prov_km_load(const void *reference, size_t reference_sz)
 {
 	if (reference_sz != sizeof(vg_prov_key *))
 		return NULL;
@@ -41,7 +42,7 @@ static void *km_load(const void *reference, size_t reference_sz)
 	return k;
 }
 
-static int km_has(const void *key, int selection)
+int vg_prov_km_has(const void *key, int selection)
 {
 	const vg_prov_key *k = key;
 	if (!k)
@@ -261,7 +262,7 @@ static const char *rsa_opname(int op)
 	return (op == OSSL_OP_SIGNATURE || op == OSSL_OP_ASYM_CIPHER) ? "RSA" : NULL;
 }
 
-static void *km_dup(const void *key, int selection)
+void *vg_prov_km_dup(const void *key, int selection)
 {
 	const vg_prov_key *k = key;
 	vg_prov_key *d = vg_prov_key_new(k->prov, k->type);
@@ -285,14 +286,14 @@ static void *km_dup(const void *key, int selection)
 }
 
 #define COMMON_FUNCS                                                              \
-	{OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))km_free},                        \
-	{OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))km_load},                        \
-	{OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))km_has},                          \
+	{OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))vg_prov_km_free},                \
+	{OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))vg_prov_km_load},                \
+	{OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))vg_prov_km_has},                  \
 	{OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))km_match},                      \
 	{OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))km_import},                    \
 	{OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))km_export},                    \
 	{OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))km_get_params},            \
-	{OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))km_dup}
+	{OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))vg_prov_km_dup}
 
 const OSSL_DISPATCH vg_prov_ed25519_keymgmt[] = {
 	{OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))ed_new},

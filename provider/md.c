@@ -1,4 +1,4 @@
-/* md.c: the digests the RSA signature needs locally (SHA-256/384/512 from
+/* md.c: the digests the RSA and ECDSA signatures need locally (SHA-256/384/512 from
  * the project's kernels) and their OpenSSL names. Hashes public data. */
 #include <strings.h>
 

@@ -1,4 +1,4 @@
-/* md.h: SHA-2 digests for the RSA signature (see md.c). */
+/* md.h: SHA-2 digests for the RSA and ECDSA signatures (see md.c). */
 #ifndef VG_PROV_MD_H
 #define VG_PROV_MD_H
 

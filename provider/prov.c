@@ -15,12 +15,14 @@
 static const OSSL_ALGORITHM keymgmt_algs[] = {
 	{VG_PROV_NAMES_ED25519, PROPS, vg_prov_ed25519_keymgmt, "vgd Ed25519 key"},
 	{VG_PROV_NAMES_RSA, PROPS, vg_prov_rsa_keymgmt, "vgd RSA key"},
+	{VG_PROV_NAMES_EC, PROPS, vg_prov_ec_keymgmt, "vgd ECDSA P-256/P-384 key"},
 	{NULL, NULL, NULL, NULL},
 };
 
 static const OSSL_ALGORITHM signature_algs[] = {
 	{VG_PROV_NAMES_ED25519, PROPS, vg_prov_ed25519_signature, "Ed25519 in vgd"},
 	{VG_PROV_NAMES_RSA, PROPS, vg_prov_rsa_signature, "RSA PKCS#1 v1.5 / PSS in vgd"},
+	{VG_PROV_NAMES_ECDSA, PROPS, vg_prov_ecdsa_signature, "ECDSA P-256/P-384 in vgd"},
 	{NULL, NULL, NULL, NULL},
 };
 
@@ -39,6 +41,7 @@ static const OSSL_ALGORITHM decoder_algs[] = {
 	{VG_PROV_NAMES_ED25519, PROPS ",input=pem", vg_prov_ed25519_decoder,
 	 "VGD KEY REFERENCE to Ed25519"},
 	{VG_PROV_NAMES_RSA, PROPS ",input=pem", vg_prov_rsa_decoder, "VGD KEY REFERENCE to RSA"},
+	{VG_PROV_NAMES_EC, PROPS ",input=pem", vg_prov_ec_decoder, "VGD KEY REFERENCE to EC"},
 	{NULL, NULL, NULL, NULL},
 };
 

@@ -46,11 +46,13 @@ void vg_prov_err(const vg_prov *p, int reason, const char *fmt, ...)
 typedef struct {
 	vg_prov *prov;
 	int refs;              /* atomic */
-	int type;              /* VGC_KEY_ED25519 or VGC_KEY_RSA */
+	int type;              /* VGC_KEY_ED25519, VGC_KEY_RSA, VGC_KEY_ECDSA_P256 or
+				* _P384; 0 for an EC key whose curve is not known yet */
 	char name[VGC_KEY_NAME_MAX + 1]; /* "" when the key has only a public part */
 	char *socket;          /* from the URI/reference, or NULL */
 	uint32_t ops;          /* what vgd allows (VGC_OPS_*) */
-	uint8_t pub[VGC_PUBKEY_MAX]; /* Ed25519: 32 bytes; RSA: modulus, big-endian */
+	uint8_t pub[VGC_PUBKEY_MAX]; /* Ed25519: 32 bytes; RSA: modulus, big-endian;
+				      * EC: the uncompressed point 04||X||Y */
 	size_t pub_len;
 	uint8_t e[VGC_RSA_E_MAX]; /* RSA public exponent, big-endian, minimal */
 	size_t e_len;
@@ -63,8 +65,12 @@ void vg_prov_key_free(vg_prov_key *k);           /* drops a reference */
 int vg_prov_key_up(vg_prov_key *k);              /* 1 */
 /* Fill k from vgd: name, socket (may be NULL); 1 or 0 with an error raised. */
 int vg_prov_key_fetch(vg_prov_key *k, const char *name, const char *socket);
-/* Modulus bits (RSA) or 256 (Ed25519). */
+/* Modulus bits (RSA), 256 (Ed25519), the curve's bits (EC). */
 int vg_prov_key_bits(const vg_prov_key *k);
+/* 1 for an ECDSA key type (VGC_KEY_ECDSA_P256, _P384). */
+int vg_prov_is_ec(int type);
+/* The largest DER ECDSA signature of an EC key type (72, 104), 0 otherwise. */
+size_t vg_prov_ec_sig_max(int type);
 /* Calls into vgd under the key's lock; 1 or 0 with an error raised. */
 int vg_prov_key_sign(vg_prov_key *k, int alg, const uint8_t *data, size_t len, uint8_t *sig,
 		     size_t cap, size_t *sig_len);
@@ -97,17 +103,29 @@ int vg_prov_unpad_pkcs1(uint8_t *out, size_t cap, const uint8_t *em, size_t k);
 int vg_prov_unpad_tls(uint8_t out[48], const uint8_t *em, size_t k, unsigned client_version,
 		      unsigned alt_version);
 
+/* Key management shared by every key type (keymgmt.c): the keymgmt
+ * entry points that do not depend on the type. */
+void vg_prov_km_free(void *key);
+void *vg_prov_km_load(const void *reference, size_t reference_sz);
+int vg_prov_km_has(const void *key, int selection);
+void *vg_prov_km_dup(const void *key, int selection);
+
 /* Algorithm names shared by keymgmt, signature, decoder and store. */
 #define VG_PROV_NAMES_ED25519 "ED25519:1.3.101.112"
 #define VG_PROV_NAMES_RSA "RSA:rsaEncryption:1.2.840.113549.1.1.1"
+#define VG_PROV_NAMES_EC "EC:id-ecPublicKey:1.2.840.10045.2.1"
+#define VG_PROV_NAMES_ECDSA "ECDSA"
 
 extern const OSSL_DISPATCH vg_prov_ed25519_keymgmt[];
 extern const OSSL_DISPATCH vg_prov_rsa_keymgmt[];
+extern const OSSL_DISPATCH vg_prov_ec_keymgmt[];
 extern const OSSL_DISPATCH vg_prov_ed25519_signature[];
 extern const OSSL_DISPATCH vg_prov_rsa_signature[];
+extern const OSSL_DISPATCH vg_prov_ecdsa_signature[];
 extern const OSSL_DISPATCH vg_prov_rsa_asym_cipher[];
 extern const OSSL_DISPATCH vg_prov_store[];
 extern const OSSL_DISPATCH vg_prov_ed25519_decoder[];
 extern const OSSL_DISPATCH vg_prov_rsa_decoder[];
+extern const OSSL_DISPATCH vg_prov_ec_decoder[];
 
 #endif
