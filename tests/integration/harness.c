@@ -28,9 +28,10 @@ const char vgt_default_keys[] =
 	"[key rsa-pkcs1]\nfile = rsa2048-pkcs1.pem\nallow = tls13\n\n"
 	"[key rsa-der]\nfile = rsa3072.der\nallow = sign\n";
 
-static const char *key_files[] = {"ed25519.pem",   "ed25519-b.pem",     "ed25519-b.der",
-				  "x25519.pem",    "rsa2048.pem",       "rsa3072.pem",
-				  "rsa4096.pem",   "rsa2048-pkcs1.pem", "rsa3072.der"};
+static const char *key_files[] = {"ed25519.pem",    "ed25519-b.pem",     "ed25519-b.der",
+				  "x25519.pem",     "rsa2048.pem",       "rsa3072.pem",
+				  "rsa4096.pem",    "rsa2048-pkcs1.pem", "rsa3072.der",
+				  "ecdsa-p256.pem", "ecdsa-p384.pem"};
 
 const char *vgt_key(const vgt_daemon *d, const char *file, char *buf, size_t cap)
 {

@@ -23,8 +23,9 @@ typedef struct {
  * rsa2048, rsa3072, rsa4096, rsa-pkcs1, rsa-der, ed-der). */
 extern const char vgt_default_keys[];
 
-/* Make the temp dir, copy the keys, write vgd.conf = "socket = ..." +
- * globals + keys. globals may be NULL. Returns 0 or -1. */
+/* Make the temp dir, copy the keys (those of tests/keys the tests use,
+ * ECDSA ones included), write vgd.conf = "socket = ..." + globals + keys.
+ * globals may be NULL. Returns 0 or -1. */
 int vgt_setup(vgt_daemon *d, const char *globals, const char *keys);
 /* Rewrite vgd.conf (for reload tests). */
 int vgt_write_config(vgt_daemon *d, const char *globals, const char *keys);

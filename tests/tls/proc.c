@@ -58,7 +58,11 @@ void vgt_track(pid_t pid)
 
 pid_t vgt_spawn(char *const argv[], char *const env[], const char *in, const char *out)
 {
-	if (n_groups == MAX_PROCS)
+	/* A slot freed by vgt_wait is reused: a suite runs many clients. */
+	int slot = 0;
+	while (slot < n_groups && groups[slot] != 0)
+		slot++;
+	if (slot == MAX_PROCS)
 		return -1;
 	pid_t pid = fork();
 	if (pid < 0)
@@ -86,7 +90,9 @@ pid_t vgt_spawn(char *const argv[], char *const env[], const char *in, const cha
 		_exit(127);
 	}
 	setpgid(pid, pid); /* also here: no race with a kill before exec */
-	groups[n_groups++] = pid;
+	groups[slot] = pid;
+	if (slot == n_groups)
+		n_groups++;
 	return pid;
 }
 

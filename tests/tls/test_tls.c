@@ -1,8 +1,10 @@
 /* test_tls.c: TLS servers using keys held by vgd through the provider
  * (provider/vgd.so): real handshakes with `openssl s_server` (argument
- * "s_server") or Debian's nginx (argument "nginx") against a real vgd,
- * checked with openssl s_client / curl and vgd's statistics. Every
- * process started here is killed at the end (proc.c), all on 127.0.0.1. */
+ * "s_server"), Debian's nginx (argument "nginx") or HAProxy (argument
+ * "haproxy", configured with the README's snippet) against a real vgd,
+ * with Ed25519, RSA and ECDSA P-256/P-384 keys, checked with openssl
+ * s_client / curl and vgd's statistics. Every process started here is
+ * killed at the end (proc.c), all on 127.0.0.1. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,20 +25,31 @@ static const char keys_conf[] =
 	"[key ed]\nfile = ed25519.pem\nallow = sign\n\n"
 	"[key ed-tls]\nfile = ed25519-b.pem\nallow = tls13\n\n"
 	"[key rsa]\nfile = rsa2048.pem\nallow = sign, rsa-private\n\n"
-	"[key rsa-tls]\nfile = rsa2048-pkcs1.pem\nallow = tls13\n";
+	"[key rsa-tls]\nfile = rsa2048-pkcs1.pem\nallow = tls13\n\n"
+	"[key ec256]\nfile = ecdsa-p256.pem\nallow = sign\n\n"
+	"[key ec384]\nfile = ecdsa-p384.pem\nallow = sign\n\n"
+	"[key ec256-tls]\nfile = ecdsa-p256.pem\nallow = tls13\n";
 
-enum { SRV_ED, SRV_ED_TLS, SRV_RSA, SRV_RSA_TLS, N_SRV };
-static const char *const srv_key[N_SRV] = {"ed", "ed-tls", "rsa", "rsa-tls"};
+enum { SRV_ED, SRV_ED_TLS, SRV_RSA, SRV_RSA_TLS, SRV_EC256, SRV_EC384, SRV_EC256_TLS, N_SRV };
+static const char *const srv_key[N_SRV] = {"ed", "ed-tls", "rsa", "rsa-tls",
+					   "ec256", "ec384", "ec256-tls"};
 static const char *const srv_pem[N_SRV] = {"ed25519.pem", "ed25519-b.pem", "rsa2048.pem",
-					   "rsa2048-pkcs1.pem"};
+					   "rsa2048-pkcs1.pem", "ecdsa-p256.pem", "ecdsa-p384.pem",
+					   "ecdsa-p256.pem"};
+/* The host name in each certificate (HAProxy picks a certificate by it). */
+static const char *const srv_host[N_SRV] = {"ed.vgd.test", "ed-tls.vgd.test", "rsa.vgd.test",
+					    "rsa-tls.vgd.test", "ec256.vgd.test",
+					    "ec384.vgd.test", "ec256-tls.vgd.test"};
 
 /* Everything one test group set up; owned by this file. */
 typedef struct {
 	vgt_daemon d;
-	const char *openssl, *provdir, *nginx, *curl;
+	const char *openssl, *provdir, *nginx, *curl, *haproxy;
 	char env_sock[512];    /* VGD_SOCKET=... */
 	char env_conf[512];    /* OPENSSL_CONF=... */
-	int port[N_SRV];       /* s_server ports, or nginx ports (RSA, Ed25519) */
+	char haproxy_log[400]; /* HAProxy's output */
+	int port[N_SRV];       /* s_server ports, nginx ports (RSA, Ed25519, ECDSA), or
+				* HAProxy's */
 	pid_t pid[N_SRV];
 	int out_seq;
 } world;
@@ -98,10 +111,11 @@ static int run(char *const argv[], char *const env[], const char *in, const char
 static int make_certs(void)
 {
 	for (int i = 0; i < N_SRV; i++) {
-		char key[400], cert[400], out[400];
+		char key[400], cert[400], out[400], san[128];
+		snprintf(san, sizeof(san), "subjectAltName=DNS:localhost,DNS:%s", srv_host[i]);
 		char *argv[] = {(char *)W.openssl, "req", "-x509", "-new", "-key",
 				(char *)path(key, sizeof(key), srv_pem[i]), "-subj", "/CN=localhost",
-				"-addext", "subjectAltName=DNS:localhost", "-days", "2", "-out",
+				"-addext", san, "-days", "2", "-out",
 				(char *)crt(cert, sizeof(cert), i), NULL};
 		if (run(argv, NULL, NULL, next_out(out, sizeof(out)), 20000) != 0) {
 			dump(out);
@@ -119,6 +133,7 @@ static int common_setup(void)
 	W.provdir = getenv("VG_PROVIDER_DIR");
 	W.nginx = getenv("VG_NGINX");
 	W.curl = getenv("VG_CURL");
+	W.haproxy = getenv("VG_HAPROXY");
 	if (!W.openssl || !W.provdir)
 		return -1;
 	if (vgt_setup(&W.d, NULL, keys_conf) < 0 || vgt_start(&W.d, 0, NULL) < 0)
@@ -265,6 +280,52 @@ static void test_rsa_tls12(void **state)
 	assert_int_equal(stat_value("sign.count"), before + 2);
 }
 
+/* ECDSA in TLS 1.3: each curve's own scheme. The TLS 1.3-only P-256 key
+ * goes through vgd's TLS 1.3 mode, also under a SHA-384 suite, where
+ * the transcript hash is SHA-384 and the content is hashed with SHA-256
+ * (RFC 8446 4.2.3: the curve fixes the hash). */
+static void test_ecdsa_tls13(void **state)
+{
+	char out[400];
+	uint64_t before = stat_value("sign.count");
+	int rc = s_client(SRV_EC256, out, sizeof(out), "-tls1_3", "-sigalgs",
+			  "ecdsa_secp256r1_sha256", NULL);
+	expect_ok(rc, out, "Protocol version: TLSv1.3", "ECDSA");
+	rc = s_client(SRV_EC384, out, sizeof(out), "-tls1_3", "-sigalgs", "ecdsa_secp384r1_sha384",
+		      NULL);
+	expect_ok(rc, out, "Protocol version: TLSv1.3", "ECDSA");
+	static const char *const suites[] = {"TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384"};
+	for (int i = 0; i < 2; i++) {
+		rc = s_client(SRV_EC256_TLS, out, sizeof(out), "-tls1_3", "-ciphersuites",
+			      suites[i], NULL);
+		expect_ok(rc, out, "Protocol version: TLSv1.3", "ECDSA");
+	}
+	assert_int_equal(stat_value("sign.count"), before + 4);
+}
+
+/* ECDSA in TLS 1.2 (ECDHE-ECDSA): the client picks the hash, with either
+ * curve (OpenSSL's clients offer SHA-256 first, also to P-384). */
+static void test_ecdsa_tls12(void **state)
+{
+	char out[400];
+	uint64_t before = stat_value("sign.count");
+	for (int i = SRV_EC256; i <= SRV_EC384; i++) {
+		int rc = s_client(i, out, sizeof(out), "-tls1_2", "-cipher",
+				  "ECDHE-ECDSA-AES128-GCM-SHA256", NULL);
+		expect_ok(rc, out, "Protocol version: TLSv1.2", "ECDSA");
+		rc = s_client(i, out, sizeof(out), "-tls1_2", "-sigalgs",
+			      i == SRV_EC256 ? "ECDSA+SHA384" : "ECDSA+SHA512", NULL);
+		expect_ok(rc, out, "Ciphersuite: ECDHE-ECDSA-", "ECDSA");
+	}
+	assert_int_equal(stat_value("sign.count"), before + 4);
+	/* allow = tls13: the ServerKeyExchange is refused, cleanly */
+	uint64_t errs = stat_value("sign.errors");
+	int rc = s_client(SRV_EC256_TLS, out, sizeof(out), "-tls1_2", NULL);
+	assert_true(rc > 0);
+	assert_int_equal(stat_value("sign.errors"), errs + 1);
+	assert_true(vgt_alive(W.pid[SRV_EC256_TLS]));
+}
+
 static void test_policy_refuses_tls12(void **state)
 {
 	/* A TLS 1.2 ServerKeyExchange is arbitrary content: an `allow =
@@ -336,6 +397,25 @@ static void test_s_server_vgd_down(void **state)
 
 /* ---- nginx ---- */
 
+/* openssl.cnf: default + vgd, socket from the provider's section; its
+ * path goes to W.env_conf as OPENSSL_CONF=... */
+static int write_openssl_cnf(void)
+{
+	char f[400];
+	FILE *o = fopen(path(f, sizeof(f), "openssl.cnf"), "w");
+	if (!o)
+		return -1;
+	fprintf(o,
+		"openssl_conf = openssl_init\n\n[openssl_init]\nproviders = provider_sect\n\n"
+		"[provider_sect]\ndefault = default_sect\nvgd = vgd_sect\n\n"
+		"[default_sect]\nactivate = 1\n\n"
+		"[vgd_sect]\nmodule = %s/vgd.so\nsocket = %s\nactivate = 1\n",
+		W.provdir, W.d.sock);
+	fclose(o);
+	snprintf(W.env_conf, sizeof(W.env_conf), "OPENSSL_CONF=%s", f);
+	return 0;
+}
+
 /* The README's shell one-liner, so the documented format is tested. */
 static int write_keyref(const char *uri, const char *file)
 {
@@ -352,30 +432,22 @@ static int nginx_setup_inner(void)
 {
 	if (common_setup() < 0 || !W.nginx)
 		return -1;
-	char f[400], g[400], sockuri[512], cert_rsa[400], cert_ed[400], ref_rsa[400], ref_ed[400];
+	char f[400], g[400], sockuri[512], cert_rsa[400], cert_ed[400], cert_ec[400], ref_rsa[400],
+		ref_ed[400], ref_ec[400];
 	snprintf(sockuri, sizeof(sockuri), "vgd:ed-tls?socket=%s", W.d.sock);
 	if (write_keyref("vgd:rsa", path(ref_rsa, sizeof(ref_rsa), "rsa.vgdref")) < 0 ||
-	    write_keyref(sockuri, path(ref_ed, sizeof(ref_ed), "ed.vgdref")) < 0)
+	    write_keyref(sockuri, path(ref_ed, sizeof(ref_ed), "ed.vgdref")) < 0 ||
+	    write_keyref("vgd:ec256", path(ref_ec, sizeof(ref_ec), "ec.vgdref")) < 0 ||
+	    write_openssl_cnf() < 0)
 		return -1;
-	/* openssl.cnf: default + vgd, socket from the provider's section. */
-	FILE *o = fopen(path(f, sizeof(f), "openssl.cnf"), "w");
-	if (!o)
-		return -1;
-	fprintf(o,
-		"openssl_conf = openssl_init\n\n[openssl_init]\nproviders = provider_sect\n\n"
-		"[provider_sect]\ndefault = default_sect\nvgd = vgd_sect\n\n"
-		"[default_sect]\nactivate = 1\n\n"
-		"[vgd_sect]\nmodule = %s/vgd.so\nsocket = %s\nactivate = 1\n",
-		W.provdir, W.d.sock);
-	fclose(o);
-	snprintf(W.env_conf, sizeof(W.env_conf), "OPENSSL_CONF=%s", f);
-	o = fopen(path(f, sizeof(f), "index.html"), "w");
+	FILE *o = fopen(path(f, sizeof(f), "index.html"), "w");
 	if (!o)
 		return -1;
 	fputs("hello from nginx with a vgd key\n", o);
 	fclose(o);
 	W.port[0] = vgt_free_port();
 	W.port[1] = vgt_free_port();
+	W.port[2] = vgt_free_port();
 	o = fopen(path(f, sizeof(f), "nginx.conf"), "w");
 	if (!o)
 		return -1;
@@ -391,16 +463,19 @@ static int nginx_setup_inner(void)
 		" server { listen 127.0.0.1:%d ssl; ssl_certificate %s;"
 		" ssl_certificate_key %s; }\n"
 		" server { listen 127.0.0.1:%d ssl; ssl_certificate %s;"
+		" ssl_certificate_key %s; }\n"
+		" server { listen 127.0.0.1:%d ssl; ssl_certificate %s;"
 		" ssl_certificate_key %s; }\n}\n",
 		W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.port[0],
 		crt(cert_rsa, sizeof(cert_rsa), SRV_RSA), ref_rsa, W.port[1],
-		crt(cert_ed, sizeof(cert_ed), SRV_ED_TLS), ref_ed);
+		crt(cert_ed, sizeof(cert_ed), SRV_ED_TLS), ref_ed, W.port[2],
+		crt(cert_ec, sizeof(cert_ec), SRV_EC256), ref_ec);
 	fclose(o);
 	char *argv[] = {(char *)W.nginx, "-p", W.d.dir, "-c", f, "-g", "daemon off;", NULL};
 	char *env[] = {W.env_conf, "VGD_SOCKET", NULL};
 	W.pid[0] = vgt_spawn(argv, env, NULL, next_out(g, sizeof(g)));
 	if (W.pid[0] <= 0 || vgt_wait_port(W.port[0], 15000) < 0 ||
-	    vgt_wait_port(W.port[1], 15000) < 0) {
+	    vgt_wait_port(W.port[1], 15000) < 0 || vgt_wait_port(W.port[2], 15000) < 0) {
 		dump(g);
 		dump(path(f, sizeof(f), "nginx-error.log"));
 		return -1;
@@ -416,15 +491,15 @@ static int nginx_setup(void **state)
 	return -1;
 }
 
-/* Fetch / over TLS (version "1.2" or "1.3") from nginx server s (0: RSA,
- * 1: Ed25519). Returns the exit status; *body_ok tells whether the page
- * came back. */
-static int fetch(int s, const char *version, int *body_ok)
+/* Fetch / over TLS (version "1.2" or "1.3") from server i's certificate
+ * (a SRV_*: its host name, for SNI) on port; want is a line of the page.
+ * Returns the exit status; *body_ok tells whether the page came back. */
+static int fetch_from(int i, int port, const char *version, const char *want, int *body_ok)
 {
-	char url[80], resolve[80], cert[400], out[400], body[400];
-	snprintf(url, sizeof(url), "https://localhost:%d/", W.port[s]);
-	snprintf(resolve, sizeof(resolve), "localhost:%d:127.0.0.1", W.port[s]);
-	crt(cert, sizeof(cert), s == 0 ? SRV_RSA : SRV_ED_TLS);
+	char url[128], resolve[128], cert[400], out[400], body[400];
+	snprintf(url, sizeof(url), "https://%s:%d/", srv_host[i], port);
+	snprintf(resolve, sizeof(resolve), "%s:%d:127.0.0.1", srv_host[i], port);
+	crt(cert, sizeof(cert), i);
 	next_out(body, sizeof(body));
 	unlink(body);
 	int rc;
@@ -444,26 +519,33 @@ static int fetch(int s, const char *version, int *body_ok)
 		rc = run(argv, NULL, NULL, next_out(out, sizeof(out)), 15000);
 	} else {
 		char req[400], connect[32];
-		snprintf(connect, sizeof(connect), "127.0.0.1:%d", W.port[s]);
+		snprintf(connect, sizeof(connect), "127.0.0.1:%d", port);
 		FILE *o = fopen(path(req, sizeof(req), "request"), "w");
 		assert_non_null(o);
-		fputs("GET / HTTP/1.0\r\nHost: localhost\r\n\r\n", o);
+		fprintf(o, "GET / HTTP/1.0\r\nHost: %s\r\n\r\n", srv_host[i]);
 		fclose(o);
 		char *argv[] = {(char *)W.openssl, "s_client", "-connect", connect, "-servername",
-				"localhost", "-quiet", "-ign_eof", "-CAfile", cert,
+				(char *)srv_host[i], "-quiet", "-ign_eof", "-CAfile", cert,
 				"-verify_return_error",
 				strcmp(version, "1.2") == 0 ? "-tls1_2" : "-tls1_3", NULL};
 		char *env[] = {"OPENSSL_CONF", NULL};
 		rc = run(argv, env, req, body, 15000);
 	}
 	char *s_body = vgt_slurp(body);
-	*body_ok = s_body && strstr(s_body, "hello from nginx with a vgd key") != NULL;
+	*body_ok = s_body && strstr(s_body, want) != NULL;
 	free(s_body);
 	if (rc != 0 || !*body_ok) {
 		dump(out);
 		dump(body);
 	}
 	return rc;
+}
+
+/* nginx server s: 0 RSA, 1 Ed25519 (TLS 1.3 only), 2 ECDSA P-256. */
+static int fetch(int s, const char *version, int *body_ok)
+{
+	static const int srv[] = {SRV_RSA, SRV_ED_TLS, SRV_EC256};
+	return fetch_from(srv[s], W.port[s], version, "hello from nginx with a vgd key", body_ok);
 }
 
 static void test_nginx_tls13_tls12(void **state)
@@ -477,7 +559,12 @@ static void test_nginx_tls13_tls12(void **state)
 	/* Ed25519 key allowing only TLS 1.3, named with ?socket= */
 	assert_int_equal(fetch(1, "1.3", &ok), 0);
 	assert_true(ok);
-	assert_int_equal(stat_value("sign.count"), before + 3);
+	/* ECDSA P-256: TLS 1.3 and ECDHE-ECDSA */
+	assert_int_equal(fetch(2, "1.3", &ok), 0);
+	assert_true(ok);
+	assert_int_equal(fetch(2, "1.2", &ok), 0);
+	assert_true(ok);
+	assert_int_equal(stat_value("sign.count"), before + 5);
 }
 
 static void test_nginx_vgd_down(void **state)
@@ -497,6 +584,113 @@ static void test_nginx_vgd_down(void **state)
 	assert_true(vgt_alive(W.pid[0]));
 }
 
+/* ---- HAProxy ---- */
+
+/* The HAProxy configuration of README.md's "Use with HAProxy" (its
+ * ```haproxy block), with the crt directory and the port this test uses
+ * in place of the README's. NULL if README has no such block or either
+ * placeholder is missing (the README and the test must not drift). */
+static char *readme_haproxy_cfg(const char *crt_dir, int port)
+{
+	static const char crt_token[] = "/etc/haproxy/vgd/", bind_token[] = "bind :443 ";
+	const char *readme = getenv("VG_README");
+	char *text = readme ? vgt_slurp(readme) : NULL;
+	char *sec = text ? strstr(text, "\n## Use with HAProxy\n") : NULL;
+	char *start = sec ? strstr(sec, "\n```haproxy\n") : NULL;
+	char *end = start ? strstr(start + 12, "\n```\n") : NULL;
+	char *out = NULL;
+	if (end) {
+		start += 12;
+		end[1] = 0; /* keep the last line's newline */
+		char *crt = strstr(start, crt_token), *bind = strstr(start, bind_token);
+		size_t cap = strlen(start) + strlen(crt_dir) + 64;
+		out = crt && bind && bind < crt ? malloc(cap) : NULL;
+		if (out)
+			snprintf(out, cap, "%.*sbind 127.0.0.1:%d %.*s%s%s", (int)(bind - start),
+				 start, port, (int)(crt - bind - strlen(bind_token)),
+				 bind + strlen(bind_token), crt_dir, crt + strlen(crt_token));
+	}
+	free(text);
+	return out;
+}
+
+/* The keys HAProxy serves: one bundle (certificate, then the key
+ * reference) per key, in one crt directory. */
+static const int haproxy_srv[] = {SRV_RSA, SRV_ED, SRV_EC256};
+
+static int haproxy_setup_inner(void)
+{
+	char dir[400], f[400], g[400], cmd[1600], ref[400], cert[400];
+	if (common_setup() < 0 || !W.haproxy || write_openssl_cnf() < 0)
+		return -1;
+	path(dir, sizeof(dir), "haproxy-crt/");
+	if (mkdir(dir, 0700) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(haproxy_srv) / sizeof(haproxy_srv[0]); i++) {
+		int s = haproxy_srv[i];
+		char uri[80], name[80];
+		snprintf(uri, sizeof(uri), "vgd:%s", srv_key[s]);
+		snprintf(name, sizeof(name), "%s.vgdref", srv_key[s]);
+		if (write_keyref(uri, path(ref, sizeof(ref), name)) < 0)
+			return -1;
+		snprintf(cmd, sizeof(cmd), "cat '%s' '%s' > '%s%s.pem'", crt(cert, sizeof(cert), s), ref,
+			 dir, srv_key[s]);
+		char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+		if (run(argv, NULL, NULL, next_out(g, sizeof(g)), 10000) != 0)
+			return -1;
+	}
+	W.port[0] = vgt_free_port();
+	char *cfg = readme_haproxy_cfg(dir, W.port[0]);
+	FILE *o = cfg ? fopen(path(f, sizeof(f), "haproxy.cfg"), "w") : NULL;
+	if (!o) {
+		fprintf(stderr, "no HAProxy configuration in README.md (VG_README)\n");
+		free(cfg);
+		return -1;
+	}
+	fputs(cfg, o);
+	fclose(o);
+	free(cfg);
+	char *argv[] = {(char *)W.haproxy, "-db", "-f", f, NULL};
+	char *env[] = {W.env_conf, "VGD_SOCKET", NULL};
+	W.pid[0] = vgt_spawn(argv, env, NULL, next_out(g, sizeof(g)));
+	if (W.pid[0] <= 0 || vgt_wait_port(W.port[0], 15000) < 0) {
+		dump(f);
+		dump(g);
+		return -1;
+	}
+	memcpy(W.haproxy_log, g, sizeof(W.haproxy_log));
+	return 0;
+}
+
+static int haproxy_setup(void **state)
+{
+	if (haproxy_setup_inner() == 0)
+		return 0;
+	common_teardown(state); /* cmocka skips the teardown then */
+	return -1;
+}
+
+/* Each key, TLS 1.3 and 1.2, chosen by SNI from the one crt directory;
+ * each handshake is one signature in vgd. */
+static void test_haproxy_keys(void **state)
+{
+	static const char *const versions[] = {"1.3", "1.2"};
+	for (size_t i = 0; i < sizeof(haproxy_srv) / sizeof(haproxy_srv[0]); i++) {
+		for (int v = 0; v < 2; v++) {
+			uint64_t before = stat_value("sign.count");
+			int ok;
+			int rc = fetch_from(haproxy_srv[i], W.port[0], versions[v],
+					    "served by HAProxy with a key held by vgd", &ok);
+			if (rc != 0 || !ok)
+				dump(W.haproxy_log);
+			assert_int_equal(rc, 0);
+			assert_true(ok);
+			assert_int_equal(stat_value("sign.count"), before + 1);
+		}
+	}
+	assert_true(vgt_alive(W.pid[0]));
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest s_server_tests[] = {
@@ -504,6 +698,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_rsa_pss_tls13),
 		cmocka_unit_test(test_rsa_tls12),
 		cmocka_unit_test(test_policy_refuses_tls12),
+		cmocka_unit_test(test_ecdsa_tls13),
+		cmocka_unit_test(test_ecdsa_tls12),
 		cmocka_unit_test(test_rsa_decrypt),
 		cmocka_unit_test(test_s_server_vgd_down),
 	};
@@ -511,12 +707,18 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_nginx_tls13_tls12),
 		cmocka_unit_test(test_nginx_vgd_down),
 	};
+	const struct CMUnitTest haproxy_tests[] = {
+		cmocka_unit_test(test_haproxy_keys),
+	};
 	if (argc == 2 && strcmp(argv[1], "s_server") == 0)
 		return left_behind(cmocka_run_group_tests_name("s_server", s_server_tests,
 							       s_server_setup, common_teardown));
 	if (argc == 2 && strcmp(argv[1], "nginx") == 0)
 		return left_behind(cmocka_run_group_tests_name("nginx", nginx_tests, nginx_setup,
 							       common_teardown));
-	fprintf(stderr, "usage: test_tls s_server|nginx\n");
+	if (argc == 2 && strcmp(argv[1], "haproxy") == 0)
+		return left_behind(cmocka_run_group_tests_name("haproxy", haproxy_tests,
+							       haproxy_setup, common_teardown));
+	fprintf(stderr, "usage: test_tls s_server|nginx|haproxy\n");
 	return 2;
 }
