@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "keystore.h"
+#include "vg/ecdsa.h"
 #include "vg/ed25519.h"
 #include "vg/proto.h"
 #include "vg/rsa.h"
@@ -14,10 +15,15 @@
 #include "vg/x25519.h"
 #include "vgload.h"
 
-#define NKEYS 4
+#define NKEYS 6
 
-static const char *const key_files[NKEYS] = {"ed25519.pem", "x25519.pem", "rsa2048.pem",
-					     "rsa3072.pem"};
+static const char *const key_files[NKEYS] = {"ed25519.pem", "x25519.pem",	"rsa2048.pem",
+					     "rsa3072.pem", "ecdsa-p256.pem", "ecdsa-p384.pem"};
+
+static int is_ec(int type)
+{
+	return type == VG_KEY_ECDSA_P256 || type == VG_KEY_ECDSA_P384;
+}
 
 struct vgl_keys {
 	vgd_keyinfo info[NKEYS];
@@ -45,6 +51,8 @@ void vgl_keys_free(vgl_keys *k)
 			continue;
 		if (k->info[i].type == VG_KEY_RSA)
 			vg_rsa_key_wipe(k->secret[i]);
+		if (is_ec(k->info[i].type))
+			vg_ecdsa_key_wipe(k->secret[i]);
 		vg_wipe(k->secret[i], k->secret_len);
 		free(k->secret[i]);
 	}
@@ -93,9 +101,27 @@ static const void *secret_for(const vgl_keys *k, const vgl_op *op)
 	return NULL;
 }
 
+/* ECDSA as the keyholder runs it for a TLS server: the kernel's r||s,
+ * then DER. *len gets the signature's length. 0 or -1. */
+static int ecdsa_once(const vg_ecdsa_key *ek, const vgl_op *op, const uint8_t *data,
+		      uint8_t *out, size_t *len)
+{
+	vg_ecdsa_curve curve = vg_ecdsa_key_curve(ek);
+	uint8_t raw[VG_ECDSA_MAX_SIG_LEN];
+	size_t n = vg_ecdsa_sig_len(curve);
+	return vg_ecdsa_sign(ek, data, op->data_len, raw, n) == 0 &&
+			       vg_ecdsa_sig_to_der(curve, raw, n, out, VGL_OUT_MAX, len) == 0
+		       ? 0
+		       : -1;
+}
+
 /* One operation, as the keyholder runs it. 0 or -1. */
 static int run_once(const void *secret, const vgl_op *op, const uint8_t *data, uint8_t *out)
 {
+	size_t len;
+
+	if (op->op == VG_OP_SIGN && op->result_len == 0)
+		return ecdsa_once(secret, op, data, out, &len);
 	if (op->op == VG_OP_PING) {
 		memcpy(out, data, op->data_len); /* the daemon echoes the data */
 		return 0;
@@ -155,6 +181,17 @@ int vgl_bare_check(const vgl_keys *k, const vgl_op *op, const uint8_t *data, con
 {
 	const void *secret = secret_for(k, op);
 	uint8_t want[VG_RSA_MAX_BYTES];
+	if (secret && op->op == VG_OP_SIGN && op->result_len == 0) {
+		/* ECDSA: randomised; strict DER, then the signature verifies. */
+		vg_ecdsa_curve curve = vg_ecdsa_key_curve(secret);
+		size_t n = vg_ecdsa_sig_len(curve), pl;
+		const uint8_t *pub = vg_ecdsa_key_public(secret, &pl);
+		uint8_t raw[VG_ECDSA_MAX_SIG_LEN];
+		return vg_ecdsa_sig_from_der(curve, res, len, raw, n) == 0 &&
+				       vg_ecdsa_verify(curve, pub, pl, data, op->data_len, raw, n) == 0
+			       ? 0
+			       : -1;
+	}
 	if (!secret || len != op->result_len)
 		return -1;
 	if (op->op == VG_OP_SIGN && op->alg == VG_ALG_RSA_PSS_SHA256) {

@@ -173,7 +173,8 @@ static void on_reply(lstate *s, lconn *c, const uint8_t *fr, size_t len, uint64_
 		fail(s, "daemon error", why);
 		return;
 	}
-	if (rep.result_len != p->op->result_len) {
+	if (p->op->result_len ? rep.result_len != p->op->result_len
+			      : rep.result_len == 0 || rep.result_len > VGL_OUT_MAX) {
 		fail(s, "result of the wrong length", NULL);
 		return;
 	}

@@ -21,6 +21,9 @@ const vgl_op vgl_ops[] = {
 	{"rsa3072-pss", "rsa3072", "rsa3072.pem", VG_OP_SIGN, VG_ALG_RSA_PSS_SHA256, 32, 384},
 	{"x25519", "x", "x25519.pem", VG_OP_X25519, 0, 32, 32},
 	{"rsa2048-private", "rsa2048", "rsa2048.pem", VG_OP_RSA_PRIVATE, 0, 256, 256},
+	/* ECDSA over a digest, DER as a TLS server asks (its length varies). */
+	{"ecdsa-p256", "ec256", "ecdsa-p256.pem", VG_OP_SIGN, VG_ALG_ECDSA_P256_SHA256, 32, 0},
+	{"ecdsa-p384", "ec384", "ecdsa-p384.pem", VG_OP_SIGN, VG_ALG_ECDSA_P384_SHA384, 48, 0},
 };
 const size_t vgl_nops = sizeof(vgl_ops) / sizeof(vgl_ops[0]);
 

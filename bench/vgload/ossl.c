@@ -14,10 +14,10 @@
 #include "vg/proto.h"
 #include "vgload.h"
 
-#define NKEYS 4
+#define NKEYS 6
 
-static const char *const key_files[NKEYS] = {"ed25519.pem", "x25519.pem", "rsa2048.pem",
-					     "rsa3072.pem"};
+static const char *const key_files[NKEYS] = {"ed25519.pem", "x25519.pem",	"rsa2048.pem",
+					     "rsa3072.pem", "ecdsa-p256.pem", "ecdsa-p384.pem"};
 
 struct vgl_ossl {
 	EVP_PKEY *key[NKEYS];
@@ -103,6 +103,18 @@ static int rsa_op(EVP_PKEY *k, const vgl_op *op, const uint8_t *data, uint8_t *o
 	return ok ? 0 : -1;
 }
 
+/* ECDSA over the digest, DER, as libssl signs: a fresh context per call. */
+static int ecdsa_sign(EVP_PKEY *k, const vgl_op *op, const uint8_t *data, uint8_t *out)
+{
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new(k, NULL);
+	size_t olen = VGL_OUT_MAX;
+	const EVP_MD *md = op->data_len == 48 ? EVP_sha384() : EVP_sha256();
+	int ok = c && EVP_PKEY_sign_init(c) == 1 && EVP_PKEY_CTX_set_signature_md(c, md) == 1 &&
+		 EVP_PKEY_sign(c, out, &olen, data, op->data_len) == 1;
+	EVP_PKEY_CTX_free(c);
+	return ok ? 0 : -1;
+}
+
 static int derive_x25519(EVP_PKEY *k, EVP_PKEY *peer, uint8_t *out)
 {
 	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new(k, NULL);
@@ -119,6 +131,8 @@ static int run_once(vgl_ossl *o, EVP_PKEY *k, const vgl_op *op, const uint8_t *d
 		return derive_x25519(k, o->peer, out);
 	if (op->op == VG_OP_SIGN && op->alg == VG_ALG_ED25519)
 		return sign_ed25519(k, data, op->data_len, out);
+	if (op->op == VG_OP_SIGN && op->result_len == 0)
+		return ecdsa_sign(k, op, data, out);
 	return rsa_op(k, op, data, out);
 }
 

@@ -15,13 +15,15 @@
 #include "procutil.h"
 #include "vgload.h"
 
-static const char *const key_files[] = {"ed25519.pem", "x25519.pem", "rsa2048.pem",
-					"rsa3072.pem"};
+static const char *const key_files[] = {"ed25519.pem", "x25519.pem",     "rsa2048.pem",
+					"rsa3072.pem", "ecdsa-p256.pem", "ecdsa-p384.pem"};
 
 static const char config_keys[] = "[key ed]\nfile = ed25519.pem\nallow = sign\n\n"
 				  "[key x]\nfile = x25519.pem\nallow = x25519\n\n"
 				  "[key rsa2048]\nfile = rsa2048.pem\nallow = sign, rsa-private\n\n"
-				  "[key rsa3072]\nfile = rsa3072.pem\nallow = sign\n";
+				  "[key rsa3072]\nfile = rsa3072.pem\nallow = sign\n\n"
+				  "[key ec256]\nfile = ecdsa-p256.pem\nallow = sign\n\n"
+				  "[key ec384]\nfile = ecdsa-p384.pem\nallow = sign\n";
 
 int vgl_daemon_start(vgl_daemon *d, const char *vgd, const char *keys_dir, int keyholders,
 		     int busy_poll_us, uint64_t deadline_ns, char *why, size_t whylen)

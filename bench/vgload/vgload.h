@@ -21,7 +21,8 @@ typedef struct {
 	const char *key_file; /* file in the keys directory */
 	uint8_t op, alg;      /* VG_OP_*, VG_ALG_* (0 for x25519, rsa-private) */
 	size_t data_len;      /* request DATA bytes */
-	size_t result_len;    /* expected RESULT bytes */
+	size_t result_len;    /* expected RESULT bytes; 0: of varying length, at
+			       * most VGL_OUT_MAX (a DER ECDSA signature) */
 } vgl_op;
 
 extern const vgl_op vgl_ops[];
