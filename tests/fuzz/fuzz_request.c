@@ -81,6 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(vg_alg_data_len_ok(req.alg, req.data_len));
 		CHECK((req.alg == VG_ALG_TLS13) == (req.tls_role != 0));
 		CHECK(req.tls_role <= VG_TLS_CLIENT);
+		CHECK(vg_alg_format_ok(req.alg, req.sig_format));
 		break;
 	case VG_OP_X25519:
 		CHECK(key_ok(req.key) && req.has_data && req.data_len == 32);
@@ -111,6 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(again.op == req.op && again.id == req.id);
 	CHECK(strcmp(again.key, req.key) == 0);
 	CHECK(again.alg == req.alg && again.tls_role == req.tls_role);
+	CHECK(again.sig_format == req.sig_format);
 	CHECK(again.has_data == req.has_data && again.data_len == req.data_len);
 	CHECK(req.data_len == 0 || memcmp(again.data, req.data, req.data_len) == 0);
 	/* The header bytes other than body_len were copied unchanged. */

@@ -107,6 +107,26 @@ int main(int argc, char **argv)
 	seed_req("sign-pkcs1-sha256",
 		 req(VG_OP_SIGN, 7, "rsa", VG_ALG_RSA_PKCS1_SHA256, 0, d64, 32, 1));
 	seed_req("sign-tls13", req(VG_OP_SIGN, 8, "web.tls", VG_ALG_TLS13, VG_TLS_SERVER, d64, 32, 1));
+	seed_req("sign-ecdsa-p384", req(VG_OP_SIGN, 12, "ec", VG_ALG_ECDSA_P384_SHA384, 0, d64, 48, 1));
+	/* the same with SIG_FORMAT raw: patch the encoder's input */
+	{
+		vg_request r;
+		memset(&r, 0, sizeof r);
+		r.op = VG_OP_SIGN;
+		r.id = 13;
+		snprintf(r.key, sizeof r.key, "ec");
+		r.alg = VG_ALG_ECDSA_P256_SHA256;
+		r.sig_format = VG_SIGFMT_RAW;
+		r.data = d64;
+		r.data_len = 32;
+		r.has_data = 1;
+		n = vg_request_encode(&r, frame, sizeof frame);
+		if (n < 0) {
+			fprintf(stderr, "encode sign-ecdsa-raw failed: %ld\n", n);
+			return 1;
+		}
+		seed_req("sign-ecdsa-raw", (size_t)n);
+	}
 	seed_req("x25519", req(VG_OP_X25519, 9, "ech", 0, 0, d64, 32, 1));
 	seed_req("rsa-private", req(VG_OP_RSA_PRIVATE, 10, "rsa", 0, 0, rsa, 256, 1));
 	seed_req("stats", req(VG_OP_STATS, 11, NULL, 0, 0, NULL, 0, 0));
@@ -114,7 +134,7 @@ int main(int argc, char **argv)
 	/* Replies: one of each shape. */
 	vg_frame_begin(&w, frame, sizeof frame, VG_OP_HELLO | VG_OP_REPLY, 0, 1);
 	vg_put_u8(&w, VG_T_VERSION, 1);
-	vg_put_u32(&w, VG_T_CAPS, 0x1f);
+	vg_put_u32(&w, VG_T_CAPS, 0x3f);
 	vg_put_open(&w, VG_T_LIMIT);
 	vg_put_u32(&w, VG_T_LIM_MAX_FRAME, VG_PROTO_MAX_FRAME);
 	vg_put_u32(&w, VG_T_LIM_MAX_INFLIGHT, VG_PROTO_MAX_INFLIGHT);
