@@ -373,6 +373,41 @@ static void test_rsa_decrypt(void **state)
 	assert_int_equal(stat_value("rsa-private.count"), before + 3);
 }
 
+/* An EC key through the provider outside TLS: OpenSSL reads its curve,
+ * size and public key from vgd (the same SubjectPublicKeyInfo as from the
+ * key file), signs a digest (EVP_PKEY_sign) and a message with another
+ * hash than the curve's (EVP_DigestSign, SHA-384 with P-256), each
+ * verified against the key file's public key. */
+static void test_ec_openssl_cli(void **state)
+{
+	char cmd[3000], out[400];
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s'; O='%s'; P=\"-provider-path %s -provider default -provider vgd\"\n"
+		 "$O pkey $P -in vgd:ec384 -pubout -out got.pub\n"
+		 "$O pkey -in ecdsa-p384.pem -pubout -out want.pub; cmp got.pub want.pub\n"
+		 "$O pkey $P -in vgd:ec384 -text_pub -noout | grep -q 'Public-Key: (384 bit)'\n"
+		 "$O pkey $P -in vgd:ec384 -text_pub -noout | grep -q 'NIST CURVE: P-384'\n"
+		 "$O pkey -in ecdsa-p256.pem -pubout -out p256.pub\n"
+		 "printf 'a message' > m; $O dgst -sha256 -binary m > m.d\n"
+		 "$O pkeyutl $P -sign -inkey vgd:ec256 -in m.d -out m.sig\n"
+		 "$O pkeyutl -verify -pubin -inkey p256.pub -in m.d -sigfile m.sig\n"
+		 "$O dgst $P -sha384 -sign vgd:ec256 -out m2.sig m\n"
+		 "$O dgst -sha384 -verify p256.pub -signature m2.sig m\n"
+		 "echo all-good\n",
+		 W.d.dir, W.openssl, W.provdir);
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	char *env[] = {W.env_sock, "OPENSSL_CONF", NULL};
+	uint64_t before = stat_value("sign.count");
+	int rc = run(argv, env, NULL, next_out(out, sizeof(out)), 30000);
+	char *s = vgt_slurp(out);
+	int ok = rc == 0 && s && strstr(s, "all-good");
+	free(s);
+	if (!ok)
+		dump(out);
+	assert_true(ok);
+	assert_int_equal(stat_value("sign.count"), before + 2);
+}
+
 static void test_s_server_vgd_down(void **state)
 {
 	char out[400];
@@ -701,6 +736,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_ecdsa_tls13),
 		cmocka_unit_test(test_ecdsa_tls12),
 		cmocka_unit_test(test_rsa_decrypt),
+		cmocka_unit_test(test_ec_openssl_cli),
 		cmocka_unit_test(test_s_server_vgd_down),
 	};
 	const struct CMUnitTest nginx_tests[] = {
