@@ -24,8 +24,7 @@ int vgc_req_key(vg_request *rq, uint8_t op, const char *key)
 	return 0;
 }
 
-int vgc_req_sign(vg_request *rq, const char *key, int alg, int format, const void *data,
-		 size_t len)
+int vgc_req_sign(vg_request *rq, const char *key, int alg, int format, const void *data, size_t len)
 {
 	const vg_alg_info *a = vg_alg_get(alg);
 

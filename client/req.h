@@ -6,8 +6,8 @@
 #include "internal.h"
 
 VGC_HIDDEN int vgc_req_key(vg_request *rq, uint8_t op, const char *key);
-VGC_HIDDEN int vgc_req_sign(vg_request *rq, const char *key, int alg, int format,
-			    const void *data, size_t len);
+VGC_HIDDEN int vgc_req_sign(vg_request *rq, const char *key, int alg, int format, const void *data,
+			    size_t len);
 VGC_HIDDEN int vgc_req_tls13(vg_request *rq, const char *key, int role, const void *hash,
 			     size_t len);
 VGC_HIDDEN int vgc_req_x25519(vg_request *rq, const char *key, const uint8_t peer[32]);

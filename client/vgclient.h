@@ -284,8 +284,7 @@ VGC_API int vg_client_submit_ping(vg_client *c, vg_client_cb cb, void *arg);
 VGC_API int vg_client_submit_sign(vg_client *c, const char *key, int alg, const void *data,
 				  size_t len, vg_client_cb cb, void *arg);
 VGC_API int vg_client_submit_sign_format(vg_client *c, const char *key, int alg, int format,
-					 const void *data, size_t len, vg_client_cb cb,
-					 void *arg);
+					 const void *data, size_t len, vg_client_cb cb, void *arg);
 VGC_API int vg_client_submit_sign_tls13(vg_client *c, const char *key, int role,
 					const void *hash, size_t hash_len, vg_client_cb cb,
 					void *arg);

@@ -183,8 +183,7 @@ static int parse_sec1(der_cur *c, int type, vgd_keyfile *kf, const char **why)
 	*why = "malformed EC private key (RFC 5915 ECPrivateKey)";
 	if (der_get(c, 0x30, &seq) < 0 || c->left != 0)
 		return VGD_E_DECODE;
-	if (der_small_uint(&seq, &version) < 0 || version != 1 ||
-	    der_get(&seq, 0x04, &priv) < 0)
+	if (der_small_uint(&seq, &version) < 0 || version != 1 || der_get(&seq, 0x04, &priv) < 0)
 		return VGD_E_DECODE;
 	if (der_peek(&seq, 0xa0)) {
 		der_cur params;
@@ -423,8 +422,8 @@ int vgd_keyfile_parse(const uint8_t *in, size_t len, uint8_t *der, size_t cap,
 			*why = "encrypted PKCS#8 keys are not supported (decrypt with openssl pkey first)";
 			return VGD_E_UNSUPPORTED;
 		} else if (strcmp(label, "PRIVATE KEY") != 0) {
-			*why = "PEM block is not a private key (want PRIVATE KEY, RSA PRIVATE KEY or "
-			       "EC PRIVATE KEY)";
+			*why = "PEM block is not a private key "
+			       "(want PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY)";
 			return VGD_E_DECODE;
 		}
 		c.p = der;

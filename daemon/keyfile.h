@@ -11,7 +11,7 @@
 
 #include "vg/rsa.h"
 
-#define VGD_EC_MAX_SCALAR 48                    /* P-384 */
+#define VGD_EC_MAX_SCALAR 48                         /* P-384 */
 #define VGD_EC_MAX_POINT (1 + 2 * VGD_EC_MAX_SCALAR) /* uncompressed P-384 */
 
 typedef struct {

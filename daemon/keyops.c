@@ -181,9 +181,8 @@ static int kernel_sign(const vg_alg_info *a, uint8_t fmt, const void *secret, co
 	}
 }
 
-static int sign(const vgd_keyinfo *info, const void *secret, uint8_t alg, uint8_t role,
-		uint8_t fmt, const uint8_t *data, size_t len, uint8_t *out, size_t *out_len,
-		vgd_reason *why)
+static int sign(const vgd_keyinfo *info, const void *secret, uint8_t alg, uint8_t role, uint8_t fmt,
+		const uint8_t *data, size_t len, uint8_t *out, size_t *out_len, vgd_reason *why)
 {
 	const vg_alg_info *a = vg_alg_get(alg);
 	uint8_t content[VG_TLS13_CONTENT_MAX], digest[VG_DIGEST_MAX_LEN];

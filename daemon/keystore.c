@@ -83,8 +83,7 @@ static int load_ec(const vgd_keyfile *kf, vgd_keyinfo *info, void *secret, size_
 	}
 	int r = vg_ecdsa_key_init(ek, ec_curve(kf->type), kf->ec_d, kf->ec_d_len);
 	if (r == VG_E_KEY) {
-		snprintf(why, whylen, "EC private key out of range (zero, or not below the "
-				      "curve's order)");
+		snprintf(why, whylen, "EC private key out of range (zero, or not below the order)");
 		return VGD_E_INVALID;
 	}
 	if (r < 0) {
@@ -286,8 +285,9 @@ int vgd_keystore_load(vgd_keystore *ks, const vgd_config *cfg, char *err, size_t
 			char words[64] = "";
 			for (uint32_t b = 1; b != 0; b <<= 1)
 				if (kc->allow & ~fits & b)
-					snprintf(words + strlen(words), sizeof(words) - strlen(words),
-						 "%s%s", words[0] ? ", " : "", vg_allow_name(b));
+					snprintf(words + strlen(words),
+						 sizeof(words) - strlen(words), "%s%s",
+						 words[0] ? ", " : "", vg_allow_name(b));
 			if (!info->allow)
 				snprintf(err, errlen,
 					 "key '%s': 'allow' permits nothing this key type can do",

@@ -112,10 +112,10 @@ int vg_prov_key_fetch(vg_prov_key *k, const char *name, const char *socket)
 	int r = c ? vg_client_public_key(c, k->name, &info) : VGC_E_NOMEM;
 	if (!done_locked(k, r, "public-key"))
 		return 0;
-	size_t want = info.type == VGC_KEY_ED25519	 ? 32
+	size_t want = info.type == VGC_KEY_ED25519      ? 32
 		      : info.type == VGC_KEY_ECDSA_P256 ? 65
 		      : info.type == VGC_KEY_ECDSA_P384 ? 97
-							 : 0;
+							: 0;
 	if ((info.type != VGC_KEY_RSA && want == 0) || info.pub_len > sizeof(k->pub) ||
 	    info.rsa_e_len > sizeof(k->e) || (want != 0 && info.pub_len != want)) {
 		vg_prov_err(k->prov, VG_PROV_R_BAD_ARG,

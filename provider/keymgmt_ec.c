@@ -109,8 +109,8 @@ static const OSSL_PARAM *ec_io_types(int selection)
 		OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PUB_KEY, NULL, 0),
 		OSSL_PARAM_END,
 	};
-	return (selection & (OSSL_KEYMGMT_SELECT_PUBLIC_KEY |
-			     OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS))
+	return (selection &
+		(OSSL_KEYMGMT_SELECT_PUBLIC_KEY | OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS))
 		       ? t
 		       : NULL;
 }

@@ -162,8 +162,8 @@ static int size_ok(ec_ctx *c, unsigned char *sig, size_t *siglen, size_t sigsize
 
 /* Sign a digest of len bytes with the table's ECDSA row for the key's
  * curve and that digest; vgd answers DER. */
-static int sign_digest(ec_ctx *c, const uint8_t *dg, size_t len, unsigned char *sig,
-		       size_t *siglen, size_t sigsize)
+static int sign_digest(ec_ctx *c, const uint8_t *dg, size_t len, unsigned char *sig, size_t *siglen,
+		       size_t sigsize)
 {
 	const vg_alg_info *a = vg_alg_find(c->key->type, VG_PAD_NONE, vg_digest_from_len(len));
 	if (a == NULL) {
@@ -192,8 +192,8 @@ static int ec_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsiz
 /* vgd's TLS 1.3 mode signs with the key's TLS 1.3 row: use it when the
  * message is a CertificateVerify content and OpenSSL asked for that row's
  * digest (it does: the scheme fixes it). Returns -1 when not applicable. */
-static int try_tls13(ec_ctx *c, const uint8_t *msg, size_t len, unsigned char *sig,
-		     size_t *siglen, size_t sigsize)
+static int try_tls13(ec_ctx *c, const uint8_t *msg, size_t len, unsigned char *sig, size_t *siglen,
+		     size_t sigsize)
 {
 	const uint8_t *hash;
 	size_t hash_len;

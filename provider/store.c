@@ -54,8 +54,8 @@ int vg_prov_emit_key(vg_prov_key *k, OSSL_CALLBACK *cb, void *cbarg)
 {
 	int type = OSSL_OBJECT_PKEY;
 	char *data_type = k->type == VGC_KEY_ED25519 ? "ED25519"
-			  : vg_prov_is_ec(k->type)  ? "EC"
-						    : "RSA";
+			  : vg_prov_is_ec(k->type)   ? "EC"
+						     : "RSA";
 	OSSL_PARAM params[] = {
 		OSSL_PARAM_int(OSSL_OBJECT_PARAM_TYPE, &type),
 		OSSL_PARAM_utf8_string(OSSL_OBJECT_PARAM_DATA_TYPE, data_type, strlen(data_type)),

@@ -17,7 +17,7 @@
 
 #define NKEYS 6
 
-static const char *const key_files[NKEYS] = {"ed25519.pem", "x25519.pem",	"rsa2048.pem",
+static const char *const key_files[NKEYS] = {"ed25519.pem", "x25519.pem",     "rsa2048.pem",
 					     "rsa3072.pem", "ecdsa-p256.pem", "ecdsa-p384.pem"};
 
 static int is_ec(int type)
@@ -103,8 +103,8 @@ static const void *secret_for(const vgl_keys *k, const vgl_op *op)
 
 /* ECDSA as the keyholder runs it for a TLS server: the kernel's r||s,
  * then DER. *len gets the signature's length. 0 or -1. */
-static int ecdsa_once(const vg_ecdsa_key *ek, const vgl_op *op, const uint8_t *data,
-		      uint8_t *out, size_t *len)
+static int ecdsa_once(const vg_ecdsa_key *ek, const vgl_op *op, const uint8_t *data, uint8_t *out,
+		      size_t *len)
 {
 	vg_ecdsa_curve curve = vg_ecdsa_key_curve(ek);
 	uint8_t raw[VG_ECDSA_MAX_SIG_LEN];
@@ -188,7 +188,8 @@ int vgl_bare_check(const vgl_keys *k, const vgl_op *op, const uint8_t *data, con
 		const uint8_t *pub = vg_ecdsa_key_public(secret, &pl);
 		uint8_t raw[VG_ECDSA_MAX_SIG_LEN];
 		return vg_ecdsa_sig_from_der(curve, res, len, raw, n) == 0 &&
-				       vg_ecdsa_verify(curve, pub, pl, data, op->data_len, raw, n) == 0
+				       vg_ecdsa_verify(curve, pub, pl, data, op->data_len, raw,
+						       n) == 0
 			       ? 0
 			       : -1;
 	}

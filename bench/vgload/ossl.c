@@ -16,7 +16,7 @@
 
 #define NKEYS 6
 
-static const char *const key_files[NKEYS] = {"ed25519.pem", "x25519.pem",	"rsa2048.pem",
+static const char *const key_files[NKEYS] = {"ed25519.pem", "x25519.pem",     "rsa2048.pem",
 					     "rsa3072.pem", "ecdsa-p256.pem", "ecdsa-p384.pem"};
 
 struct vgl_ossl {

@@ -83,8 +83,9 @@ static void keys_conf(char *buf, size_t cap)
 	buf[0] = 0;
 	for (size_t i = 0; i < NFORMS; i++) {
 		if (forms[i].file)
-			n += (size_t)snprintf(buf + n, cap - n, "[key %s]\nfile = %s\nallow = %s\n\n",
-					      forms[i].name, forms[i].file, forms[i].allow);
+			n += (size_t)snprintf(buf + n, cap - n,
+					      "[key %s]\nfile = %s\nallow = %s\n\n", forms[i].name,
+					      forms[i].file, forms[i].allow);
 		else
 			n += (size_t)snprintf(buf + n, cap - n,
 					      "[key %s]\ncredential = vgd_p384.pem\nallow = %s\n\n",
@@ -138,7 +139,8 @@ static void test_forms_sign(void **state)
 		EVP_PKEY *k = pem_key(f->pem);
 		vgc_key_info info;
 		assert_int_equal(vg_client_public_key(C, f->name, &info), 0);
-		assert_int_equal(info.type, f->bits == 256 ? VGC_KEY_ECDSA_P256 : VGC_KEY_ECDSA_P384);
+		assert_int_equal(info.type,
+				 f->bits == 256 ? VGC_KEY_ECDSA_P256 : VGC_KEY_ECDSA_P384);
 		assert_int_equal(info.pub_len, f->bits == 256 ? 65 : 97);
 		if (!vt_check_public(k, info.pub, info.pub_len))
 			fail_msg("%s: public key differs from OpenSSL's", f->name);
@@ -158,21 +160,23 @@ static void test_forms_sign(void **state)
 					    : 64;
 			size_t sl = 0;
 			RAND_bytes(dg, (int)dl);
-			assert_int_equal(vg_client_sign(C, f->name, algs[a], dg, dl, sig, sizeof(sig),
-							&sl),
-					 0);
+			assert_int_equal(
+				vg_client_sign(C, f->name, algs[a], dg, dl, sig, sizeof(sig), &sl),
+				0);
 			if (!vt_verify(k, algs[a], dg, dl, sig, sl))
-				fail_msg("%s alg %d: DER signature does not verify", f->name, algs[a]);
-			assert_int_equal(vg_client_sign_format(C, f->name, algs[a], VGC_SIG_DER, dg, dl,
-							       sig, sizeof(sig), &sl),
+				fail_msg("%s alg %d: DER signature does not verify", f->name,
+					 algs[a]);
+			assert_int_equal(vg_client_sign_format(C, f->name, algs[a], VGC_SIG_DER, dg,
+							       dl, sig, sizeof(sig), &sl),
 					 0);
 			assert_true(vt_verify(k, algs[a], dg, dl, sig, sl));
-			assert_int_equal(vg_client_sign_format(C, f->name, algs[a], VGC_SIG_RAW, dg, dl,
-							       sig, sizeof(sig), &sl),
+			assert_int_equal(vg_client_sign_format(C, f->name, algs[a], VGC_SIG_RAW, dg,
+							       dl, sig, sizeof(sig), &sl),
 					 0);
 			assert_int_equal(sl, f->bits == 256 ? 64 : 96);
 			if (!vt_verify_ecdsa_raw(k, algs[a], dg, dl, sig, sl))
-				fail_msg("%s alg %d: raw signature does not verify", f->name, algs[a]);
+				fail_msg("%s alg %d: raw signature does not verify", f->name,
+					 algs[a]);
 			/* and not for another digest */
 			dg[0] ^= 1;
 			assert_false(vt_verify_ecdsa_raw(k, algs[a], dg, dl, sig, sl));
@@ -232,16 +236,16 @@ static void test_errors(void **state)
 	assert_int_equal(vg_client_sign(C, "p256-pkcs8", VGC_ALG_ECDSA_P256_SHA256, dg, 48, sig,
 					sizeof(sig), &sl),
 			 VGC_E_INVALID);
-	assert_int_equal(vg_client_sign_format(C, "p256-pkcs8", VGC_ALG_RSA_PSS_SHA256,
-					       VGC_SIG_RAW, dg, 32, sig, sizeof(sig), &sl),
+	assert_int_equal(vg_client_sign_format(C, "p256-pkcs8", VGC_ALG_RSA_PSS_SHA256, VGC_SIG_RAW,
+					       dg, 32, sig, sizeof(sig), &sl),
 			 VGC_E_INVALID);
 	assert_int_equal(vg_client_sign_format(C, "p256-pkcs8", VGC_ALG_ECDSA_P256_SHA256, 3, dg,
 					       32, sig, sizeof(sig), &sl),
 			 VGC_E_INVALID);
 	/* too small a buffer for the DER signature */
-	assert_int_equal(vg_client_sign(C, "p256-pkcs8", VGC_ALG_ECDSA_P256_SHA256, dg, 32, sig, 8,
-					&sl),
-			 VGC_E_BUFFER);
+	assert_int_equal(
+		vg_client_sign(C, "p256-pkcs8", VGC_ALG_ECDSA_P256_SHA256, dg, 32, sig, 8, &sl),
+		VGC_E_BUFFER);
 	assert_int_equal(vg_client_ping(C), 0);
 }
 
@@ -258,8 +262,8 @@ static void test_hello_and_list(void **state)
 		int p384 = strncmp(k[i].name, "p384", 4) == 0;
 		assert_int_equal(k[i].type, p384 ? VGC_KEY_ECDSA_P384 : VGC_KEY_ECDSA_P256);
 		int tls_only = strstr(k[i].name, "-tls") != NULL;
-		assert_int_equal(k[i].ops, tls_only ? VGC_OPS_SIGN_TLS13
-						    : VGC_OPS_SIGN | VGC_OPS_SIGN_TLS13);
+		assert_int_equal(k[i].ops,
+				 tls_only ? VGC_OPS_SIGN_TLS13 : VGC_OPS_SIGN | VGC_OPS_SIGN_TLS13);
 	}
 	free(k);
 }
@@ -336,7 +340,8 @@ static void test_check_config(void **state)
 	expect_refused("mismatch.der", "sign", "public key in the file does not match");
 	/* No curve anywhere: SEC 1 without its [0] parameters. The -no_public
 	 * form is SEQUENCE { INTEGER 1, OCTET STRING d, [0] { OID } }. */
-	assert_int_equal(sh("openssl ec -in p256-sec1.pem -no_public -outform DER -out nopub.der"), 0);
+	assert_int_equal(sh("openssl ec -in p256-sec1.pem -no_public -outform DER -out nopub.der"),
+			 0);
 	n = read_key("nopub.der", der, sizeof(der));
 	assert_int_equal(n, 2 + 3 + 34 + 12);
 	assert_int_equal(der[2 + 3 + 34], 0xa0);
@@ -344,8 +349,8 @@ static void test_check_config(void **state)
 	write_key("nocurve.der", der, 2 + 3 + 34);
 	expect_refused("nocurve.der", "sign", "names no curve");
 	/* The curve block alone. */
-	assert_int_equal(sh("openssl ecparam -name prime256v1 -out params.pem; chmod 600 params.pem"),
-			 0);
+	assert_int_equal(
+		sh("openssl ecparam -name prime256v1 -out params.pem; chmod 600 params.pem"), 0);
 	expect_refused("params.pem", "sign", "EC PARAMETERS but no private key");
 
 	/* back to the daemon's own config */
@@ -356,8 +361,8 @@ static void test_check_config(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_forms_sign),	cmocka_unit_test(test_tls13),
-		cmocka_unit_test(test_errors),		cmocka_unit_test(test_hello_and_list),
+		cmocka_unit_test(test_forms_sign),   cmocka_unit_test(test_tls13),
+		cmocka_unit_test(test_errors),       cmocka_unit_test(test_hello_and_list),
 		cmocka_unit_test(test_check_config),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -296,8 +296,8 @@ static void test_run_ed25519(void **state)
 		}
 	}
 	/* a bad length never reaches the kernel */
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_TLS13, VG_TLS_SERVER, 0,
-				       hash, 20, out, &n, &why),
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_TLS13, VG_TLS_SERVER,
+				       0, hash, 20, out, &n, &why),
 			 VG_ST_BAD_INPUT);
 	unload(&k);
 }
@@ -341,8 +341,8 @@ static void test_run_rsa(void **state)
 				    : vg_rsa_verify_pkcs1(pub, algs[i].h, dg, dl, out, n);
 		assert_int_equal(r, 0);
 		/* the digest must have the hash's length */
-		assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN,
-					       (uint8_t)algs[i].alg, 0, 0, dg, dl - 1, out, &n, &why),
+		assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, (uint8_t)algs[i].alg,
+					       0, 0, dg, dl - 1, out, &n, &why),
 				 VG_ST_BAD_INPUT);
 	}
 	/* TLS 1.3 mode: PSS with the hash of the transcript hash's length */
@@ -360,20 +360,20 @@ static void test_run_rsa(void **state)
 	/* rsa-private: out^e == m */
 	memset(m, 0, sizeof m);
 	m[kb - 1] = 2;
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, 0, m, kb, out, &n,
-				       &why),
-			 VG_ST_OK);
+	assert_int_equal(
+		vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, 0, m, kb, out, &n, &why),
+		VG_ST_OK);
 	assert_int_equal(n, kb);
 	assert_int_equal(vg_rsa_public(pub, back, out, kb), 0);
 	assert_memory_equal(back, m, kb);
 	/* m >= n, and a length other than the modulus' */
 	memset(m, 0xff, kb);
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, 0, m, kb, out, &n,
-				       &why),
-			 VG_ST_BAD_INPUT);
+	assert_int_equal(
+		vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, 0, m, kb, out, &n, &why),
+		VG_ST_BAD_INPUT);
 	assert_string_equal(why.text, "input is not less than the modulus");
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, 0, m, kb + 1, out,
-				       &n, &why),
+	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_RSA_PRIVATE, 0, 0, 0, m, kb + 1,
+				       out, &n, &why),
 			 VG_ST_BAD_INPUT);
 	assert_string_equal(why.text, "input length must equal the modulus length");
 	free(pub);
@@ -390,42 +390,42 @@ static void test_run_x25519(void **state)
 	(void)state;
 	k.info.allow = VG_ALLOW_X25519;
 	/* X25519(k, 9) is the key's public value */
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n,
-				       &why),
-			 VG_ST_OK);
+	assert_int_equal(
+		vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n, &why),
+		VG_ST_OK);
 	assert_int_equal(n, 32);
 	assert_memory_equal(out, k.info.pub, 32);
 	/* The peer value is read as RFC 7748 5 says (PROTOCOL.md 6.6): bit
 	 * 255 is masked, and u >= p is taken mod p. 9 with bit 255 set, and
 	 * 2^255 - 10 = 9 + p, both give X25519(k, 9). */
 	peer[31] = 0x80;
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n,
-				       &why),
-			 VG_ST_OK);
+	assert_int_equal(
+		vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n, &why),
+		VG_ST_OK);
 	assert_memory_equal(out, k.info.pub, 32);
 	memset(peer, 0xff, sizeof peer);
 	peer[0] = 0xf6;
 	peer[31] = 0x7f;
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n,
-				       &why),
-			 VG_ST_OK);
+	assert_int_equal(
+		vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n, &why),
+		VG_ST_OK);
 	assert_memory_equal(out, k.info.pub, 32);
 	/* p itself is 0 mod p: a low-order point */
 	peer[0] = 0xed;
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n,
-				       &why),
-			 VG_ST_BAD_INPUT);
+	assert_int_equal(
+		vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n, &why),
+		VG_ST_BAD_INPUT);
 	/* a low-order point gives no secret */
 	memset(peer, 0, sizeof peer);
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n,
-				       &why),
-			 VG_ST_BAD_INPUT);
+	assert_int_equal(
+		vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n, &why),
+		VG_ST_BAD_INPUT);
 	assert_string_equal(why.text, "peer value is a low-order point (all-zero shared secret)");
 	/* the policy is checked again here, as in the keyholder */
 	k.info.allow = 0;
-	assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n,
-				       &why),
-			 VG_ST_NOT_ALLOWED);
+	assert_int_equal(
+		vgd_keyop_run(&k.info, k.secret, VG_OP_X25519, 0, 0, 0, peer, 32, out, &n, &why),
+		VG_ST_NOT_ALLOWED);
 	unload(&k);
 }
 

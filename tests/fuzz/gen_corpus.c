@@ -107,7 +107,8 @@ int main(int argc, char **argv)
 	seed_req("sign-pkcs1-sha256",
 		 req(VG_OP_SIGN, 7, "rsa", VG_ALG_RSA_PKCS1_SHA256, 0, d64, 32, 1));
 	seed_req("sign-tls13", req(VG_OP_SIGN, 8, "web.tls", VG_ALG_TLS13, VG_TLS_SERVER, d64, 32, 1));
-	seed_req("sign-ecdsa-p384", req(VG_OP_SIGN, 12, "ec", VG_ALG_ECDSA_P384_SHA384, 0, d64, 48, 1));
+	seed_req("sign-ecdsa-p384",
+		 req(VG_OP_SIGN, 12, "ec", VG_ALG_ECDSA_P384_SHA384, 0, d64, 48, 1));
 	/* the same with SIG_FORMAT raw: patch the encoder's input */
 	{
 		vg_request r;

@@ -90,8 +90,8 @@ static const char *ec_group(EVP_PKEY *k)
 	static char name[64];
 	size_t n = 0;
 	if (EVP_PKEY_get_base_id(k) != EVP_PKEY_EC ||
-	    EVP_PKEY_get_utf8_string_param(k, OSSL_PKEY_PARAM_GROUP_NAME, name, sizeof(name),
-					   &n) != 1)
+	    EVP_PKEY_get_utf8_string_param(k, OSSL_PKEY_PARAM_GROUP_NAME, name, sizeof(name), &n) !=
+		    1)
 		return "";
 	return name;
 }
@@ -105,7 +105,8 @@ static int verify_ecdsa(EVP_PKEY *k, const char *curve, const EVP_MD *md, const 
 	if (strcmp(ec_group(k), curve) != 0 || (size_t)EVP_MD_get_size(md) != dl)
 		return 0;
 	EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new(k, NULL);
-	int ok = pc && EVP_PKEY_verify_init(pc) == 1 && EVP_PKEY_CTX_set_signature_md(pc, md) == 1 &&
+	int ok = pc && EVP_PKEY_verify_init(pc) == 1 &&
+		 EVP_PKEY_CTX_set_signature_md(pc, md) == 1 &&
 		 EVP_PKEY_verify(pc, sig, sl, dg, dl) == 1;
 	EVP_PKEY_CTX_free(pc);
 	return ok;
@@ -151,8 +152,8 @@ int vt_verify(void *pkey, int alg, const uint8_t *data, size_t len, const uint8_
 	return verify_digest(k, pss, data, len, sig, sig_len);
 }
 
-int vt_verify_ecdsa_raw(void *pkey, int alg, const uint8_t *digest, size_t len,
-			const uint8_t *sig, size_t sig_len)
+int vt_verify_ecdsa_raw(void *pkey, int alg, const uint8_t *digest, size_t len, const uint8_t *sig,
+			size_t sig_len)
 {
 	size_t half = strcmp(ec_group(pkey), "secp384r1") == 0 ? 48 : 32;
 	ECDSA_SIG *es = ECDSA_SIG_new();

@@ -22,8 +22,8 @@ int vt_verify(void *pkey, int alg, const uint8_t *data, size_t len, const uint8_
 	      size_t sig_len);
 /* An ECDSA signature as raw r || s (each the curve's size), re-encoded
  * by OpenSSL and checked as vt_verify does. */
-int vt_verify_ecdsa_raw(void *pkey, int alg, const uint8_t *digest, size_t len,
-			const uint8_t *sig, size_t sig_len);
+int vt_verify_ecdsa_raw(void *pkey, int alg, const uint8_t *digest, size_t len, const uint8_t *sig,
+			size_t sig_len);
 /* TLS 1.3 CertificateVerify content (RFC 8446 4.4.3) for role and hash,
  * signed with the key's scheme: Ed25519; RSA-PSS with the transcript
  * hash's digest; ECDSA with the curve's own hash (RFC 8446 4.2.3), DER. */

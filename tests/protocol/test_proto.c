@@ -157,10 +157,13 @@ static void test_rt_sign(void **state)
 		roundtrip(&r);
 	}
 	/* ECDSA: the digest, with or without SIG_FORMAT (PROTOCOL.md 4.2). */
-	static const struct { uint8_t alg; size_t len; } ec[] = {
-		{ VG_ALG_ECDSA_P256_SHA256, 32 }, { VG_ALG_ECDSA_P384_SHA384, 48 },
-		{ VG_ALG_ECDSA_P256_SHA384, 48 }, { VG_ALG_ECDSA_P256_SHA512, 64 },
-		{ VG_ALG_ECDSA_P384_SHA256, 32 }, { VG_ALG_ECDSA_P384_SHA512, 64 },
+	static const struct {
+		uint8_t alg;
+		size_t len;
+	} ec[] = {
+		{VG_ALG_ECDSA_P256_SHA256, 32}, {VG_ALG_ECDSA_P384_SHA384, 48},
+		{VG_ALG_ECDSA_P256_SHA384, 48}, {VG_ALG_ECDSA_P256_SHA512, 64},
+		{VG_ALG_ECDSA_P384_SHA256, 32}, {VG_ALG_ECDSA_P384_SHA512, 64},
 	};
 	for (size_t i = 0; i < sizeof ec / sizeof ec[0]; i++) {
 		for (uint8_t fmt = 0; fmt <= VG_SIGFMT_RAW; fmt++) {
@@ -1053,7 +1056,7 @@ static void test_req_sign_values(void **state)
 				expect_req(buf, raw_end(), VG_ST_MALFORMED, "item not allowed");
 		}
 	}
-	static const uint8_t bad_formats[] = { 0, 3, 0x80, 0xff };
+	static const uint8_t bad_formats[] = {0, 3, 0x80, 0xff};
 	for (size_t i = 0; i < sizeof bad_formats; i++) {
 		raw_begin(VG_OP_SIGN);
 		vg_put_u8(&W, VG_T_SIG_FORMAT, bad_formats[i]);
