@@ -10,6 +10,9 @@ vgd_start() {
 		cp "$VG_TEST_KEYS/$f" "$T/$f"
 		chmod 600 "$T/$f"
 	done
+	# a modulus whose size is not a whole number of bytes
+	openssl genrsa -out "$T/rsa2050.pem" 2050 2>/dev/null
+	chmod 600 "$T/rsa2050.pem"
 	SOCK="$T/vgd.sock"
 	cat > "$T/vgd.conf" <<CONF
 socket = $SOCK
@@ -33,6 +36,9 @@ allow = sign
 [key ec384]
 file = ecdsa-p384.pem
 allow = sign, tls13
+[key rsa2050]
+file = rsa2050.pem
+allow = sign
 CONF
 	"$VG_VGD" -c "$T/vgd.conf" 2>"$T/vgd.log" &
 	VGD_PID=$!

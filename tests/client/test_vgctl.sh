@@ -29,8 +29,9 @@ V ping | grep -q '^ok' || fail "ping"
 V --json ping | json 'assert d["ok"] is True'
 V --json hello | json 'assert d["max_inflight"]==128 and 1 in d["versions"] and "vgd" in d["server"]'
 V hello | grep -q max_inflight || fail "hello"
-V keys --json | json 'n={k["name"]:k for k in d}; assert set(n)=={"ed","ed-tls","x","rsa","ec256","ec384"}, n; assert n["rsa"]["bits"]==2048; assert n["ed-tls"]["ops"]==["tls13"]; assert n["x"]["type"]=="x25519"; assert n["ec256"]["type"]=="ecdsa-p256" and n["ec256"]["bits"]==256; assert n["ec384"]["type"]=="ecdsa-p384" and n["ec384"]["bits"]==384 and len(n["ec384"]["public"])==194'
+V keys --json | json 'n={k["name"]:k for k in d}; assert set(n)=={"ed","ed-tls","x","rsa","ec256","ec384","rsa2050"}, n; assert n["rsa2050"]["bits"]==2050; assert n["rsa"]["bits"]==2048; assert n["ed-tls"]["ops"]==["tls13"]; assert n["x"]["type"]=="x25519"; assert n["ec256"]["type"]=="ecdsa-p256" and n["ec256"]["bits"]==256; assert n["ec384"]["type"]=="ecdsa-p384" and n["ec384"]["bits"]==384 and len(n["ec384"]["public"])==194'
 V keys | grep -q '^rsa .*2048-bit' || fail "keys"
+V keys | grep -q '^rsa2050 .*2050-bit' || fail "keys gives RSA sizes in bits"
 V keys | grep -q '^ec384  *ecdsa-p384 .*allows: sign tls13' || fail "keys names the curve"
 V --json stats | json 'assert isinstance(d, dict) and len(d) > 0'
 V stats >/dev/null
