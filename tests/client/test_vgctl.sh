@@ -106,6 +106,16 @@ V --json sign ec256 --alg ecdsa-p256-sha512 --hash --in "$T/msg" | json 'assert 
 openssl dgst -sha256 -binary "$T/msg" > "$T/th"
 V sign ed-tls --alg tls13 --role client "$T/th" > "$T/tsig"
 [ "$(wc -c < "$T/tsig")" -eq 64 ] || fail "tls13"
+# tls13 with a P-384 key and a SHA-256 transcript hash: SHA-384 over the
+# content (RFC 8446 4.2.3), DER; openssl verifies it over the content
+V sign ec384 --alg tls13 "$T/th" > "$T/etsig"
+python3 - "$T/th" "$T/content" <<'PY'
+import sys
+h = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(b" " * 64 + b"TLS 1.3, server CertificateVerify\0" + h)
+PY
+openssl dgst -sha384 -verify "$T/ec384.pub" -signature "$T/etsig" "$T/content" >/dev/null ||
+	fail "ecdsa tls13 signature does not verify"
 expect 1 V sign ed-tls --alg ed25519 "$T/msg"
 expect 1 V sign nope --alg ed25519 "$T/msg"
 expect 65 V sign ed --alg ed25519 --in "$T/absent"
