@@ -24,14 +24,15 @@
  * CONNECTIONS. vg_client_new() does not connect; the first request does.
  * A connection the daemon closed (restart, idle timeout) is replaced on
  * the next request, and every request that was sent but not answered when
- * the connection broke is sent once more on a new connection (every vgd
- * operation is deterministic and idempotent, so a retry cannot double an
- * effect); a request that breaks a second connection completes with
- * VGC_E_CLOSED. When the daemon ends a connection with a connection
- * error (PROTOCOL.md 7.1: it refused the connection, "too many
- * connections" or "shutting down"), the requests sent on it complete at
- * once with that status (VGC_E_OVERLOADED, VGC_E_UNAVAILABLE, ...) and
- * the daemon's reason, without a retry.
+ * the connection broke is sent once more on a new connection (no vgd
+ * operation has an effect a retry could double; a randomized signature,
+ * RSA-PSS or ECDSA, may come back as another valid one); a request that
+ * breaks a second connection completes with VGC_E_CLOSED. When the daemon
+ * ends a connection with a connection error (PROTOCOL.md 7.1: it refused
+ * the connection, "too many connections" or "shutting down"), the
+ * requests sent on it complete at once with that status
+ * (VGC_E_OVERLOADED, VGC_E_UNAVAILABLE, ...) and the daemon's reason,
+ * without a retry.
  *
  * SYNCHRONOUS AND ASYNCHRONOUS CALLS on one client may be mixed: a
  * synchronous call submits its request into the same queue and drives the
