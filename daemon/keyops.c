@@ -132,8 +132,8 @@ int vgd_request_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, size_t l
 }
 
 /* ECDSA over a digest: raw r||s from the kernel, then the encoding the
- * request chose (DER unless VG_SIGFMT_RAW). The kernel verified the
- * signature before releasing it. */
+ * request chose (DER unless VG_SIGFMT_RAW). The kernel checked the
+ * signature for faults before releasing it. */
 static int ecdsa_sign(const vg_ecdsa_key *ek, uint8_t fmt, const uint8_t *in, size_t len,
 		      uint8_t *out, size_t *out_len, vgd_reason *why)
 {
