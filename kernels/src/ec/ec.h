@@ -248,4 +248,25 @@ void vg_ec_modinv(const struct vg_ec_mod *mod, size_t limbs, uint64_t *r, const 
 void vg_ec_modinv2(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
 		   const struct vg_ec_mod *m2, uint64_t *r2, const uint64_t *a2, size_t limbs);
 
+/* The two parts of a batch of divsteps (ec_inv.c), in C here (the
+ * reference) and in assembly at every asm tier (ec_asm.h), same contract:
+ *
+ * divsteps1/2: n (1 <= n <= 62, public) divsteps of one or two
+ * inversions on the low 64 bits of f (odd) and g, fg = f, g (then the
+ * second inversion's f, g); t[j] = 2 delta is updated, and m gets each
+ * inversion's matrix (u, v, q, r): f_n 2^n = u f + v g, g_n 2^n = q f + r g
+ * (exact in the low 64 - n bits; |u| + |v| <= 2^n).
+ *
+ * inv_apply4/6: for a matrix of a 62-step batch (or the shorter last one),
+ * fg = f then g as 5 (7) signed 62-bit limbs each, the top limb signed:
+ * (f, g) <- M (f, g) / 2^62 (the floor; exact for a full batch), and
+ * de = d then e, 4 (6) limbs each, canonical modulo mod:
+ * (d, e) <- M (d, e) 2^-64 mod mod, canonical; m0inv = -mod^-1 mod 2^64. */
+void vg_ec_divsteps1_c(int64_t m[4], int64_t t[1], const uint64_t fg[2], unsigned n);
+void vg_ec_divsteps2_c(int64_t m[8], int64_t t[2], const uint64_t fg[4], unsigned n);
+void vg_ec_inv_apply4_c(int64_t fg[10], uint64_t de[8], const int64_t m[4], const uint64_t *mod,
+			uint64_t m0inv);
+void vg_ec_inv_apply6_c(int64_t fg[14], uint64_t de[12], const int64_t m[4], const uint64_t *mod,
+			uint64_t m0inv);
+
 #endif

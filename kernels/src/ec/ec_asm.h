@@ -30,6 +30,15 @@ VG_EC_ASM_TIER(p384, adx)
 void vg_p256_comb_ifma(vg_ec_point *r, const uint64_t *table, const int8_t *d);
 void vg_p384_comb_ifma(vg_ec_point *r, const uint64_t *table, const int8_t *d);
 
+/* The divsteps inversion's parts (ec_inv.asm, every asm tier: no mulx);
+ * the contract of their C references in ec.h. */
+void vg_ec_divsteps1(int64_t m[4], int64_t t[1], const uint64_t fg[2], unsigned n);
+void vg_ec_divsteps2(int64_t m[8], int64_t t[2], const uint64_t fg[4], unsigned n);
+void vg_ec_inv_apply4(int64_t fg[10], uint64_t de[8], const int64_t m[4], const uint64_t *mod,
+		      uint64_t m0inv);
+void vg_ec_inv_apply6(int64_t fg[14], uint64_t de[12], const int64_t m[4], const uint64_t *mod,
+		      uint64_t m0inv);
+
 void vg_p256_add(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void vg_p256_sub(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void vg_p384_add(uint64_t *r, const uint64_t *a, const uint64_t *b);

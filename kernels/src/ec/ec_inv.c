@@ -21,9 +21,18 @@
  * batches), which needs nothing of m but -m^-1 mod 2^64, so one code
  * serves p and n. At the end f = +-1, so x^-1 = +-d 2^(64 B - N): one
  * Montgomery multiplication by the curve's inv_k = 2^(64 B - N) R^3 also
- * takes x = a R to a^-1 R. */
+ * takes x = a R to a^-1 R.
+ *
+ * The two parts of a batch are the functions of ec.h's "divsteps" block:
+ * the steps of one or two inversions at once (vg_ec_divsteps1/2) and the
+ * application of a matrix (vg_ec_inv_apply4/6). The assembly tiers run
+ * them in assembly (kernels/x86_64/ec/ec_inv.asm, every tier: they need
+ * no mulx); the C versions here are its reference (checkasm) and the
+ * code of a build without assembly. */
 #include "ec/ec.h"
+#include "ec/ec_asm.h"
 #include "vg/wipe.h"
+#include "vg_config.h"
 
 #define M62 ((uint64_t)0x3fffffffffffffff)
 #define SLIMBS (VG_EC_MAX_LIMBS + 1) /* 62-bit limbs: 5 for 4 limbs, 7 for 6 */
@@ -52,61 +61,52 @@ typedef struct {
 /* Step n times on F, G; t = 2 delta. Per step: when delta > 0 and g is
  * odd, (delta, f, g) <- (1 - delta, g, (g - f)/2), else (1 + delta, f,
  * (g + (g & 1) f)/2). */
-#define DIVSTEP(F, G, t)                                                           \
-	do {                                                                       \
-		uint64_t c2 = vg_ct_barrier(0 - (G & 1));  /* g odd */             \
-		uint64_t c1 = (uint64_t)((int64_t)(0 - t) >> 63); /* delta > 0 */   \
-		G += ((F ^ c1) - c1) & c2; /* g - f, g + f or g */                  \
-		c1 &= c2;                  /* swap */                               \
-		t = ((t ^ c1) - c1) + 2;                                           \
-		F += G & c1; /* swap: f + (g - f) = g */                            \
-		G = (uint64_t)((int64_t)G >> 1);                                   \
+#define DIVSTEP(F, G, t)                                                                           \
+	do {                                                                                       \
+		uint64_t c2 = vg_ct_barrier(0 - (G & 1));         /* g odd */                      \
+		uint64_t c1 = (uint64_t)((int64_t)(0 - t) >> 63); /* delta > 0 */                  \
+		G += ((F ^ c1) - c1) & c2;                        /* g - f, g + f or g */          \
+		c1 &= c2;                                         /* swap */                       \
+		t = ((t ^ c1) - c1) + 2;                                                           \
+		F += G & c1; /* swap: f + (g - f) = g */                                           \
+		G = (uint64_t)((int64_t)G >> 1);                                                   \
 	} while (0)
 
 /* The matrix of a finished chunk from its words. */
 static void unpack(mat *m, uint64_t F, uint64_t G)
 {
 	int64_t v = (int64_t)(F + ((uint64_t)1 << (FIELD_V - 1))) >> FIELD_V;
-	int64_t u = (int64_t)(F - ((uint64_t)v << FIELD_V) + ((uint64_t)1 << (FIELD_U - 1))) >>
-		    FIELD_U;
+	int64_t u =
+		(int64_t)(F - ((uint64_t)v << FIELD_V) + ((uint64_t)1 << (FIELD_U - 1))) >> FIELD_U;
 	int64_t r = (int64_t)(G + ((uint64_t)1 << (FIELD_V - 1))) >> FIELD_V;
-	int64_t q = (int64_t)(G - ((uint64_t)r << FIELD_V) + ((uint64_t)1 << (FIELD_U - 1))) >>
-		    FIELD_U;
+	int64_t q =
+		(int64_t)(G - ((uint64_t)r << FIELD_V) + ((uint64_t)1 << (FIELD_U - 1))) >> FIELD_U;
 	*m = (mat){u, v, q, r};
 }
 
 #define LOW20(x) ((x) & (((uint64_t)1 << 20) - 1))
 
-/* n <= CHUNK divsteps on the low bits of f (odd) and g. */
-static int64_t chunk(int64_t t, uint64_t f, uint64_t g, int n, mat *m)
+/* n <= CHUNK divsteps on the low bits of f (odd) and g of k independent
+ * inversions (k = 1 or 2, interleaved: the step's dependency chain is
+ * several operations long, so two chains cost less than two in a row). */
+static void chunk(int k, int64_t *t, const uint64_t *f, const uint64_t *g, int n, mat *m)
 {
-	uint64_t F = LOW20(f) + ((uint64_t)1 << (FIELD_U + n));
-	uint64_t G = LOW20(g) + ((uint64_t)1 << (FIELD_V + n));
-	uint64_t ut = (uint64_t)t;
-	for (int i = 0; i < n; i++)
-		DIVSTEP(F, G, ut);
-	unpack(m, F, G);
-	return (int64_t)ut;
-}
-
-/* chunk() on two independent inputs at once (the signature's 1/Z mod p
- * and 1/k mod n): the step's dependency chain is several operations
- * long, so two interleaved chains cost less than two in a row. */
-static void chunk2(int64_t *t, const uint64_t *f, const uint64_t *g, int n, mat *m)
-{
-	uint64_t F0 = LOW20(f[0]) + ((uint64_t)1 << (FIELD_U + n));
-	uint64_t G0 = LOW20(g[0]) + ((uint64_t)1 << (FIELD_V + n));
-	uint64_t F1 = LOW20(f[1]) + ((uint64_t)1 << (FIELD_U + n));
-	uint64_t G1 = LOW20(g[1]) + ((uint64_t)1 << (FIELD_V + n));
-	uint64_t t0 = (uint64_t)t[0], t1 = (uint64_t)t[1];
-	for (int i = 0; i < n; i++) {
-		DIVSTEP(F0, G0, t0);
-		DIVSTEP(F1, G1, t1);
+	uint64_t F[2], G[2], ut[2];
+	for (int j = 0; j < k; j++) {
+		F[j] = LOW20(f[j]) + ((uint64_t)1 << (FIELD_U + n));
+		G[j] = LOW20(g[j]) + ((uint64_t)1 << (FIELD_V + n));
+		ut[j] = (uint64_t)t[j];
 	}
-	unpack(&m[0], F0, G0);
-	unpack(&m[1], F1, G1);
-	t[0] = (int64_t)t0;
-	t[1] = (int64_t)t1;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < k; j++)
+			DIVSTEP(F[j], G[j], ut[j]);
+	for (int j = 0; j < k; j++) {
+		unpack(&m[j], F[j], G[j]);
+		t[j] = (int64_t)ut[j];
+	}
+	vg_wipe(F, sizeof(F));
+	vg_wipe(G, sizeof(G));
+	vg_wipe(ut, sizeof(ut));
 }
 
 /* a = b a (the later steps' matrix after the earlier ones); rows of at
@@ -120,44 +120,53 @@ static void mat_mul(mat *a, const mat *b)
 	*a = (mat){(int64_t)u, (int64_t)v, (int64_t)q, (int64_t)r};
 }
 
-/* n <= 62 divsteps as chunks of at most CHUNK; each later chunk starts
- * from the low bits of (u f + v g) / 2^s, still exact in 64 - s bits. */
-static int64_t batch(int64_t t, uint64_t f, uint64_t g, int n, mat *m)
+/* n <= 62 divsteps of k inversions as chunks of at most CHUNK; each
+ * later chunk starts from the low bits of (u f + v g) / 2^s, still exact
+ * in 64 - s bits (at least the chunk's length plus one). fg holds f then
+ * g of each inversion; m gets k matrices (u, v, q, r). */
+static void divsteps(int k, int64_t *m, int64_t *t, const uint64_t *fg, unsigned n)
 {
-	mat mk;
-	int s = n < CHUNK ? n : CHUNK;
-	t = chunk(t, f, g, s, m);
-	while (s < n) { /* public counts */
-		int c = n - s < CHUNK ? n - s : CHUNK;
-		uint64_t fk = ((uint64_t)m->u * f + (uint64_t)m->v * g) >> s;
-		uint64_t gk = ((uint64_t)m->q * f + (uint64_t)m->r * g) >> s;
-		t = chunk(t, fk, gk, c, &mk);
-		mat_mul(m, &mk);
-		s += c;
+	mat acc[2], mk[2];
+	uint64_t f[2], g[2];
+	for (int j = 0; j < k; j++) {
+		acc[j] = (mat){1, 0, 0, 1};
+		f[j] = fg[2 * j];
+		g[j] = fg[2 * j + 1];
 	}
-	vg_wipe(&mk, sizeof(mk));
-	return t;
+	for (unsigned s = 0; s < n;) { /* public counts */
+		int c = n - s < CHUNK ? (int)(n - s) : CHUNK;
+		uint64_t fk[2], gk[2];
+		for (int j = 0; j < k; j++) {
+			fk[j] = ((uint64_t)acc[j].u * f[j] + (uint64_t)acc[j].v * g[j]) >> s;
+			gk[j] = ((uint64_t)acc[j].q * f[j] + (uint64_t)acc[j].r * g[j]) >> s;
+		}
+		chunk(k, t, fk, gk, c, mk);
+		for (int j = 0; j < k; j++)
+			mat_mul(&acc[j], &mk[j]);
+		s += (unsigned)c;
+		vg_wipe(fk, sizeof(fk));
+		vg_wipe(gk, sizeof(gk));
+	}
+	for (int j = 0; j < k; j++) {
+		m[4 * j] = acc[j].u;
+		m[4 * j + 1] = acc[j].v;
+		m[4 * j + 2] = acc[j].q;
+		m[4 * j + 3] = acc[j].r;
+	}
+	vg_wipe(acc, sizeof(acc));
+	vg_wipe(mk, sizeof(mk));
+	vg_wipe(f, sizeof(f));
+	vg_wipe(g, sizeof(g));
 }
 
-/* batch() on two inputs at once. */
-static void batch2(int64_t *t, const uint64_t *f, const uint64_t *g, int n, mat *m)
+void vg_ec_divsteps1_c(int64_t m[4], int64_t t[1], const uint64_t fg[2], unsigned n)
 {
-	mat mk[2];
-	int s = n < CHUNK ? n : CHUNK;
-	chunk2(t, f, g, s, m);
-	while (s < n) { /* public counts */
-		int c = n - s < CHUNK ? n - s : CHUNK;
-		uint64_t fk[2], gk[2];
-		for (int j = 0; j < 2; j++) {
-			fk[j] = ((uint64_t)m[j].u * f[j] + (uint64_t)m[j].v * g[j]) >> s;
-			gk[j] = ((uint64_t)m[j].q * f[j] + (uint64_t)m[j].r * g[j]) >> s;
-		}
-		chunk2(t, fk, gk, c, mk);
-		mat_mul(&m[0], &mk[0]);
-		mat_mul(&m[1], &mk[1]);
-		s += c;
-	}
-	vg_wipe(mk, sizeof(mk));
+	divsteps(1, m, t, fg, n);
+}
+
+void vg_ec_divsteps2_c(int64_t m[8], int64_t t[2], const uint64_t fg[4], unsigned n)
+{
+	divsteps(2, m, t, fg, n);
 }
 
 /* (f, g) <- M (f, g) / 2^62 on sl signed 62-bit limbs (the top one
@@ -186,11 +195,11 @@ VG_EC_INLINE void apply_fg(int64_t *f, int64_t *g, size_t sl, const mat *m)
  * d, e < m. S = a d + b e has |S| < 2^62 m; with w = S_0 (-m^-1) mod 2^64,
  * V = (S + w m) / 2^64 is exact and in (-m/4, 5m/4): add m if negative,
  * then subtract m if not below it (both masked). */
-VG_EC_INLINE void lin(const struct vg_ec_mod *mod, size_t n, uint64_t *h, int64_t a,
-		       const uint64_t *d, int64_t b, const uint64_t *e)
+VG_EC_INLINE void lin(const uint64_t *m, uint64_t m0inv, size_t n, uint64_t *h, int64_t a,
+		      const uint64_t *d, int64_t b, const uint64_t *e)
 {
-	const uint64_t *m = mod->m;
-	uint64_t s[VG_EC_MAX_LIMBS + 1] = {0}, t[VG_EC_MAX_LIMBS + 1] = {0}; /* = {0}: quiets -Wmaybe-uninitialized */
+	uint64_t s[VG_EC_MAX_LIMBS + 1] = {0}, t[VG_EC_MAX_LIMBS + 1] = {
+						       0}; /* = {0}: quiets -Wmaybe-uninitialized */
 	i128 c = 0;
 	VG_EC_ASSUME_LIMBS(n);
 
@@ -202,7 +211,7 @@ VG_EC_INLINE void lin(const struct vg_ec_mod *mod, size_t n, uint64_t *h, int64_
 	}
 	int64_t top = (int64_t)c; /* |S| < 2^(64 n + 62): the top word is small */
 
-	uint64_t w = s[0] * mod->m0inv;
+	uint64_t w = s[0] * m0inv;
 	vg_u128 z = (vg_u128)w * m[0] + s[0]; /* low word zero by the choice of w */
 	uint64_t carry = (uint64_t)(z >> 64);
 	VG_EC_UNROLL
@@ -230,15 +239,52 @@ VG_EC_INLINE void lin(const struct vg_ec_mod *mod, size_t n, uint64_t *h, int64_
 	vg_wipe(t, sizeof(t));
 }
 
-/* The low 64 bits of a value in 62-bit limbs. */
-static uint64_t low64(const int64_t *x) { return (uint64_t)x[0] | (uint64_t)x[1] << 62; }
+/* The matrix m applied to f, g (fg: sl limbs each) and d, e (de: n limbs
+ * each); instantiated for 4 and 6 limbs so the limb loops unroll. */
+VG_EC_INLINE void apply_n(int64_t *fg, uint64_t *de, const int64_t *m, const uint64_t *mod,
+			  uint64_t m0inv, size_t n, size_t sl)
+{
+	mat M = {m[0], m[1], m[2], m[3]};
+	uint64_t nd[VG_EC_MAX_LIMBS];
+	apply_fg(fg, fg + sl, sl, &M);
+	lin(mod, m0inv, n, nd, M.u, de, M.v, de + n);
+	lin(mod, m0inv, n, de + n, M.q, de, M.r, de + n);
+	for (size_t i = 0; i < n; i++)
+		de[i] = nd[i];
+	vg_wipe(nd, sizeof(nd));
+	vg_wipe(&M, sizeof(M));
+}
 
-/* The state of one inversion. */
+void vg_ec_inv_apply4_c(int64_t fg[10], uint64_t de[8], const int64_t m[4], const uint64_t *mod,
+			uint64_t m0inv)
+{
+	apply_n(fg, de, m, mod, m0inv, 4, 5);
+}
+
+void vg_ec_inv_apply6_c(int64_t fg[14], uint64_t de[12], const int64_t m[4], const uint64_t *mod,
+			uint64_t m0inv)
+{
+	apply_n(fg, de, m, mod, m0inv, 6, 7);
+}
+
+/* The parts this build runs: the assembly when there is some. */
+#if VG_HAVE_ASM
+#define DIVSTEPS1 vg_ec_divsteps1
+#define DIVSTEPS2 vg_ec_divsteps2
+#define APPLY4 vg_ec_inv_apply4
+#define APPLY6 vg_ec_inv_apply6
+#else
+#define DIVSTEPS1 vg_ec_divsteps1_c
+#define DIVSTEPS2 vg_ec_divsteps2_c
+#define APPLY4 vg_ec_inv_apply4_c
+#define APPLY6 vg_ec_inv_apply6_c
+#endif
+
+/* The state of one inversion: f then g (sl limbs each), d then e. */
 struct inv {
 	const struct vg_ec_mod *mod;
-	int64_t f[SLIMBS], g[SLIMBS];
-	uint64_t d[VG_EC_MAX_LIMBS], e[VG_EC_MAX_LIMBS], nd[VG_EC_MAX_LIMBS];
-	mat m;
+	int64_t fg[2 * SLIMBS];
+	uint64_t de[2 * VG_EC_MAX_LIMBS], nd[VG_EC_MAX_LIMBS];
 	int64_t t;
 };
 
@@ -255,36 +301,27 @@ static void inv_init(struct inv *v, const struct vg_ec_mod *mod, size_t n, size_
 			fw |= mod->m[w + 1] << (64 - sh);
 			gw |= a[w + 1] << (64 - sh);
 		}
-		v->f[i] = (int64_t)(fw & M62);
-		v->g[i] = (int64_t)(gw & M62);
+		v->fg[i] = (int64_t)(fw & M62);
+		v->fg[sl + i] = (int64_t)(gw & M62);
 	}
-	for (size_t i = 0; i < n; i++)
-		v->d[i] = v->e[i] = 0;
-	v->e[0] = 1;
+	for (size_t i = 0; i < 2 * n; i++)
+		v->de[i] = 0;
+	v->de[n] = 1;
 	v->t = n == 4 ? 1 : 2;
 }
 
-/* Apply the batch's matrix v->m to f, g and d, e; instantiated for 4 and
- * 6 limbs below, so the limb loops unroll. */
-VG_EC_INLINE void inv_apply_n(struct inv *v, size_t n, size_t sl)
+/* The low 64 bits of a value in 62-bit limbs. */
+static uint64_t low64(const int64_t *x)
 {
-	apply_fg(v->f, v->g, sl, &v->m);
-	lin(v->mod, n, v->nd, v->m.u, v->d, v->m.v, v->e);
-	lin(v->mod, n, v->e, v->m.q, v->d, v->m.r, v->e);
-	for (size_t i = 0; i < n; i++)
-		v->d[i] = v->nd[i];
+	return (uint64_t)x[0] | (uint64_t)x[1] << 62;
 }
 
-static void inv_apply4(struct inv *v) { inv_apply_n(v, 4, 5); }
-static void inv_apply6(struct inv *v) { inv_apply_n(v, 6, 7); }
-
-static void inv_apply(struct inv *v, size_t n, size_t sl)
+static void inv_apply(struct inv *v, const int64_t *m, size_t n)
 {
-	(void)sl;
 	if (n == 4) /* public */
-		inv_apply4(v);
+		APPLY4(v->fg, v->de, m, v->mod->m, v->mod->m0inv);
 	else
-		inv_apply6(v);
+		APPLY6(v->fg, v->de, m, v->mod->m, v->mod->m0inv);
 }
 
 /* f = +-1 (or +-m for a = 0, where d = 0): x^-1 = sign(f) d 2^(64 B - N);
@@ -294,35 +331,48 @@ static void inv_finish(struct inv *v, size_t n, size_t sl, uint64_t *r)
 {
 	uint64_t borrow = 0;
 	for (size_t i = 0; i < n; i++) {
-		vg_u128 z = (vg_u128)v->mod->m[i] - v->d[i] - borrow;
+		vg_u128 z = (vg_u128)v->mod->m[i] - v->de[i] - borrow;
 		v->nd[i] = (uint64_t)z;
 		borrow = (uint64_t)(z >> 64) & 1;
 	}
-	vg_ec_cmov(v->d, v->nd, n, ((uint64_t)v->f[sl - 1] >> 63) & (vg_ec_iszero(v->d, n) ^ 1));
-	vg_ec_mont_mul(r, v->d, v->mod->inv_k, v->mod->m, v->mod->m0inv, n);
+	vg_ec_cmov(v->de, v->nd, n, ((uint64_t)v->fg[sl - 1] >> 63) & (vg_ec_iszero(v->de, n) ^ 1));
+	vg_ec_mont_mul(r, v->de, v->mod->inv_k, v->mod->m, v->mod->m0inv, n);
+}
+
+/* Steps of batch k of B (the last one of a 256-bit inversion is short). */
+static unsigned batch_steps(size_t n, size_t k, size_t batches)
+{
+	return (n == 4 && k == batches - 1) ? 32 : 62; /* public */
 }
 
 void vg_ec_modinv(const struct vg_ec_mod *mod, size_t n, uint64_t *r, const uint64_t *a)
 {
 	struct inv v;
+	int64_t m[4];
+	uint64_t fg[2];
 	size_t sl = n == 4 ? 5 : 7; /* 62-bit limbs holding 64 n + 1 bits */
 	size_t batches = VG_EC_INV_BATCHES(n);
 	VG_EC_ASSUME_LIMBS(n);
 
 	inv_init(&v, mod, n, sl, a);
 	for (size_t k = 0; k < batches; k++) {
-		int steps = (n == 4 && k == batches - 1) ? 32 : 62; /* public */
-		v.t = batch(v.t, low64(v.f), low64(v.g), steps, &v.m);
-		inv_apply(&v, n, sl);
+		fg[0] = low64(v.fg);
+		fg[1] = low64(v.fg + sl);
+		DIVSTEPS1(m, &v.t, fg, batch_steps(n, k, batches));
+		inv_apply(&v, m, n);
 	}
 	inv_finish(&v, n, sl, r);
 	vg_wipe(&v, sizeof(v));
+	vg_wipe(m, sizeof(m));
+	vg_wipe(fg, sizeof(fg));
 }
 
 void vg_ec_modinv2(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
 		   const struct vg_ec_mod *m2, uint64_t *r2, const uint64_t *a2, size_t n)
 {
 	struct inv v[2];
+	int64_t m[8], t[2];
+	uint64_t fg[4];
 	size_t sl = n == 4 ? 5 : 7;
 	size_t batches = VG_EC_INV_BATCHES(n);
 	VG_EC_ASSUME_LIMBS(n);
@@ -330,22 +380,21 @@ void vg_ec_modinv2(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
 	inv_init(&v[0], m1, n, sl, a1);
 	inv_init(&v[1], m2, n, sl, a2);
 	for (size_t k = 0; k < batches; k++) {
-		int steps = (n == 4 && k == batches - 1) ? 32 : 62; /* public */
-		int64_t t[2] = {v[0].t, v[1].t};
-		uint64_t f[2] = {low64(v[0].f), low64(v[1].f)}, g[2] = {low64(v[0].g), low64(v[1].g)};
-		mat m[2];
-		batch2(t, f, g, steps, m);
+		for (int j = 0; j < 2; j++) {
+			fg[2 * j] = low64(v[j].fg);
+			fg[2 * j + 1] = low64(v[j].fg + sl);
+			t[j] = v[j].t;
+		}
+		DIVSTEPS2(m, t, fg, batch_steps(n, k, batches));
 		v[0].t = t[0];
 		v[1].t = t[1];
-		v[0].m = m[0];
-		v[1].m = m[1];
-		inv_apply(&v[0], n, sl);
-		inv_apply(&v[1], n, sl);
-		vg_wipe(m, sizeof(m));
-		vg_wipe(f, sizeof(f));
-		vg_wipe(g, sizeof(g));
+		inv_apply(&v[0], m, n);
+		inv_apply(&v[1], m + 4, n);
 	}
 	inv_finish(&v[0], n, sl, r1);
 	inv_finish(&v[1], n, sl, r2);
 	vg_wipe(v, sizeof(v));
+	vg_wipe(m, sizeof(m));
+	vg_wipe(t, sizeof(t));
+	vg_wipe(fg, sizeof(fg));
 }

@@ -8,7 +8,7 @@
  * below R and on the edges 0, 1, m - 1, m, m + 1, p - 1, n - 1, 2^(64N-1)
  * and R - 1 (they take any value below R), into sentinel-guarded buffers
  * and in place over either operand; add and sub on reduced operands
- * (0, 1, p - 1, random); the inversions; the fixed-base multiplication on
+ * (0, 1, p - 1, random); the inversions (one and two at once); the fixed-base multiplication on
  * random and edge scalars (0, 1, 2, n - 1, n, n + 1, R - 1, every comb
  * digit 64, every digit -63) and the double multiplication, compared as
  * affine points.
@@ -19,7 +19,12 @@
  * P = Q, P = -Q (whose flags are checked too), and the comb (projective
  * out) on recoded scalars against row 0's base_mul. Every asm call goes through the
  * harness's trampoline (callee-saved registers, stack alignment, the
- * direction flag).
+ * direction flag). The divsteps inversion's parts (ec_inv.asm, shared by
+ * every tier, checked at base): the steps of one and two inversions
+ * against their C reference on edge and random words, random t and
+ * step counts 1..62, and the matrix applications for p and n of both
+ * curves on edge residues (0, 1, m - 1, m - 2), edge matrix rows
+ * (|a| + |b| = 2^62) and random states, into a guarded buffer.
  *
  * The sha256 family: the SHA-NI compression against the C one on random
  * states and messages, 0 to 5 blocks, into a guarded state.
@@ -152,6 +157,27 @@ static void check_inv(const struct vg_ec_impl *f, const struct vg_ec_impl *c0, i
 		(scalar ? c0->sc_inv : c0->fe_inv)(c0, want, a);
 		(scalar ? f->sc_inv : f->fe_inv)(f, got, a);
 		if (!vg_checkasm_eq(got, want, n * 8, "i=%d", i))
+			return;
+	}
+}
+
+/* inv2 (1/z mod p and 1/k mod n at once) against row 0's two inversions,
+ * on the edges 0, 1, m - 1 and random reduced values of both. */
+static void check_inv2(const struct vg_ec_impl *f, const struct vg_ec_impl *c0)
+{
+	const struct vg_ec_curve *c = f->curve;
+	size_t n = c->limbs;
+	uint64_t z[MAXN], k[MAXN], gz[MAXN], gk[MAXN], wz[MAXN], wk[MAXN];
+	int iters = vg_checkasm_iters() / 40;
+
+	for (int i = 0; i < 16 + iters; i++) {
+		operand(z, c->p.m, c, i < 16 ? i / 4 : 9, 1);
+		operand(k, c->n.m, c, i < 16 ? i % 4 : 9, 1);
+		c0->fe_inv(c0, wz, z);
+		c0->sc_inv(c0, wk, k);
+		f->inv2(f, gz, z, gk, k);
+		if (!vg_checkasm_eq(gz, wz, n * 8, "1/z i=%d", i) ||
+		    !vg_checkasm_eq(gk, wk, n * 8, "1/k i=%d", i))
 			return;
 	}
 }
@@ -370,6 +396,140 @@ static void check_jac(const struct vg_ec_impl *c0, const struct jac *j)
 	vg_checkasm_func_done();
 }
 
+/* ---- the divsteps inversion's parts (ec_inv.asm, every asm tier) ---- */
+
+/* A small random t = 2 delta, as the steps see it: odd (half-delta) or
+ * even (ordinary), |t| below a few hundred; edges at the extremes. */
+static int64_t rand_t(int i)
+{
+	if (i % 17 == 0)
+		return i % 2 ? 1 : 2;
+	return (int64_t)(vg_checkasm_rand64() % 1201) - 600;
+}
+
+/* A 64-bit word of f (odd) or g, from the edges 0, 1, all ones, one bit,
+ * alternating bits, or random. */
+static uint64_t rand_word(int k)
+{
+	switch (k % 8) {
+	case 0: return 0;
+	case 1: return 1;
+	case 2: return ~(uint64_t)0;
+	case 3: return (uint64_t)1 << (vg_checkasm_rand64() % 64);
+	case 4: return 0x5555555555555555u;
+	default: return vg_checkasm_rand64();
+	}
+}
+
+static void check_divsteps(void)
+{
+	int iters = vg_checkasm_iters();
+
+	vg_checkasm_func("vg_ec_divsteps1, vg_ec_divsteps2");
+	for (int i = 0; i < iters; i++) {
+		uint64_t fg[4];
+		int64_t t[2], tw[2], m[8], mw[8];
+		unsigned n = i % 4 == 0 ? 62 : i % 4 == 1 ? 32 : 1 + (unsigned)(vg_checkasm_rand64() % 62);
+		for (int j = 0; j < 4; j++)
+			fg[j] = rand_word(i < 64 ? (i + j) / (j + 1) : 7);
+		fg[0] |= 1; /* f is odd */
+		fg[2] |= 1;
+		t[0] = tw[0] = rand_t(i);
+		t[1] = tw[1] = rand_t(i + 1);
+		vg_ec_divsteps2_c(mw, tw, fg, n);
+		vg_checkasm_call(vg_ec_divsteps2, m, t, fg, n);
+		if (!vg_checkasm_eq(m, mw, sizeof(m), "divsteps2 m i=%d n=%u", i, n) ||
+		    !vg_checkasm_eq(t, tw, sizeof(t), "divsteps2 t i=%d n=%u", i, n))
+			break;
+		vg_ec_divsteps1_c(mw, tw, fg + 2, n);
+		vg_checkasm_call(vg_ec_divsteps1, m, t, fg + 2, n);
+		if (!vg_checkasm_eq(m, mw, 4 * 8, "divsteps1 m i=%d n=%u", i, n) ||
+		    !vg_checkasm_eq(t, tw, 8, "divsteps1 t i=%d n=%u", i, n))
+			break;
+	}
+	vg_checkasm_func_done();
+}
+
+/* A matrix row (a, b) with |a| + |b| <= 2^62: the edges (+-2^62, 0),
+ * (0, +-2^62), (2^61, -2^61), or random. */
+static void rand_row(int64_t *a, int64_t *b, int k)
+{
+	const int64_t lim = (int64_t)1 << 62, half = (int64_t)1 << 61;
+	switch (k % 8) {
+	case 0: *a = lim; *b = 0; return;
+	case 1: *a = -lim; *b = 0; return;
+	case 2: *a = 0; *b = -lim; return;
+	case 3: *a = half; *b = -half; return;
+	case 4: *a = -half; *b = -half; return;
+	default: {
+		uint64_t r = vg_checkasm_rand64();
+		*a = (int64_t)(vg_checkasm_rand64() % (uint64_t)half) * (r & 1 ? -1 : 1);
+		*b = (int64_t)(vg_checkasm_rand64() % (uint64_t)half) * (r & 2 ? -1 : 1);
+	}
+	}
+}
+
+/* inv_apply4/6 on random states: f, g as 62-bit limbs (the top one
+ * signed, below 2^(64 n - 62 (sl - 1)) in magnitude, as an inversion's
+ * f and g stay), d, e from 0, 1, m - 1, m - 2 and random below m, for p and
+ * n of both curves; the whole state compared, in a guarded buffer. */
+static void check_apply(const struct vg_ec_curve *c, int scalar_mod)
+{
+	const struct vg_ec_mod *md = scalar_mod ? &c->n : &c->p;
+	size_t n = c->limbs, sl = n + 1;
+	int iters = vg_checkasm_iters() / 2;
+	char name[96];
+
+	snprintf(name, sizeof(name), "vg_ec_inv_apply%zu (%s mod %s)", n, c->name,
+		 scalar_mod ? "n" : "p");
+	vg_checkasm_func(name);
+	for (int i = 0; i < iters; i++) {
+		int64_t fg[2 * (MAXN + 1)], fgw[2 * (MAXN + 1)], m[4];
+		uint64_t dew[2 * MAXN];
+		uint8_t raw[VG_CHECKASM_OUT(2 * MAXN * 8)];
+		uint64_t *de = (uint64_t *)(void *)vg_checkasm_guard(raw, 2 * n * 8);
+		unsigned topbits = (unsigned)(64 * n - 62 * (sl - 1)) + 1;
+		for (size_t j = 0; j < 2 * sl; j++)
+			fg[j] = (int64_t)(vg_checkasm_rand64() >> 2);
+		fg[sl - 1] = (int64_t)vg_checkasm_rand64() >> (64 - topbits);
+		fg[2 * sl - 1] = (int64_t)vg_checkasm_rand64() >> (64 - topbits);
+		for (size_t k = 0; k < 2; k++) {
+			int kind = (i / (k + 1)) % 5;
+			uint64_t *v = dew + k * n;
+			memcpy(v, md->m, n * 8);
+			if (kind == 0)
+				memset(v, 0, n * 8);
+			else if (kind == 1) {
+				memset(v, 0, n * 8);
+				v[0] = 1;
+			} else if (kind == 2)
+				v[0] -= 1;
+			else if (kind == 3)
+				v[0] -= 2;
+			else
+				do
+					vg_checkasm_rand_bytes(v, n * 8);
+				while (!vg_ec_lt(v, md->m, n));
+		}
+		rand_row(&m[0], &m[1], i);
+		rand_row(&m[2], &m[3], i / 8);
+		memcpy(fgw, fg, sizeof(fg));
+		memcpy(de, dew, 2 * n * 8);
+		if (n == 4) {
+			vg_ec_inv_apply4_c(fgw, dew, m, md->m, md->m0inv);
+			vg_checkasm_call(vg_ec_inv_apply4, fg, de, m, md->m, md->m0inv);
+		} else {
+			vg_ec_inv_apply6_c(fgw, dew, m, md->m, md->m0inv);
+			vg_checkasm_call(vg_ec_inv_apply6, fg, de, m, md->m, md->m0inv);
+		}
+		if (!vg_checkasm_eq(fg, fgw, 2 * sl * 8, "f, g i=%d", i) ||
+		    !vg_checkasm_eq(de, dew, 2 * n * 8, "d, e i=%d", i) ||
+		    !vg_checkasm_guard_ok(raw, 2 * n * 8))
+			break;
+	}
+	vg_checkasm_func_done();
+}
+
 /* ---- rows ---- */
 
 static const void *done[256];
@@ -407,6 +567,7 @@ static void check_row(const struct vg_ec_impl *im, const struct vg_ec_impl *c0)
 	SLOT(sc_mul, "sc_mul", check_arith(c, c->n.m, im->sc_mul, c0->sc_mul, NULL, NULL, 0));
 	SLOT(fe_inv, "fe_inv", check_inv(im, c0, 0));
 	SLOT(sc_inv, "sc_inv", check_inv(im, c0, 1));
+	SLOT(inv2, "inv2", check_inv2(im, c0));
 	SLOT(base_mul, "base_mul", check_base_mul(im, c0));
 	SLOT(dsm, "dsm", check_dsm(im, c0));
 }
@@ -461,6 +622,13 @@ int main(int argc, char **argv)
 	for (size_t i = 1; i < vg_ec_p384_nimpls; i++)
 		if (vg_checkasm_row(&vg_ec_p384_impls[i].v))
 			check_row(&vg_ec_p384_impls[i], &vg_ec_p384_impls[0]);
+	if (vg_checkasm_tier("base", VG_TIER_BASE)) {
+		check_divsteps();
+		for (int s = 0; s < 2; s++) {
+			check_apply(&vg_p256_curve, s);
+			check_apply(&vg_p384_curve, s);
+		}
+	}
 	for (size_t i = 0; i < 3; i++) {
 		if (vg_checkasm_tier(p256_jac[i].tier, p256_jac[i].features)) {
 			check_jac(&vg_ec_p256_impls[0], &p256_jac[i]);
