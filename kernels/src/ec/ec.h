@@ -243,10 +243,15 @@ void vg_ec_comb_recode(int8_t *d, const uint64_t *k, size_t limbs, size_t rows);
  * modulo the odd m of mod (4 or 6 limbs, m > 2^(64 limbs - 1)). The
  * tiers' fe_inv and sc_inv; r may alias a. */
 void vg_ec_modinv(const struct vg_ec_mod *mod, size_t limbs, uint64_t *r, const uint64_t *a);
+/* The steps of two inversions at once (below: vg_ec_divsteps2_c and its
+ * asm versions). */
+typedef void vg_ec_divsteps2_fn(int64_t m[8], int64_t t[2], const uint64_t fg[4], unsigned n);
 /* Two of them at once, r1 = a1^-1 modulo m1 and r2 = a2^-1 modulo m2 (the
- * same limb count), their steps interleaved: about the time of one. */
+ * same limb count), their steps interleaved by ds2 (NULL: the build's
+ * default, the base asm or the C): about the time of one. */
 void vg_ec_modinv2(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
-		   const struct vg_ec_mod *m2, uint64_t *r2, const uint64_t *a2, size_t limbs);
+		   const struct vg_ec_mod *m2, uint64_t *r2, const uint64_t *a2, size_t limbs,
+		   vg_ec_divsteps2_fn *ds2);
 
 /* The two parts of a batch of divsteps (ec_inv.c), in C here (the
  * reference) and in assembly at every asm tier (ec_asm.h), same contract:
@@ -263,7 +268,7 @@ void vg_ec_modinv2(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
  * de = d then e, 4 (6) limbs each, canonical modulo mod:
  * (d, e) <- M (d, e) 2^-64 mod mod, canonical; m0inv = -mod^-1 mod 2^64. */
 void vg_ec_divsteps1_c(int64_t m[4], int64_t t[1], const uint64_t fg[2], unsigned n);
-void vg_ec_divsteps2_c(int64_t m[8], int64_t t[2], const uint64_t fg[4], unsigned n);
+vg_ec_divsteps2_fn vg_ec_divsteps2_c;
 void vg_ec_inv_apply4_c(int64_t fg[10], uint64_t de[8], const int64_t m[4], const uint64_t *mod,
 			uint64_t m0inv);
 void vg_ec_inv_apply6_c(int64_t fg[14], uint64_t de[12], const int64_t m[4], const uint64_t *mod,

@@ -368,7 +368,8 @@ void vg_ec_modinv(const struct vg_ec_mod *mod, size_t n, uint64_t *r, const uint
 }
 
 void vg_ec_modinv2(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
-		   const struct vg_ec_mod *m2, uint64_t *r2, const uint64_t *a2, size_t n)
+		   const struct vg_ec_mod *m2, uint64_t *r2, const uint64_t *a2, size_t n,
+		   vg_ec_divsteps2_fn *ds2)
 {
 	struct inv v[2];
 	int64_t m[8], t[2];
@@ -385,7 +386,7 @@ void vg_ec_modinv2(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
 			fg[2 * j + 1] = low64(v[j].fg + sl);
 			t[j] = v[j].t;
 		}
-		DIVSTEPS2(m, t, fg, batch_steps(n, k, batches));
+		(ds2 ? ds2 : DIVSTEPS2)(m, t, fg, batch_steps(n, k, batches));
 		v[0].t = t[0];
 		v[1].t = t[1];
 		inv_apply(&v[0], m, n);

@@ -34,13 +34,14 @@ static void sc_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
 
 /* The assembly rows (kernels/x86_64/ec/, glue in ec_asm.c): tier t runs
  * the field and scalar multiplies and point functions of tier mt (ifma
- * reuses adx's, with its own comb). */
-#define ASM_ROW(t, mt, feat)                                                                  \
+ * reuses adx's, with its own comb) and the inversion pair vg_ec_inv2_i2
+ * (ifma's steps in AVX-512 lanes). */
+#define ASM_ROW(t, mt, i2, feat)                                                                  \
 	{                                                                                      \
 		.v = {#t, (feat)}, .curve = &vg_p256_curve, .fe_mul = vg_p256_mul_##mt,          \
 		.fe_sqr = vg_p256_sqr_##mt, .fe_add = vg_p256_add, .fe_sub = vg_p256_sub,          \
 		.sc_mul = vg_p256_ord_mul_##mt, .fe_inv = vg_ec_fe_inv_asm,                      \
-		.sc_inv = vg_ec_sc_inv_asm, .inv2 = vg_ec_inv2_asm, .base_mul = vg_ec_base_mul_p256_##t,                 \
+		.sc_inv = vg_ec_sc_inv_asm, .inv2 = vg_ec_inv2_##i2, .base_mul = vg_ec_base_mul_p256_##t,                 \
 		.point_mul = vg_ec_point_mul_c, .dsm = vg_ec_dsm_p256_##t,                        \
 	}
 
@@ -63,9 +64,9 @@ const struct vg_ec_impl vg_ec_p256_impls[] = {
 		.dsm = vg_ec_dsm_c,
 	},
 #if VG_HAVE_ASM
-	ASM_ROW(base, base, VG_TIER_BASE),
-	ASM_ROW(adx, adx, VG_TIER_ADX),
-	ASM_ROW(ifma, adx, VG_TIER_IFMA),
+	ASM_ROW(base, base, asm, VG_TIER_BASE),
+	ASM_ROW(adx, adx, asm, VG_TIER_ADX),
+	ASM_ROW(ifma, adx, ifma, VG_TIER_IFMA),
 #endif
 };
 

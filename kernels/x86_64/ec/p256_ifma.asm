@@ -93,6 +93,9 @@
     RODATA
 align 64
 c52_one64: dq 1
+align 32
+c52_pair:  dd 4, 5, 6, 7, 0, 1, 2, 3    ; level 2: lanes 2, 3, 0, 1
+           dd 2, 3, 0, 1, 6, 7, 4, 5    ; level 3: lanes 1, 0, 3, 2
 
 ; SEL_ACC c, new, q: lanes kA (k5) of accumulator element c take the new
 ; value, lanes kB (k6) take q (an element address or the constant one:
@@ -550,25 +553,28 @@ FUNC vg_p256_comb_ifma
     vmovdqa64 [rsp + C_B + 32 * i], ymm1
 %assign i i + 1
 %endrep
+    mov qword [rsp + F_STEP], 0         ; the level (public)
+.level:
     UADD C_A, C_B, C_O
+    mov rax, [rsp + F_STEP]
+    inc rax
+    mov [rsp + F_STEP], rax
+    cmp rax, 3
+    je .combined                        ; ct: public level counter
+    ; the next level's pairs: the sums against their lanes permuted
+    shl rax, 5
+    lea rcx, [rel c52_pair]
+    vmovdqa64 ymm2, [rcx + rax - 32]
 %assign i 0
 %rep 20
     vmovdqa64 ymm0, [rsp + C_O + 32 * i]
-    vpermq ymm1, ymm0, 0x4e             ; lanes 2, 3, 0, 1
+    vpermd ymm1, ymm2, ymm0
     vmovdqa64 [rsp + C_A + 32 * i], ymm0
     vmovdqa64 [rsp + C_B + 32 * i], ymm1
 %assign i i + 1
 %endrep
-    UADD C_A, C_B, C_O
-%assign i 0
-%rep 20
-    vmovdqa64 ymm0, [rsp + C_O + 32 * i]
-    vpermq ymm1, ymm0, 0xb1             ; lanes 1, 0, 3, 2
-    vmovdqa64 [rsp + C_A + 32 * i], ymm0
-    vmovdqa64 [rsp + C_B + 32 * i], ymm1
-%assign i i + 1
-%endrep
-    UADD C_A, C_B, C_O
+    jmp .level
+.combined:
     ; (X ZZZ, Y ZZ, ZZ ZZZ) of lane 0 in lanes 0, 1, 2 of one product
 %assign i 0
 %rep 5

@@ -20,8 +20,8 @@
  * out) on recoded scalars against row 0's base_mul. Every asm call goes through the
  * harness's trampoline (callee-saved registers, stack alignment, the
  * direction flag). The divsteps inversion's parts (ec_inv.asm, shared by
- * every tier, checked at base): the steps of one and two inversions
- * against their C reference on edge and random words, random t and
+ * every tier, checked at base; the ifma rows' two-lane AVX-512 steps at
+ * ifma): the steps of one and two inversions against their C reference on edge and random words, random t and
  * step counts 1..62, and the matrix applications for p and n of both
  * curves on edge residues (0, 1, m - 1, m - 2), edge matrix rows
  * (|a| + |b| = 2^62) and random states, into a guarded buffer.
@@ -421,11 +421,14 @@ static uint64_t rand_word(int k)
 	}
 }
 
-static void check_divsteps(void)
+/* The steps of one and two inversions (ifma: the AVX-512 two-lane
+ * version of the second) against the C. */
+static void check_divsteps(int ifma)
 {
 	int iters = vg_checkasm_iters();
+	vg_ec_divsteps2_fn *ds2 = ifma ? vg_ec_divsteps2_avx512 : vg_ec_divsteps2;
 
-	vg_checkasm_func("vg_ec_divsteps1, vg_ec_divsteps2");
+	vg_checkasm_func(ifma ? "vg_ec_divsteps2_avx512" : "vg_ec_divsteps1, vg_ec_divsteps2");
 	for (int i = 0; i < iters; i++) {
 		uint64_t fg[4];
 		int64_t t[2], tw[2], m[8], mw[8];
@@ -437,10 +440,12 @@ static void check_divsteps(void)
 		t[0] = tw[0] = rand_t(i);
 		t[1] = tw[1] = rand_t(i + 1);
 		vg_ec_divsteps2_c(mw, tw, fg, n);
-		vg_checkasm_call(vg_ec_divsteps2, m, t, fg, n);
+		vg_checkasm_call(ds2, m, t, fg, n);
 		if (!vg_checkasm_eq(m, mw, sizeof(m), "divsteps2 m i=%d n=%u", i, n) ||
 		    !vg_checkasm_eq(t, tw, sizeof(t), "divsteps2 t i=%d n=%u", i, n))
 			break;
+		if (ifma)
+			continue;
 		vg_ec_divsteps1_c(mw, tw, fg + 2, n);
 		vg_checkasm_call(vg_ec_divsteps1, m, t, fg + 2, n);
 		if (!vg_checkasm_eq(m, mw, 4 * 8, "divsteps1 m i=%d n=%u", i, n) ||
@@ -623,12 +628,14 @@ int main(int argc, char **argv)
 		if (vg_checkasm_row(&vg_ec_p384_impls[i].v))
 			check_row(&vg_ec_p384_impls[i], &vg_ec_p384_impls[0]);
 	if (vg_checkasm_tier("base", VG_TIER_BASE)) {
-		check_divsteps();
+		check_divsteps(0);
 		for (int s = 0; s < 2; s++) {
 			check_apply(&vg_p256_curve, s);
 			check_apply(&vg_p384_curve, s);
 		}
 	}
+	if (vg_checkasm_tier("ifma", VG_TIER_IFMA))
+		check_divsteps(1);
 	for (size_t i = 0; i < 3; i++) {
 		if (vg_checkasm_tier(p256_jac[i].tier, p256_jac[i].features)) {
 			check_jac(&vg_ec_p256_impls[0], &p256_jac[i]);
