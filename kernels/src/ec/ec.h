@@ -32,6 +32,12 @@
  * published for P-256, one mixed addition per 7 bits of the scalar. */
 #define VG_EC_COMB_W 7
 #define VG_EC_COMB_ENTRIES (1 << (VG_EC_COMB_W - 1))
+/* The ifma tier's P-256 comb (kernels/x86_64/ec/p256_ifma.asm): 5-bit
+ * digits, rows of the multiples 1..16 of a power of 2^5 of G, 52 rows
+ * (53 KiB). Its lanes make an addition cheap and the scan of a 64-entry
+ * row (memory-bound) the larger cost, so smaller rows pay there. */
+#define VG_EC_COMB5_W 5
+#define VG_EC_COMB5_ENTRIES (1 << (VG_EC_COMB5_W - 1))
 /* Verification: width of G's wNAF, and its table of odd multiples
  * G, 3G, ..., 127G (4 KiB for P-256, 6 KiB for P-384). */
 #define VG_EC_GNAF_W 8
@@ -64,6 +70,11 @@ struct vg_ec_curve {
 	const uint64_t *comb;
 	size_t comb_rows;
 	const uint64_t *g_odd;
+	/* comb5: comb5_rows rows of VG_EC_COMB5_ENTRIES, entry j of row i =
+	 * (j + 1) 2^(5 i) G, the same layout; P-256 only (NULL and 0 for
+	 * P-384). */
+	const uint64_t *comb5;
+	size_t comb5_rows;
 };
 
 typedef struct {
@@ -135,11 +146,16 @@ void vg_ec_declassify(const void *p, size_t len);
 /* Zeroes VG_EC_SCRUB_BYTES of stack just below the caller's frame, where
  * its callees' frames were. The entry points that handle secrets call it
  * on exit: it clears what the field and point primitives leave behind
- * (the multiply's partial products, formula temporaries) without a wipe
- * inside every primitive. The deepest signing call chain uses well under
- * half of it; a tier's functions must stay within it or wipe their own
- * stack. */
-#define VG_EC_SCRUB_BYTES 16384
+ * (the multiply's partial products, callee-saved registers pushed by asm,
+ * formula temporaries) without a wipe inside every primitive. Measured
+ * (painting the stack, every row of both curves): a signature uses at
+ * most 3.6 KiB below the caller of vg_ecdsa_sign_with, its own frames
+ * included, except the P-256 ifma comb's 7 KiB frame, which that function
+ * zeroes itself; 8 KiB leaves more than twice that. A tier's functions
+ * must stay within it or wipe their own stack; test_ecdsa_unit.c's
+ * test_stack_residue checks that no limb of d, d R, k, k R or k^-1 R is
+ * left below a signature (it fails with 1 KiB). */
+#define VG_EC_SCRUB_BYTES 8192
 void vg_ec_scrub_stack(void);
 
 /* ---- ec_fe.c: limb helpers over a run-time limb count (constant time) ---- */
@@ -222,13 +238,18 @@ size_t vg_ec_wnaf(int8_t *d, const uint64_t *a, size_t limbs, unsigned w);
 
 /* Comb geometry: rows needed for a scalar of 64 limbs bits (one more
  * digit than floor(bits / 7) covers the top bits and the last carry of
- * the recoding). */
+ * the recoding); the same for 5-bit digits. */
 #define VG_EC_COMB_ROWS(limbs) ((64 * (limbs)) / VG_EC_COMB_W + 1)
+#define VG_EC_COMB5_ROWS(limbs) ((64 * (limbs)) / VG_EC_COMB5_W + 1)
 
 /* Signed comb digits of k (limbs words, any value < R) into d[rows]:
  * digit i is window i of k plus the carry from window i - 1, recentred
  * into [-63, 64] (ec_base.c). Constant time. */
 void vg_ec_comb_recode(int8_t *d, const uint64_t *k, size_t limbs, size_t rows);
+/* The same for w-bit windows (2 <= w <= 7): digits in
+ * [-(2^(w-1) - 1), 2^(w-1)]; rows must cover 64 limbs bits and a last
+ * carry (VG_EC_COMB5_ROWS for w = 5). */
+void vg_ec_comb_recode_w(int8_t *d, const uint64_t *k, size_t limbs, size_t rows, unsigned w);
 
 /* ---- ec_inv.c: constant-time inversion by divsteps, any odd modulus ---- */
 

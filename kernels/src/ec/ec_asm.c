@@ -55,16 +55,22 @@ void vg_ec_inv2_ifma(const struct vg_ec_impl *f, uint64_t *rz, const uint64_t *z
 }
 
 /* [k]G: the signed digits (ec_base.c), the comb (projective out), and the
- * identity in the one form the C row gives it, (0 : 1 : 0). */
+ * identity in the one form the C row gives it, (0 : 1 : 0). w: the comb's
+ * digit width, 7 (the curve's comb) or 5 (comb5, P-256's ifma comb). */
 static void base_mul(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t *k,
-		     void (*comb)(vg_ec_point *, const uint64_t *, const int8_t *))
+		     void (*comb)(vg_ec_point *, const uint64_t *, const int8_t *), unsigned w)
 {
 	const struct vg_ec_curve *c = f->curve;
-	int8_t d[VG_EC_COMB_ROWS(VG_EC_MAX_LIMBS)];
+	int8_t d[VG_EC_COMB5_ROWS(VG_EC_MAX_LIMBS)];
 	vg_ec_point P = {0};
 
-	vg_ec_comb_recode(d, k, c->limbs, c->comb_rows);
-	comb(&P, c->comb, d);
+	if (w == VG_EC_COMB5_W) { /* public */
+		vg_ec_comb_recode_w(d, k, c->limbs, c->comb5_rows, w);
+		comb(&P, c->comb5, d);
+	} else {
+		vg_ec_comb_recode(d, k, c->limbs, c->comb_rows);
+		comb(&P, c->comb, d);
+	}
 	vg_ec_cmov(P.y, c->p.one, c->limbs, vg_ec_iszero(P.z, c->limbs));
 	*r = P;
 	vg_wipe(d, sizeof(d));
@@ -179,13 +185,13 @@ static void dsm(const struct vg_ec_impl *f, const struct vg_ec_jac_ops *o, vg_ec
 }
 
 /* One curve's tier: its compound operations over its asm functions. */
-#define TIER_OPS(c, t, mt)                                                                     \
+#define TIER_OPS(c, t, mt, w)                                                                  \
 	static const struct vg_ec_jac_ops jac_##c##_##t = {                                    \
 		vg_##c##_jdbl_##mt, vg_##c##_jmadd_##mt, vg_##c##_jadd_##mt};                  \
 	void vg_ec_base_mul_##c##_##t(const struct vg_ec_impl *f, vg_ec_point *r,              \
 				      const uint64_t *k)                                       \
 	{                                                                                      \
-		base_mul(f, r, k, vg_##c##_comb_##t);                                          \
+		base_mul(f, r, k, vg_##c##_comb_##t, w);                                       \
 	}                                                                                      \
 	void vg_ec_dsm_##c##_##t(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t *u1, \
 				 const uint64_t *u2, const vg_ec_point *q)                     \
@@ -193,11 +199,11 @@ static void dsm(const struct vg_ec_impl *f, const struct vg_ec_jac_ops *o, vg_ec
 		dsm(f, &jac_##c##_##t, r, u1, u2, q);                                          \
 	}
 
-TIER_OPS(p256, base, base)
-TIER_OPS(p256, adx, adx)
-TIER_OPS(p256, ifma, adx)
-TIER_OPS(p384, base, base)
-TIER_OPS(p384, adx, adx)
-TIER_OPS(p384, ifma, adx)
+TIER_OPS(p256, base, base, VG_EC_COMB_W)
+TIER_OPS(p256, adx, adx, VG_EC_COMB_W)
+TIER_OPS(p256, ifma, adx, VG_EC_COMB5_W)
+TIER_OPS(p384, base, base, VG_EC_COMB_W)
+TIER_OPS(p384, adx, adx, VG_EC_COMB_W)
+TIER_OPS(p384, ifma, adx, VG_EC_COMB_W)
 
 #endif

@@ -18,22 +18,28 @@
 #include "vg/wipe.h"
 
 /* Digit i is window i of k plus the carry from window i - 1, recentred
- * into [-63, 64] by taking 128 off (and carrying 1) when it exceeds 64.
- * The top window of a 64 limbs-bit k holds 4 bits (P-256) or 6 (P-384),
- * so the last digit is at most 64 and no carry is left over. */
-void vg_ec_comb_recode(int8_t *d, const uint64_t *k, size_t limbs, size_t rows)
+ * into [-(2^(w-1) - 1), 2^(w-1)] by taking 2^w off (and carrying 1) when
+ * it exceeds 2^(w-1). With w = 7 the top window of a 64 limbs-bit k holds
+ * 4 bits (P-256) or 6 (P-384), with w = 5 one bit (P-256), so the last
+ * digit is at most 2^(w-1) and no carry is left over. */
+void vg_ec_comb_recode_w(int8_t *d, const uint64_t *k, size_t limbs, size_t rows, unsigned wb)
 {
-	uint64_t carry = 0;
+	uint64_t carry = 0, half = (uint64_t)1 << (wb - 1);
 
 	for (size_t i = 0; i < rows; i++) {
-		size_t bit = VG_EC_COMB_W * i; /* public position */
-		uint64_t w = k[bit / 64] >> (bit % 64);
-		if (bit % 64 > 64 - VG_EC_COMB_W && bit / 64 + 1 < limbs)
+		size_t bit = wb * i; /* public position */
+		uint64_t w = bit / 64 < limbs ? k[bit / 64] >> (bit % 64) : 0;
+		if (bit % 64 > 64 - wb && bit / 64 + 1 < limbs)
 			w |= k[bit / 64 + 1] << (64 - bit % 64);
-		w = (w & ((1u << VG_EC_COMB_W) - 1)) + carry;           /* in [0, 128] */
-		carry = (w + VG_EC_COMB_ENTRIES - 1) >> VG_EC_COMB_W; /* 1 iff w > 64 */
-		d[i] = (int8_t)(w - (carry << VG_EC_COMB_W));
+		w = (w & ((1u << wb) - 1)) + carry; /* in [0, 2^w] */
+		carry = (w + half - 1) >> wb;      /* 1 iff w > 2^(w-1) */
+		d[i] = (int8_t)(w - (carry << wb));
 	}
+}
+
+void vg_ec_comb_recode(int8_t *d, const uint64_t *k, size_t limbs, size_t rows)
+{
+	vg_ec_comb_recode_w(d, k, limbs, rows, VG_EC_COMB_W);
 }
 
 /* (x, y) = [|digit|] 128^row G with the sign of digit applied: a scan of

@@ -9,6 +9,7 @@
  * Newton's iteration and stops if the typed constants disagree, checks
  * that G is on the curve and that n G is the identity, and writes:
  *   comb:  row i, entry j = (j + 1) 2^(7 i) G, affine, Montgomery form;
+ *   comb5: row i, entry j = (j + 1) 2^(5 i) G (P-256: its ifma comb);
  *   g_odd: entry j = (2 j + 1) G;
  * and the constant of the divsteps inversion, 2^(64 B - N) R^3 mod m.
  * Every written point is checked against the curve equation. */
@@ -60,6 +61,7 @@ struct gen {
 	const char *tag;  /* "p256" */
 	const char *name; /* "P-256" */
 	size_t limbs;
+	int comb5; /* 1: also the 5-bit comb (P-256's ifma tier) */
 	const uint64_t *p, *n, *b, *gx, *gy;
 	uint64_t p0inv, n0inv;
 	vg_ec_mul_fn *fe_mul, *fe_add, *fe_sub, *sc_mul;
@@ -175,10 +177,32 @@ static void put_affine(FILE *f, struct gen *g, const vg_ec_point *P)
 	fprintf(f, ",\n");
 }
 
+/* A comb table NAME: rows of `entries` affine points, entry j of row i =
+ * (j + 1) 2^(w i) G. */
+static void put_comb(FILE *f, struct gen *g, const vg_ec_point *G, const char *name, size_t rows,
+		     size_t entries, int w)
+{
+	vg_ec_point base = *G, P;
+
+	fprintf(f, "static const uint64_t %s_%s[%zu] __attribute__((aligned(64))) = {\n", g->tag,
+		name, rows * entries * 2 * g->limbs);
+	for (size_t i = 0; i < rows; i++) {
+		P = base;
+		for (size_t j = 0; j < entries; j++) {
+			put_affine(f, g, &P);
+			vg_ec_point_add(&g->impl, &P, &P, &base);
+		}
+		for (int s = 0; s < w; s++)
+			vg_ec_point_dbl(&g->impl, &base, &base);
+	}
+	fprintf(f, "};\n");
+}
+
 static void generate(FILE *f, struct gen *g)
 {
 	size_t n = g->limbs, rows = VG_EC_COMB_ROWS(n);
-	vg_ec_point G, base, P, t;
+	size_t rows5 = g->comb5 ? VG_EC_COMB5_ROWS(n) : 0;
+	vg_ec_point G, P, t;
 
 	derive(g);
 	vg_ec_point_from_affine(&g->impl, &G, g->gxm, g->gym);
@@ -211,19 +235,9 @@ static void generate(FILE *f, struct gen *g)
 	put_array(f, g->tag, "gx_mont", g->gxm, n);
 	put_array(f, g->tag, "gy_mont", g->gym, n);
 
-	fprintf(f, "static const uint64_t %s_comb[%zu] __attribute__((aligned(64))) = {\n", g->tag,
-		rows * VG_EC_COMB_ENTRIES * 2 * n);
-	base = G;
-	for (size_t i = 0; i < rows; i++) {
-		P = base;
-		for (size_t j = 0; j < VG_EC_COMB_ENTRIES; j++) {
-			put_affine(f, g, &P);
-			vg_ec_point_add(&g->impl, &P, &P, &base);
-		}
-		for (int s = 0; s < VG_EC_COMB_W; s++)
-			vg_ec_point_dbl(&g->impl, &base, &base);
-	}
-	fprintf(f, "};\n");
+	put_comb(f, g, &G, "comb", rows, VG_EC_COMB_ENTRIES, VG_EC_COMB_W);
+	if (g->comb5)
+		put_comb(f, g, &G, "comb5", rows5, VG_EC_COMB5_ENTRIES, VG_EC_COMB5_W);
 
 	fprintf(f, "static const uint64_t %s_g_odd[%zu] = {\n", g->tag,
 		(size_t)VG_EC_GNAF_ENTRIES * 2 * n);
@@ -249,11 +263,13 @@ static void generate(FILE *f, struct gen *g)
 		"\t.gy = %s_gy_mont,\n"
 		"\t.comb = %s_comb,\n"
 		"\t.comb_rows = %zu,\n"
-		"\t.g_odd = %s_g_odd,\n"
-		"};\n",
+		"\t.g_odd = %s_g_odd,\n",
 		g->tag, g->name, n, 8 * n, g->tag, g->tag, g->tag, (unsigned long long)g->p0inv,
 		g->tag, g->tag, g->tag, g->tag, (unsigned long long)g->n0inv, g->tag, g->tag,
 		g->tag, g->tag, g->tag, rows, g->tag);
+	if (g->comb5)
+		fprintf(f, "\t.comb5 = %s_comb5,\n\t.comb5_rows = %zu,\n", g->tag, rows5);
+	fprintf(f, "};\n");
 }
 
 int main(int argc, char **argv)
@@ -262,6 +278,7 @@ int main(int argc, char **argv)
 		.tag = "p256",
 		.name = "P-256",
 		.limbs = 4,
+		.comb5 = 1,
 		.p = vg_p256_p,
 		.n = vg_p256_n,
 		.b = vg_p256_b,

@@ -4,19 +4,21 @@
 ; address depends on them (every entry of every row is loaded and one is
 ; kept under a compare mask; signs and the identity are lane masks).
 ;
-; C prototype (kernels/src/ec/ec_asm.h), the contract of the other tiers'
-; combs (ec_tier.asm):
+; C prototype (kernels/src/ec/ec_asm.h):
 ;   void vg_p256_comb_ifma(vg_ec_point *r, const uint64_t *table, const int8_t *d);
-; r = sum_i d_i 128^i G over the 37 signed digits d (ec_base.c's
-; recoding), table = the curve's comb (ec_gen_table.c: row i holds the
-; affine (j + 1) 128^i G, j < 64, Montgomery form x 2^256 mod p); r in the
-; rows' homogeneous projective form, Z = 0 for the identity (then X = 0;
-; the caller sets Y).
+; r = sum_i d_i 32^i G over the 52 signed 5-bit digits d
+; (vg_ec_comb_recode_w, w = 5: d_i in [-15, 16]), table = the curve's
+; comb5 (ec_gen_table.c: row i holds the affine (j + 1) 32^i G, j < 16,
+; Montgomery form x 2^256 mod p); r in the rows' homogeneous projective
+; form, Z = 0 for the identity (then X = 0; the caller sets Y). The other
+; tiers' combs take 7-bit digits and 64-entry rows: with eight lanes an
+; addition costs less than scanning 64 entries (memory-bound), so 16
+; entries a row and 52 additions beat 64 and 37.
 ;
 ; Method. Lane j (0..7) accumulates the rows j, j + 8, j + 16, ... in
 ; XYZZ coordinates (x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; ZZ = ZZZ = 0 the
-; identity), one row per lane and step, five steps (rows 37..39 do not
-; exist: those lanes scan row 36 with digit 0). A step: the eight rows'
+; identity), one row per lane and step, seven steps (rows 52..55 do not
+; exist: those lanes scan row 51 with digit 0). A step: the eight rows'
 ; scans (each lane's entry |d| of its row), an 8x8 transposition to limb
 ; vectors, the conversion to radix 2^52 and to Montgomery form with
 ; R = 2^260 (16 x mod p), y negated where d < 0, the mixed addition
@@ -28,21 +30,23 @@
 ; are the point's coordinates times 16, the same projective point.
 ;
 ; Why a lane's mixed addition meets no exceptional case: before row i,
-; lane j holds S G with S = sum d_k 128^k over its rows k < i, so
-; |S| <= 64 (128^i - 1) / 127 < 0.51 128^i, and the row adds d_i 128^i G,
-; 1 <= |d_i| <= 64. S = +-d_i 128^i (mod n) would need S -+ d_i 128^i,
-; which is not 0 (its lowest non-zero base-128 digit is one of the d),
-; to be a multiple of n, but it is below 65 128^i < n for i <= 35. Row
-; 36 (lane 4, with rows 4, 12, 20, 28) has d_36 <= 16 and |S| < 2^203:
-; S -+ d_36 2^252 = +-n needs d_36 2^252 within 2^203 of n, and n is
-; 2^224 below 16 2^252 and far from 15 2^252. The first non-zero digit
-; of a lane meets the identity, which the masks handle. The pairwise
-; additions can meet anything (equal, opposite, identity): their formula
-; covers it.
+; lane j holds S G with S = sum d_k 32^k over its rows k < i, so
+; |S| <= 16 (32^i - 1) / 31 < 0.52 32^i, and the row adds d_i 32^i G,
+; 1 <= |d_i| <= 16. S = +-d_i 32^i (mod n) would need S -+ d_i 32^i,
+; which is not 0 (its lowest non-zero base-32 digit is one of the d), to
+; be a multiple of n, but it is below 17 32^i < 2^255 < n for i <= 50.
+; Row 51 (lane 3, with rows 3, 11, ..., 43) has d_51 <= 2 (the top bit
+; and a carry) and |S| < 2^220: S -+ d_51 2^255 = +-n or +-2n needs
+; d_51 2^255 within 2^220 of n or 2n, and n is 2^224 below 2^256 (2n far
+; above). The first non-zero digit of a lane meets the identity, which
+; the masks handle. The pairwise additions can meet anything (equal,
+; opposite, identity): their formula covers it.
 %include "x86_64/common/config.asm"
 
-%define ROWS 37
-%define ROW_BYTES 4096          ; 64 entries of x, y (4 + 4 words)
+%define ROWS 52                 ; 5-bit digits (the curve's comb5)
+%define ENTRIES 16
+%define ROW_SHIFT 10            ; 16 entries of x, y (4 + 4 words): 1 KiB
+%define STEPS 7                 ; 8 lanes x 7 >= 52 rows
 
 ; ---- the steps: zmm, eight lanes ----
 %define VW zmm
@@ -75,7 +79,7 @@
 %define F_RT    6080
 %define F_NY    6400
 %define F_ABS   6720            ; |d| of the step's lanes (8 qwords)
-%define F_D     6784            ; the digits, padded to 40 with zeros
+%define F_D     6784            ; the digits, padded to 56 with zeros
 %define F_R_OUT 6848            ; r (public)
 %define F_TAB   6856            ; the table (public)
 %define F_STEP  6864            ; the step (public)
@@ -155,7 +159,7 @@ c52_pair:  dd 4, 5, 6, 7, 0, 1, 2, 3    ; level 2: lanes 2, 3, 0, 1
 %assign %%j %%j + 1
 %endrep
     xor edx, edx
-    mov ecx, 16
+    mov ecx, ENTRIES / 4
 %%scan:
 %rep 4
 %assign %%j 0
@@ -448,20 +452,15 @@ FUNC vg_p256_comb_ifma
     sub rsp, F_SIZE
     mov [rsp + F_R_OUT], rdi
     mov [rsp + F_TAB], rsi
-    ; the digits, padded with zeros to 40
-    mov rax, [rdx]
-    mov [rsp + F_D], rax
-    mov rax, [rdx + 8]
-    mov [rsp + F_D + 8], rax
-    mov rax, [rdx + 16]
-    mov [rsp + F_D + 16], rax
-    mov rax, [rdx + 24]
-    mov [rsp + F_D + 24], rax
-    mov eax, [rdx + 32]
-    movzx ecx, byte [rdx + 36]
-    shl rcx, 32
-    or rax, rcx
-    mov [rsp + F_D + 32], rax
+    ; the 52 digits, padded with zeros to 56
+%assign j 0
+%rep 6
+    mov rax, [rdx + 8 * j]
+    mov [rsp + F_D + 8 * j], rax
+%assign j j + 1
+%endrep
+    mov eax, [rdx + 48]
+    mov [rsp + F_D + 48], rax
     ; every lane at the identity: ACC = 0, k4 = all lanes
     vpxorq zmm0, zmm0, zmm0
 %assign j 0
@@ -473,7 +472,7 @@ FUNC vg_p256_comb_ifma
     kmovw k4, eax
     mov qword [rsp + F_STEP], 0
 .step:
-    ; lane j's row: 8 s + j, at most 36 (public)
+    ; lane j's row: 8 s + j, at most ROWS - 1 (public)
     mov rsi, [rsp + F_TAB]
     mov rax, [rsp + F_STEP]
     shl rax, 3
@@ -483,7 +482,7 @@ FUNC vg_p256_comb_ifma
     mov edx, ROWS - 1
     cmp rcx, rdx
     cmova rcx, rdx
-    shl rcx, 12                         ; ROW_BYTES
+    shl rcx, ROW_SHIFT
 %assign rj 8 + j
     lea r%[rj], [rsi + rcx]
 %assign j j + 1
@@ -537,7 +536,7 @@ FUNC vg_p256_comb_ifma
     mov rax, [rsp + F_STEP]
     inc rax
     mov [rsp + F_STEP], rax
-    cmp rax, 5
+    cmp rax, STEPS
     jb .step                            ; ct: public step counter
 
     ; ---- the eight sums to one: lanes 0-3 + lanes 4-7, then 0,1 + 2,3,

@@ -95,18 +95,31 @@ static double dudect(const char *name, target_fn fn, size_t inlen, double second
 
 /* --- targets: the input bytes are the secret --- */
 
-static void comb(const struct vg_ec_curve *c, vg_ec_comb_fn *fn, const uint8_t *in)
+/* The comb on the recoded k: 5-bit digits and comb5 (P-256's ifma comb)
+ * or 7-bit digits and comb. */
+static void comb(const struct vg_ec_curve *c, vg_ec_comb_fn *fn, unsigned w, const uint8_t *in)
 {
 	uint64_t k[VG_EC_MAX_LIMBS];
-	int8_t d[VG_EC_COMB_ROWS(VG_EC_MAX_LIMBS)];
+	int8_t d[VG_EC_COMB5_ROWS(VG_EC_MAX_LIMBS)];
 	vg_ec_point r;
 	memcpy(k, in, c->bytes);
-	vg_ec_comb_recode(d, k, c->limbs, c->comb_rows);
-	fn(&r, c->comb, d);
+	if (w == VG_EC_COMB5_W) {
+		vg_ec_comb_recode_w(d, k, c->limbs, c->comb5_rows, w);
+		fn(&r, c->comb5, d);
+	} else {
+		vg_ec_comb_recode(d, k, c->limbs, c->comb_rows);
+		fn(&r, c->comb, d);
+	}
 	__asm__ volatile("" ::"r"(&r) : "memory");
 }
-static void t_comb256(const uint8_t *in) { comb(&vg_p256_curve, vg_p256_comb_ifma, in); }
-static void t_comb384(const uint8_t *in) { comb(&vg_p384_curve, vg_p384_comb_ifma, in); }
+static void t_comb256(const uint8_t *in)
+{
+	comb(&vg_p256_curve, vg_p256_comb_ifma, VG_EC_COMB5_W, in);
+}
+static void t_comb384(const uint8_t *in)
+{
+	comb(&vg_p384_curve, vg_p384_comb_ifma, VG_EC_COMB_W, in);
+}
 
 static const struct vg_ec_impl *row;
 static vg_ecdsa_key *key;

@@ -10,14 +10,16 @@
  * and in place over either operand; add and sub on reduced operands
  * (0, 1, p - 1, random); the inversions (one and two at once); the fixed-base multiplication on
  * random and edge scalars (0, 1, 2, n - 1, n, n + 1, R - 1, every comb
- * digit 64, every digit -63) and the double multiplication, compared as
+ * digit 64, every digit -63, and the same for 5-bit digits: 16, -15) and
+ * the double multiplication, compared as
  * affine points.
  *
  * The asm functions outside the tables, by name per tier (base, adx, and
  * ifma's comb): the Jacobian doubling and additions against the C
  * projective formulas of row 0, on random points with random Z and on
  * P = Q, P = -Q (whose flags are checked too), and the comb (projective
- * out) on recoded scalars against row 0's base_mul. Every asm call goes through the
+ * out; P-256's ifma comb on 5-bit digits and comb5) on recoded scalars
+ * against row 0's base_mul. Every asm call goes through the
  * harness's trampoline (callee-saved registers, stack alignment, the
  * direction flag). The divsteps inversion's parts (ec_inv.asm, shared by
  * every tier, checked at base; the ifma rows' two-lane AVX-512 steps at
@@ -243,6 +245,15 @@ static void scalar(const struct vg_ec_curve *c, uint64_t *k, int kind)
 		}
 		return;
 	case 9: memcpy(k, c->n.m, n * 8); k[0] -= 2; return; /* n - 2 */
+	case 10: /* every 5-bit window 10000b: every comb5 digit +16 */
+	case 11: /* every window 10001b: digits -15 and carries */
+		for (size_t i = 0; i + VG_EC_COMB5_W <= 64 * n; i += VG_EC_COMB5_W) {
+			size_t b = i + VG_EC_COMB5_W - 1;
+			k[b / 64] |= (uint64_t)1 << (b % 64);
+			if (kind == 11)
+				k[i / 64] |= (uint64_t)1 << (i % 64);
+		}
+		return;
 	default: vg_checkasm_rand_bytes(k, n * 8);
 	}
 }
@@ -253,7 +264,7 @@ static void check_base_mul(const struct vg_ec_impl *f, const struct vg_ec_impl *
 	vg_ec_point got, want;
 	int iters = vg_checkasm_iters() / 100;
 
-	for (int i = 0; i < 10 + iters; i++) {
+	for (int i = 0; i < 12 + iters; i++) {
 		scalar(f->curve, k, i);
 		c0->base_mul(c0, &want, k);
 		f->base_mul(f, &got, k);
@@ -291,6 +302,7 @@ struct jac {
 	vg_ec_jmadd_fn *jmadd;
 	vg_ec_jadd_fn *jadd;
 	vg_ec_comb_fn *comb;
+	unsigned w; /* the comb's digit width: 7 (comb) or 5 (comb5) */
 };
 
 /* A random multiple of G as a Jacobian point with a random Z (and its
@@ -384,12 +396,17 @@ static void check_jac(const struct vg_ec_impl *c0, const struct jac *j)
 
 	snprintf(name, sizeof(name), "%s comb (%s)", c->name, j->tier);
 	vg_checkasm_func(name);
-	for (int i = 0; i < 10 + vg_checkasm_iters() / 100; i++) {
-		int8_t d[VG_EC_COMB_ROWS(MAXN)];
+	for (int i = 0; i < 12 + vg_checkasm_iters() / 100; i++) {
+		int8_t d[VG_EC_COMB5_ROWS(MAXN)];
 		scalar(c, k1, i);
-		vg_ec_comb_recode(d, k1, n, c->comb_rows);
 		c0->base_mul(c0, &want, k1);
-		vg_checkasm_call(j->comb, &got, c->comb, d);
+		if (j->w == VG_EC_COMB5_W) {
+			vg_ec_comb_recode_w(d, k1, n, c->comb5_rows, j->w);
+			vg_checkasm_call(j->comb, &got, c->comb5, d);
+		} else {
+			vg_ec_comb_recode(d, k1, n, c->comb_rows);
+			vg_checkasm_call(j->comb, &got, c->comb, d);
+		}
 		if (!same_point(c0, &got, 0, &want, 0, "comb", i))
 			break;
 	}
@@ -604,19 +621,19 @@ int main(int argc, char **argv)
 {
 	static const struct jac p256_jac[] = {
 		{"base", VG_TIER_BASE, vg_p256_jdbl_base, vg_p256_jmadd_base, vg_p256_jadd_base,
-		 vg_p256_comb_base},
+		 vg_p256_comb_base, VG_EC_COMB_W},
 		{"adx", VG_TIER_ADX, vg_p256_jdbl_adx, vg_p256_jmadd_adx, vg_p256_jadd_adx,
-		 vg_p256_comb_adx},
+		 vg_p256_comb_adx, VG_EC_COMB_W},
 		{"ifma", VG_TIER_IFMA, vg_p256_jdbl_adx, vg_p256_jmadd_adx, vg_p256_jadd_adx,
-		 vg_p256_comb_ifma},
+		 vg_p256_comb_ifma, VG_EC_COMB5_W},
 	};
 	static const struct jac p384_jac[] = {
 		{"base", VG_TIER_BASE, vg_p384_jdbl_base, vg_p384_jmadd_base, vg_p384_jadd_base,
-		 vg_p384_comb_base},
+		 vg_p384_comb_base, VG_EC_COMB_W},
 		{"adx", VG_TIER_ADX, vg_p384_jdbl_adx, vg_p384_jmadd_adx, vg_p384_jadd_adx,
-		 vg_p384_comb_adx},
+		 vg_p384_comb_adx, VG_EC_COMB_W},
 		{"ifma", VG_TIER_IFMA, vg_p384_jdbl_adx, vg_p384_jmadd_adx, vg_p384_jadd_adx,
-		 vg_p384_comb_ifma},
+		 vg_p384_comb_ifma, VG_EC_COMB_W},
 	};
 
 	vg_checkasm_init("ec", argc, argv);

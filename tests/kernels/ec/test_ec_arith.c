@@ -306,6 +306,24 @@ static void test_constants(void **state)
 				limbs_eq(e + n, &t, n, "comb y");
 			}
 		}
+		/* comb5 (P-256 only): entry j of row i = (j + 1) 2^(5 i) G */
+		assert_int_equal(c->comb5_rows, n == 4 ? VG_EC_COMB5_ROWS(n) : 0);
+		assert_true((c->comb5 != NULL) == (n == 4));
+		for (size_t i = 0; i < c->comb5_rows; i++) {
+			for (size_t j = 0; j < VG_EC_COMB5_ENTRIES; j++) {
+				tbn_from_u64(&t, j + 1);
+				tbn_shl(&t, &t, (unsigned)(VG_EC_COMB5_W * i));
+				tbn_to_be(k, 64, &t);
+				tos_mul(id, pt, &len, k, 64, NULL);
+				const uint64_t *e = c->comb5 + (i * VG_EC_COMB5_ENTRIES + j) * 2 * n;
+				tbn_from_be(&t, pt + 1, tc->bytes);
+				tbn_mulmod(&t, &t, &tc->R, &tc->p);
+				limbs_eq(e, &t, n, "comb5 x");
+				tbn_from_be(&t, pt + 1 + tc->bytes, tc->bytes);
+				tbn_mulmod(&t, &t, &tc->R, &tc->p);
+				limbs_eq(e + n, &t, n, "comb5 y");
+			}
+		}
 		for (size_t j = 0; j < VG_EC_GNAF_ENTRIES; j++) {
 			tbn_from_u64(&t, 2 * j + 1);
 			tbn_to_be(k, 64, &t);
@@ -483,14 +501,18 @@ static void scalar(const struct tec_curve *tc, uint64_t *rng, int kind, uint64_t
 	case 6: tbn_sub(&t, &tc->R, &one); break; /* R - 1: all ones */
 	case 7: /* every 7-bit window 1000000b: every comb digit +64 */
 	case 8: /* every window 1000001b: digits -63 with carries */
+	case 9: /* every 5-bit window 10000b: every comb5 digit +16 */
+	case 10: { /* every window 10001b: digits -15 with carries */
+		size_t w = kind < 9 ? VG_EC_COMB_W : VG_EC_COMB5_W;
 		memset(&t, 0, sizeof(t));
-		for (size_t i = 0; i + VG_EC_COMB_W <= 64 * n; i += VG_EC_COMB_W) {
-			size_t b = i + VG_EC_COMB_W - 1;
+		for (size_t i = 0; i + w <= 64 * n; i += w) {
+			size_t b = i + w - 1;
 			t.d[b / 32] |= 1u << (b % 32);
-			if (kind == 8)
+			if (kind == 8 || kind == 10)
 				t.d[i / 32] |= 1u << (i % 32);
 		}
 		break;
+	}
 	default: {
 		uint8_t b[48];
 		tec_rand_bytes(rng, b, tc->bytes);
@@ -514,7 +536,7 @@ static void test_base_mul(void **state)
 	for (size_t ri = 0; ri < nrows; ri++) {
 		const struct vg_ec_impl *f = rows[ri];
 		const struct tec_curve *tc = tec_curve(curve_of(f));
-		for (int it = 0; it < 9 + 40; it++) {
+		for (int it = 0; it < 11 + 40; it++) {
 			uint64_t k[VG_EC_MAX_LIMBS];
 			uint8_t kb[48], want[97];
 			size_t len;

@@ -8,7 +8,9 @@
  * break one operation once must make signing return VG_E_FAULT with a
  * zeroed output, for every fault the cheap check is meant to catch; the
  * ones it leaves to the full check (a valid but wrong k G, a corrupted
- * public point) are shown passing it and caught by the full check. */
+ * public point) are shown passing it and caught by the full check; and no
+ * copy of d or the nonce left on the stack below a signature, on every
+ * row the CPU runs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +22,7 @@
 
 #include "ec/ecdsa_internal.h"
 #include "ecdsa_testutil.h"
+#include "vg/cpu.h"
 #include "vg/ecdsa.h"
 
 static const vg_ecdsa_curve curves[2] = {VG_ECDSA_P256, VG_ECDSA_P384};
@@ -779,6 +782,88 @@ static void test_key_load_fault(void **state)
 	}
 }
 
+/* The stack below a signature keeps no copy of a secret: on every row the
+ * CPU runs, a region below the stack pointer is painted, a signature made
+ * over it (its frames land there), and afterwards no 8-byte word of the
+ * region equals a limb of d, d R, the nonce k, k R or k^-1 R (mod n). The
+ * scrub at the end of signing (VG_EC_SCRUB_BYTES below its frame) and the
+ * asm functions' own wipes must have cleared them all; with a scrub much
+ * smaller than what signing uses this fails (copies of k and d R stay in
+ * the callees' spills). */
+#define PAINT_BYTES (64 * 1024)
+#define PAINT_GAP 1024 /* above the region: the frames of paint() and scan() */
+
+static __attribute__((noinline)) uintptr_t stack_pointer(void)
+{
+	uintptr_t sp;
+	__asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+	return sp;
+}
+
+static __attribute__((noinline)) void paint(uintptr_t lo)
+{
+	volatile uint64_t *p = (volatile uint64_t *)lo;
+	for (size_t i = 0; i < PAINT_BYTES / 8; i++)
+		p[i] = 0xa5a5a5a5a5a5a5a5u;
+}
+
+/* The number of words of the region equal to one of the n secrets. */
+static __attribute__((noinline)) size_t scan(uintptr_t lo, const uint64_t *secret, size_t n)
+{
+	volatile const uint64_t *p = (volatile const uint64_t *)lo;
+	size_t hits = 0;
+	for (size_t i = 0; i < PAINT_BYTES / 8; i++) {
+		uint64_t w = p[i];
+		for (size_t j = 0; j < n; j++)
+			hits += w == secret[j];
+	}
+	return hits;
+}
+
+static void test_stack_residue(void **state)
+{
+	uint64_t rng = 29;
+	(void)state;
+	for (int ci = 0; ci < 2; ci++) {
+		vg_ecdsa_curve c = curves[ci];
+		const struct vg_ec_impl *tab = ci ? vg_ec_p384_impls : vg_ec_p256_impls;
+		size_t nt = ci ? vg_ec_p384_nimpls : vg_ec_p256_nimpls;
+		for (size_t ri = 0; ri < nt; ri++) {
+			const struct vg_ec_impl *f = &tab[ri];
+			if ((f->v.features & vg_cpu_features()) != f->v.features)
+				continue;
+			size_t len = f->curve->bytes, n = f->curve->limbs;
+			uint8_t d[48], digest[48], extra[48], sig[96], h[48];
+			uint64_t secret[5 * VG_EC_MAX_LIMBS], e[VG_EC_MAX_LIMBS];
+			struct vg_ecdsa_nonce g;
+			rand_d(&rng, d, len);
+			tec_rand_bytes(&rng, digest, len);
+			tec_rand_bytes(&rng, extra, len);
+			assert_int_equal(vg_ecdsa_key_init_with(f, key, c, d, len), 0);
+			/* the nonce signing will draw: RFC 6979 on (d, e mod n, extra) */
+			vg_ec_from_bytes(e, digest, n);
+			vg_ec_reduce_once(e, e, f->curve->n.m, n);
+			vg_ec_to_bytes(h, e, n);
+			vg_ecdsa_nonce_init(&g, f, d, h, len, extra, len);
+			uint64_t *k = secret + 2 * n, *km = k + n, *ki = km + n;
+			vg_ecdsa_nonce_next(&g, k);
+			vg_ec_sc_to_mont(f, km, k);
+			f->sc_inv(f, ki, km);
+			memcpy(secret, key->d, n * 8);
+			memcpy(secret + n, key->dm, n * 8);
+
+			uintptr_t lo = (stack_pointer() - PAINT_GAP - PAINT_BYTES) & ~(uintptr_t)63;
+			paint(lo);
+			assert_int_equal(vg_ecdsa_sign_with(f, key, digest, len, extra, len, sig, 2 * len),
+					 0);
+			size_t hits = scan(lo, secret, 5 * n);
+			if (hits != 0)
+				fail_msg("%s %s: %zu words of d, d R, k, k R, k^-1 R left on the stack",
+					 f->curve->name, f->v.name, hits);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -792,6 +877,7 @@ int main(void)
 		cmocka_unit_test(test_fault_injection),
 		cmocka_unit_test(test_retry),
 		cmocka_unit_test(test_key_load_fault),
+		cmocka_unit_test(test_stack_residue),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
