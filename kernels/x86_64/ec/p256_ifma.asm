@@ -18,7 +18,9 @@
 ; Method. Lane j (0..7) accumulates the rows j, j + 8, j + 16, ... in
 ; XYZZ coordinates (x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; ZZ = ZZZ = 0 the
 ; identity), one row per lane and step, seven steps (rows 52..55 do not
-; exist: those lanes scan row 51 with digit 0). A step: the eight rows'
+; exist: those lanes scan row 51 with digit 0). The first step adds
+; nothing (every lane is the identity: it takes its entry), the last one
+; adds in the four live lanes only (ymm). A step: the eight rows'
 ; scans (each lane's entry |d| of its row), an 8x8 transposition to limb
 ; vectors, the conversion to radix 2^52 and to Montgomery form with
 ; R = 2^260 (16 x mod p), y negated where d < 0, the mixed addition
@@ -523,7 +525,22 @@ FUNC vg_p256_comb_ifma
 %assign i i + 1
 %endrep
     ST5 rsp + F_QY, 15
+    ; step 0: every lane is the identity, no addition; the last step:
+    ; lanes 0-3 only (rows 48..51), the addition in ymm (public branches)
+    mov rax, [rsp + F_STEP]
+    test rax, rax
+    jz .added                           ; ct: public step counter
+    cmp rax, STEPS - 1
+    je .last                            ; ct: public step counter
     XMADD8
+    jmp .added
+.last:
+%define VW ymm
+%define BC {1to4}
+    XMADD8                              ; the low halves of the 64-byte slots
+%define VW zmm
+%define BC {1to8}
+.added:
     ; lanes with a digit: the sum (k5), or the entry where the lane is
     ; still the identity (k6); then those lanes are not the identity
     kandnw k5, k4, k3
