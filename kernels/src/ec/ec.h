@@ -264,15 +264,14 @@ void vg_ec_comb_recode_w(int8_t *d, const uint64_t *k, size_t limbs, size_t rows
  * modulo the odd m of mod (4 or 6 limbs, m > 2^(64 limbs - 1)). The
  * tiers' fe_inv and sc_inv; r may alias a. */
 void vg_ec_modinv(const struct vg_ec_mod *mod, size_t limbs, uint64_t *r, const uint64_t *a);
-/* The steps of two inversions at once (below: vg_ec_divsteps2_c and its
- * asm versions). */
-typedef void vg_ec_divsteps2_fn(int64_t m[8], int64_t t[2], const uint64_t fg[4], unsigned n);
 /* Two of them at once, r1 = a1^-1 modulo m1 and r2 = a2^-1 modulo m2 (the
- * same limb count), their steps interleaved by ds2 (NULL: the build's
- * default, the base asm or the C): about the time of one. */
+ * same limb count), their steps interleaved: about the time of one. The
+ * _ifma version (asm builds) runs the batches of vg_ec_inv2_batch*_avx512. */
 void vg_ec_modinv2(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
-		   const struct vg_ec_mod *m2, uint64_t *r2, const uint64_t *a2, size_t limbs,
-		   vg_ec_divsteps2_fn *ds2);
+		   const struct vg_ec_mod *m2, uint64_t *r2, const uint64_t *a2, size_t limbs);
+void vg_ec_modinv2_ifma(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
+			const struct vg_ec_mod *m2, uint64_t *r2, const uint64_t *a2,
+			size_t limbs);
 
 /* The two parts of a batch of divsteps (ec_inv.c), in C here (the
  * reference) and in assembly at every asm tier (ec_asm.h), same contract:
@@ -289,10 +288,36 @@ void vg_ec_modinv2(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
  * de = d then e, 4 (6) limbs each, canonical modulo mod:
  * (d, e) <- M (d, e) 2^-64 mod mod, canonical; m0inv = -mod^-1 mod 2^64. */
 void vg_ec_divsteps1_c(int64_t m[4], int64_t t[1], const uint64_t fg[2], unsigned n);
-vg_ec_divsteps2_fn vg_ec_divsteps2_c;
+void vg_ec_divsteps2_c(int64_t m[8], int64_t t[2], const uint64_t fg[4], unsigned n);
 void vg_ec_inv_apply4_c(int64_t fg[10], uint64_t de[8], const int64_t m[4], const uint64_t *mod,
 			uint64_t m0inv);
 void vg_ec_inv_apply6_c(int64_t fg[14], uint64_t de[12], const int64_t m[4], const uint64_t *mod,
 			uint64_t m0inv);
+
+/* The state of two inversions for the ifma rows' fused batches: each
+ * one's f, g (sl = limbs + 1 signed 62-bit limbs each), d, e (limbs
+ * words each), the matrices of the last batch (their d, e update still
+ * pending), t and -m^-1 mod 2^64. Its offsets are the asm's
+ * (kernels/x86_64/ec/ec_inv.asm, ST_*). */
+struct vg_ec_inv2_state {
+	int64_t fg[2][14];
+	uint64_t de[2][12];
+	int64_t m[2][4];
+	int64_t t[2];
+	uint64_t m0inv[2];
+};
+_Static_assert(offsetof(struct vg_ec_inv2_state, de) == 224, "ST_DE");
+_Static_assert(offsetof(struct vg_ec_inv2_state, m) == 416, "ST_M");
+_Static_assert(offsetof(struct vg_ec_inv2_state, t) == 480, "ST_T");
+_Static_assert(offsetof(struct vg_ec_inv2_state, m0inv) == 496, "ST_M0INV");
+
+/* One batch of both inversions (limbs 4 or 6; m0, m1 their moduli): if
+ * lins, the pending matrices st->m applied to each d, e (as
+ * vg_ec_inv_apply4/6 does); then, if n > 0 (n <= 62, public), n divsteps
+ * of both from the low words of their f, g, the new matrices kept in
+ * st->m (pending) and applied to f, g, t updated. The reference of the
+ * asm vg_ec_inv2_batch4/6_avx512. */
+void vg_ec_inv2_batch_c(struct vg_ec_inv2_state *st, unsigned n, unsigned lins,
+			const uint64_t *m0, const uint64_t *m1, size_t limbs);
 
 #endif

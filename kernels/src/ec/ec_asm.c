@@ -43,15 +43,16 @@ void vg_ec_inv2_asm(const struct vg_ec_impl *f, uint64_t *rz, const uint64_t *z,
 		    const uint64_t *k)
 {
 	const struct vg_ec_curve *c = f->curve;
-	vg_ec_modinv2(&c->p, rz, z, &c->n, rk, k, c->limbs, vg_ec_divsteps2);
+	vg_ec_modinv2(&c->p, rz, z, &c->n, rk, k, c->limbs);
 }
 
-/* The ifma rows: the two inversions' steps in AVX-512 lanes. */
+/* The ifma rows: the two inversions' steps in AVX-512 lanes, each batch's
+ * d, e update beside the next batch's steps. */
 void vg_ec_inv2_ifma(const struct vg_ec_impl *f, uint64_t *rz, const uint64_t *z, uint64_t *rk,
 		     const uint64_t *k)
 {
 	const struct vg_ec_curve *c = f->curve;
-	vg_ec_modinv2(&c->p, rz, z, &c->n, rk, k, c->limbs, vg_ec_divsteps2_avx512);
+	vg_ec_modinv2_ifma(&c->p, rz, z, &c->n, rk, k, c->limbs);
 }
 
 /* [k]G: the signed digits (ec_base.c), the comb (projective out), and the

@@ -33,9 +33,13 @@ void vg_p384_comb_ifma(vg_ec_point *r, const uint64_t *table, const int8_t *d);
 /* The divsteps inversion's parts (ec_inv.asm, every asm tier: no mulx);
  * the contract of their C references in ec.h. */
 void vg_ec_divsteps1(int64_t m[4], int64_t t[1], const uint64_t fg[2], unsigned n);
-vg_ec_divsteps2_fn vg_ec_divsteps2;
-/* The same in the two lanes of AVX-512VL vectors (the ifma rows). */
-vg_ec_divsteps2_fn vg_ec_divsteps2_avx512;
+void vg_ec_divsteps2(int64_t m[8], int64_t t[2], const uint64_t fg[4], unsigned n);
+/* The ifma rows' fused batches (AVX-512F/VL): vg_ec_inv2_batch_c's
+ * contract for 4 and 6 limbs. */
+void vg_ec_inv2_batch4_avx512(struct vg_ec_inv2_state *st, unsigned n, unsigned lins,
+			      const uint64_t *m0, const uint64_t *m1);
+void vg_ec_inv2_batch6_avx512(struct vg_ec_inv2_state *st, unsigned n, unsigned lins,
+			      const uint64_t *m0, const uint64_t *m1);
 void vg_ec_inv_apply4(int64_t fg[10], uint64_t de[8], const int64_t m[4], const uint64_t *mod,
 		      uint64_t m0inv);
 void vg_ec_inv_apply6(int64_t fg[14], uint64_t de[12], const int64_t m[4], const uint64_t *mod,

@@ -29,6 +29,8 @@
  * them in assembly (kernels/x86_64/ec/ec_inv.asm, every tier: they need
  * no mulx); the C versions here are its reference (checkasm) and the
  * code of a build without assembly. */
+#include <string.h>
+
 #include "ec/ec.h"
 #include "ec/ec_asm.h"
 #include "vg/wipe.h"
@@ -368,8 +370,7 @@ void vg_ec_modinv(const struct vg_ec_mod *mod, size_t n, uint64_t *r, const uint
 }
 
 void vg_ec_modinv2(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
-		   const struct vg_ec_mod *m2, uint64_t *r2, const uint64_t *a2, size_t n,
-		   vg_ec_divsteps2_fn *ds2)
+		   const struct vg_ec_mod *m2, uint64_t *r2, const uint64_t *a2, size_t n)
 {
 	struct inv v[2];
 	int64_t m[8], t[2];
@@ -386,7 +387,7 @@ void vg_ec_modinv2(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
 			fg[2 * j + 1] = low64(v[j].fg + sl);
 			t[j] = v[j].t;
 		}
-		(ds2 ? ds2 : DIVSTEPS2)(m, t, fg, batch_steps(n, k, batches));
+		DIVSTEPS2(m, t, fg, batch_steps(n, k, batches));
 		v[0].t = t[0];
 		v[1].t = t[1];
 		inv_apply(&v[0], m, n);
@@ -399,3 +400,84 @@ void vg_ec_modinv2(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
 	vg_wipe(t, sizeof(t));
 	vg_wipe(fg, sizeof(fg));
 }
+
+/* ---- the ifma rows' fused batches ---- */
+
+void vg_ec_inv2_batch_c(struct vg_ec_inv2_state *st, unsigned n, unsigned lins,
+			const uint64_t *m0, const uint64_t *m1, size_t limbs)
+{
+	const uint64_t *mod[2] = {m0, m1};
+	size_t sl = limbs + 1;
+
+	if (lins) {
+		for (int j = 0; j < 2; j++) {
+			uint64_t nd[VG_EC_MAX_LIMBS];
+			const int64_t *m = st->m[j];
+			uint64_t *d = st->de[j], *e = st->de[j] + limbs;
+			if (limbs == 4) {
+				lin(mod[j], st->m0inv[j], 4, nd, m[0], d, m[1], e);
+				lin(mod[j], st->m0inv[j], 4, e, m[2], d, m[3], e);
+			} else {
+				lin(mod[j], st->m0inv[j], 6, nd, m[0], d, m[1], e);
+				lin(mod[j], st->m0inv[j], 6, e, m[2], d, m[3], e);
+			}
+			for (size_t i = 0; i < limbs; i++)
+				d[i] = nd[i];
+			vg_wipe(nd, sizeof(nd));
+		}
+	}
+	if (n == 0) /* public */
+		return;
+	uint64_t fg[4];
+	int64_t m[8];
+	for (int j = 0; j < 2; j++) {
+		fg[2 * j] = low64(st->fg[j]);
+		fg[2 * j + 1] = low64(st->fg[j] + sl);
+	}
+	vg_ec_divsteps2_c(m, st->t, fg, n);
+	for (int j = 0; j < 2; j++) {
+		mat M = {m[4 * j], m[4 * j + 1], m[4 * j + 2], m[4 * j + 3]};
+		for (int i = 0; i < 4; i++)
+			st->m[j][i] = m[4 * j + i];
+		apply_fg(st->fg[j], st->fg[j] + sl, sl, &M);
+		vg_wipe(&M, sizeof(M));
+	}
+	vg_wipe(fg, sizeof(fg));
+	vg_wipe(m, sizeof(m));
+}
+
+#if VG_HAVE_ASM
+void vg_ec_modinv2_ifma(const struct vg_ec_mod *m1, uint64_t *r1, const uint64_t *a1,
+			const struct vg_ec_mod *m2, uint64_t *r2, const uint64_t *a2, size_t n)
+{
+	struct inv v[2];
+	struct vg_ec_inv2_state st;
+	size_t sl = n == 4 ? 5 : 7;
+	size_t batches = VG_EC_INV_BATCHES(n);
+	void (*batch)(struct vg_ec_inv2_state *, unsigned, unsigned, const uint64_t *,
+		      const uint64_t *) = n == 4 ? vg_ec_inv2_batch4_avx512 : vg_ec_inv2_batch6_avx512;
+	VG_EC_ASSUME_LIMBS(n);
+
+	inv_init(&v[0], m1, n, sl, a1);
+	inv_init(&v[1], m2, n, sl, a2);
+	memset(&st, 0, sizeof(st));
+	for (int j = 0; j < 2; j++) {
+		memcpy(st.fg[j], v[j].fg, 2 * sl * 8);
+		memcpy(st.de[j], v[j].de, 2 * n * 8);
+		st.t[j] = v[j].t;
+	}
+	st.m0inv[0] = m1->m0inv;
+	st.m0inv[1] = m2->m0inv;
+	for (size_t k = 0; k < batches; k++) /* the first batch has no pending d, e update */
+		batch(&st, batch_steps(n, k, batches), k > 0, m1->m, m2->m);
+	batch(&st, 0, 1, m1->m, m2->m); /* the last batch's d, e */
+	for (int j = 0; j < 2; j++) {
+		memcpy(v[j].fg, st.fg[j], 2 * sl * 8);
+		memcpy(v[j].de, st.de[j], 2 * n * 8);
+	}
+	inv_finish(&v[0], n, sl, r1);
+	inv_finish(&v[1], n, sl, r2);
+	vg_wipe(v, sizeof(v));
+	vg_wipe(&st, sizeof(st));
+}
+#endif

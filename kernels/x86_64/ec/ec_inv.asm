@@ -9,8 +9,9 @@
 ;   void vg_ec_inv_apply6(int64_t fg[14], uint64_t de[12], const int64_t m[4],
 ;                         const uint64_t *mod, uint64_t m0inv);
 ; and, for the ifma rows (AVX-512F/VL: the two inversions' steps in the
-; two lanes of xmm registers, the rest as divsteps2):
-;   void vg_ec_divsteps2_avx512(int64_t m[8], int64_t t[2], const uint64_t fg[4], unsigned n);
+; two lanes of xmm registers, the d, e updates beside them; at the end):
+;   void vg_ec_inv2_batch4_avx512(struct vg_ec_inv2_state *st, unsigned n, ...);
+;   void vg_ec_inv2_batch6_avx512(struct vg_ec_inv2_state *st, unsigned n, ...);
 ; Secret: f, g, t, the matrices, d, e. The only branches are on the public
 ; step count n and the public chunk lengths derived from it; the only
 ; addresses are the arguments and the stack frame. Each function zeroes
@@ -195,12 +196,11 @@
     vpsraq xmm1, xmm1, 1
 %endmacro
 
-; DIVSTEPS k: the body of divsteps1 (k = 1), divsteps2 (k = 2) or
-; divsteps2_avx512 (k = 3: two inversions in vector lanes). Registers in
-; the step loop: inversion 0 F r8, G r9, nt r10 (scratch r11, r12, r13);
-; inversion 1 F r14, G r15, nt rbx (scratch rbp, rax, rcx); rsi = 0; rdx
-; the public step counter. nt lives in r10 and rbx (k = 3: xmm2) across
-; the whole batch.
+; DIVSTEPS k: the body of divsteps1 (k = 1) or divsteps2 (k = 2).
+; Registers in the step loop: inversion 0 F r8, G r9, nt r10 (scratch
+; r11, r12, r13); inversion 1 F r14, G r15, nt rbx (scratch rbp, rax,
+; rcx); rsi = 0; rdx the public step counter. nt lives in r10 and rbx
+; across the whole batch.
 %macro DIVSTEPS 1
     PUSH_CALLEE
     sub rsp, D_SIZE
@@ -210,7 +210,7 @@
     mov [rsp + D_N], rax
     mov qword [rsp + D_S], 0
 %assign %%j 0
-%rep 2 * (1 + (%1 > 1))
+%rep 2 * %1
     mov rax, [rdx + 8 * %%j]
     mov [rsp + D_FG + 8 * %%j], rax
 %assign %%j %%j + 1
@@ -221,21 +221,14 @@
     mov [rsp + D_M0 + 8], rcx
     mov [rsp + D_M0 + 16], rcx
     mov [rsp + D_M0 + 24], rax
-%if %1 > 1
+%if %1 == 2
     mov [rsp + D_M1], rax
     mov [rsp + D_M1 + 8], rcx
     mov [rsp + D_M1 + 16], rcx
     mov [rsp + D_M1 + 24], rax
 %endif
-%if %1 == 3
-    vpxorq xmm9, xmm9, xmm9
-    vpsubq xmm2, xmm9, [rsi]            ; nt of both
-    mov rax, -2
-    vpbroadcastq xmm8, rax
-%else
     mov r10, [rsi]
     neg r10                             ; nt
-%endif
 %if %1 == 2
     mov rbx, [rsi + 8]
     neg rbx
@@ -248,25 +241,11 @@
     cmova rax, rcx
     mov [rsp + D_C], rax
     START D_M0, D_FG, r8, r9
-%if %1 > 1
+%if %1 == 2
     START D_M1, D_FG + 16, r14, r15
 %endif
     xor esi, esi
     mov rdx, [rsp + D_C]
-%if %1 == 3
-    vmovq xmm0, r8
-    vpinsrq xmm0, xmm0, r14, 1
-    vmovq xmm1, r9
-    vpinsrq xmm1, xmm1, r15, 1
-%%vstep:
-    VSTEP
-    dec rdx
-    jnz %%vstep                         ; ct: public step count
-    vmovq r8, xmm0
-    vpextrq r14, xmm0, 1
-    vmovq r9, xmm1
-    vpextrq r15, xmm1, 1
-%else
 %%step:
     DSTEP r8, r9, r10, r11, r12, r13, rsi
 %if %1 == 2
@@ -274,11 +253,10 @@
 %endif
     dec rdx
     jnz %%step                          ; ct: public step count
-%endif
     UNPACK r8, D_K, D_K + 8
     UNPACK r9, D_K + 16, D_K + 24
     MATMUL D_M0, D_K
-%if %1 > 1
+%if %1 == 2
     UNPACK r14, D_K + 32, D_K + 40
     UNPACK r15, D_K + 48, D_K + 56
     MATMUL D_M1, D_K + 32
@@ -290,24 +268,14 @@
     jb %%chunk                          ; ct: public step counts
     mov rdi, [rsp + D_MP]
 %assign %%j 0
-%rep 4 * (1 + (%1 > 1))
+%rep 4 * %1
     mov rax, [rsp + D_M0 + 8 * %%j]
     mov [rdi + 8 * %%j], rax
 %assign %%j %%j + 1
 %endrep
     mov rsi, [rsp + D_TP]
-%if %1 == 3
-    vpsubq xmm2, xmm9, xmm2
-    vmovdqu [rsi], xmm2
-%assign %%j 0
-%rep 9
-    vpxorq xmm%[%%j], xmm%[%%j], xmm%[%%j]
-%assign %%j %%j + 1
-%endrep
-%else
     neg r10
     mov [rsi], r10
-%endif
 %if %1 == 2
     neg rbx
     mov [rsi + 8], rbx
@@ -325,10 +293,6 @@ ENDFUNC vg_ec_divsteps1
 FUNC vg_ec_divsteps2
     DIVSTEPS 2
 ENDFUNC vg_ec_divsteps2
-
-FUNC vg_ec_divsteps2_avx512
-    DIVSTEPS 3
-ENDFUNC vg_ec_divsteps2_avx512
 
 ; ---------------------------------------------------------------------
 ; The matrix application: (f, g) <- M (f, g) / 2^62 on signed 62-bit
@@ -559,3 +523,242 @@ ENDFUNC vg_ec_inv_apply4
 FUNC vg_ec_inv_apply6
     APPLY 6
 ENDFUNC vg_ec_inv_apply6
+
+; ---------------------------------------------------------------------
+; The ifma rows' batch: both inversions of a signature, their steps in
+; AVX-512 lanes (VSTEP), and the previous batch's residue updates (the
+; LINs of d and e, which the next steps do not need) spread between the
+; chunks of these steps, where they run on the general-register ports
+; the vector steps leave idle. Then the new matrices are applied to f and
+; g (the next batch needs those) and kept for the next call's LINs.
+;   void vg_ec_inv2_batch4_avx512(struct vg_ec_inv2_state *st, unsigned n,
+;                                 unsigned lins, const uint64_t *m0,
+;                                 const uint64_t *m1);
+; and _batch6 for 6 limbs: the contract of vg_ec_inv2_batch_c (ec.h).
+; The state's offsets (static-asserted in ec.h):
+%define ST_FG    0              ; int64_t fg[2][14]: f (sl limbs), g (sl)
+%define ST_DE    224            ; uint64_t de[2][12]: d (n), e (n)
+%define ST_M     416            ; int64_t m[2][4]: the pending matrices
+%define ST_T     480            ; int64_t t[2]
+%define ST_M0INV 496            ; uint64_t m0inv[2]
+
+; The frame: the apply area first (LIN's offsets), then the steps'.
+%define A_MAT2  184             ; inversion 1's pending matrix (A_MAT: 0's)
+%define A_ND2   216             ; inversion 1's new d
+%define B_BASE  264             ; the steps' area (D_* below), 160 bytes
+%define B_ST    B_BASE + 184    ; st (public)
+%define B_MOD0  B_BASE + 192    ; m0, m1 (public)
+%define B_MOD1  B_BASE + 200
+%define B_SLOT  B_BASE + 208    ; the next LIN slot, 4 = none (public)
+%define B_SIZE  B_BASE + 224    ; 488: + 6 pushes + return: rsp 16-aligned
+
+; B_RUN_SLOTS n, all: run the next LIN slot (all = 0) or every one left
+; (all = 1). Slots 0, 1: inversion 0's new d (to A_ND) and e, then
+; d = A_ND; slots 2, 3: inversion 1's. Public branches on the counter.
+%macro B_RUN_SLOTS 2
+%%next:
+    mov rax, [rsp + B_SLOT]
+    cmp rax, 4
+    jae %%done                          ; ct: public slot counter
+    inc qword [rsp + B_SLOT]
+    cmp rax, 1
+    jb %%s0                             ; ct: public slot counter
+    je %%s1                             ; ct: public slot counter
+    cmp rax, 3
+    jb %%s2                             ; ct: public slot counter
+    ; slot 3
+    mov rsi, [rsp + B_ST]
+    add rsi, ST_DE + 96
+    mov rcx, [rsp + B_MOD1]
+    LIN %1, A_MAT2 + 16, A_MAT2 + 24, rsi + 8 * %1
+%assign %%j 0
+%rep %1
+    mov rax, [rsp + A_ND2 + 8 * %%j]
+    mov [rsi + 8 * %%j], rax
+%assign %%j %%j + 1
+%endrep
+    jmp %%again
+%%s0:
+    mov rsi, [rsp + B_ST]
+    mov rax, [rsi + ST_M0INV]
+    mov [rsp + A_M0], rax
+    add rsi, ST_DE
+    mov rcx, [rsp + B_MOD0]
+    LIN %1, A_MAT, A_MAT + 8, rsp + A_ND
+    jmp %%again
+%%s1:
+    mov rsi, [rsp + B_ST]
+    mov rax, [rsi + ST_M0INV]
+    mov [rsp + A_M0], rax
+    add rsi, ST_DE
+    mov rcx, [rsp + B_MOD0]
+    LIN %1, A_MAT + 16, A_MAT + 24, rsi + 8 * %1
+%assign %%j 0
+%rep %1
+    mov rax, [rsp + A_ND + 8 * %%j]
+    mov [rsi + 8 * %%j], rax
+%assign %%j %%j + 1
+%endrep
+    jmp %%again
+%%s2:
+    mov rsi, [rsp + B_ST]
+    mov rax, [rsi + ST_M0INV + 8]
+    mov [rsp + A_M0], rax
+    add rsi, ST_DE + 96
+    mov rcx, [rsp + B_MOD1]
+    LIN %1, A_MAT2, A_MAT2 + 8, rsp + A_ND2
+%%again:
+%if %2
+    jmp %%next
+%endif
+%%done:
+%endmacro
+
+; The steps' frame offsets inside this frame (START, UNPACK, MATMUL use
+; D_S, D_C and the offsets they are given).
+%undef D_FG
+%undef D_M0
+%undef D_M1
+%undef D_K
+%undef D_N
+%undef D_S
+%undef D_C
+%define D_FG    B_BASE
+%define D_M0    B_BASE + 32
+%define D_M1    B_BASE + 64
+%define D_K     B_BASE + 96
+%define D_N     B_BASE + 160
+%define D_S     B_BASE + 168
+%define D_C     B_BASE + 176
+
+; BATCH n: the body of vg_ec_inv2_batch4/6_avx512 for n limbs.
+%macro BATCH 1
+%assign %%sl %1 + 1
+    PUSH_CALLEE
+    sub rsp, B_SIZE
+    mov [rsp + B_ST], rdi
+    mov [rsp + B_MOD0], rcx
+    mov [rsp + B_MOD1], r8
+    mov eax, esi
+    mov [rsp + D_N], rax
+    mov qword [rsp + D_S], 0
+    ; the pending matrices, for the LINs (slot 4: none)
+    xor eax, eax
+    test edx, edx
+    mov ecx, 4
+    cmovz rax, rcx
+    mov [rsp + B_SLOT], rax
+%assign %%j 0
+%rep 4
+    mov rax, [rdi + ST_M + 8 * %%j]
+    mov [rsp + A_MAT + 8 * %%j], rax
+    mov rax, [rdi + ST_M + 32 + 8 * %%j]
+    mov [rsp + A_MAT2 + 8 * %%j], rax
+%assign %%j %%j + 1
+%endrep
+    cmp qword [rsp + D_N], 0
+    je %%tail                           ; ct: public step count
+    ; the batch's words: the low 64 bits of f and g of both
+%assign %%j 0
+%rep 2
+    mov rax, [rdi + ST_FG + 112 * %%j]
+    mov rcx, [rdi + ST_FG + 112 * %%j + 8]
+    shl rcx, 62
+    or rax, rcx
+    mov [rsp + D_FG + 16 * %%j], rax
+    mov rax, [rdi + ST_FG + 112 * %%j + 8 * %%sl]
+    mov rcx, [rdi + ST_FG + 112 * %%j + 8 * %%sl + 8]
+    shl rcx, 62
+    or rax, rcx
+    mov [rsp + D_FG + 16 * %%j + 8], rax
+%assign %%j %%j + 1
+%endrep
+    mov eax, 1                          ; the matrices so far: identity
+    xor ecx, ecx
+%assign %%j 0
+%rep 2
+    mov [rsp + D_M0 + 32 * %%j], rax
+    mov [rsp + D_M0 + 32 * %%j + 8], rcx
+    mov [rsp + D_M0 + 32 * %%j + 16], rcx
+    mov [rsp + D_M0 + 32 * %%j + 24], rax
+%assign %%j %%j + 1
+%endrep
+    vpxorq xmm9, xmm9, xmm9
+    vpsubq xmm2, xmm9, [rdi + ST_T]     ; nt of both
+    mov rax, -2
+    vpbroadcastq xmm8, rax
+%%chunk:
+    B_RUN_SLOTS %1, 0                   ; one LIN beside this chunk's steps
+    mov rax, [rsp + D_N]                ; c = min(n - s, 19), public
+    sub rax, [rsp + D_S]
+    mov ecx, 19
+    cmp rax, rcx
+    cmova rax, rcx
+    mov [rsp + D_C], rax
+    START D_M0, D_FG, r8, r9
+    START D_M1, D_FG + 16, r14, r15
+    mov rdx, [rsp + D_C]
+    vmovq xmm0, r8
+    vpinsrq xmm0, xmm0, r14, 1
+    vmovq xmm1, r9
+    vpinsrq xmm1, xmm1, r15, 1
+%%vstep:
+    VSTEP
+    dec rdx
+    jnz %%vstep                         ; ct: public step count
+    vmovq r8, xmm0
+    vpextrq r14, xmm0, 1
+    vmovq r9, xmm1
+    vpextrq r15, xmm1, 1
+    UNPACK r8, D_K, D_K + 8
+    UNPACK r9, D_K + 16, D_K + 24
+    MATMUL D_M0, D_K
+    UNPACK r14, D_K + 32, D_K + 40
+    UNPACK r15, D_K + 48, D_K + 56
+    MATMUL D_M1, D_K + 32
+    mov rax, [rsp + D_C]
+    add rax, [rsp + D_S]
+    mov [rsp + D_S], rax
+    cmp rax, [rsp + D_N]
+    jb %%chunk                          ; ct: public step counts
+    ; t; the new matrices: pending for the next call, and applied to f, g
+    mov rdi, [rsp + B_ST]
+    vpsubq xmm2, xmm9, xmm2
+    vmovdqu [rdi + ST_T], xmm2
+%assign %%j 0
+%rep 8
+    mov rax, [rsp + D_M0 + 8 * %%j]
+    mov [rdi + ST_M + 8 * %%j], rax
+%assign %%j %%j + 1
+%endrep
+%assign %%j 0
+%rep 2
+    mov rdi, [rsp + B_ST]
+    add rdi, ST_FG + 112 * %%j
+    mov r12, [rsp + D_M0 + 32 * %%j]
+    mov r13, [rsp + D_M0 + 32 * %%j + 8]
+    mov r14, [rsp + D_M0 + 32 * %%j + 16]
+    mov r15, [rsp + D_M0 + 32 * %%j + 24]
+    FG_APPLY %%sl
+%assign %%j %%j + 1
+%endrep
+%%tail:
+    B_RUN_SLOTS %1, 1                   ; the LINs left
+%assign %%j 0
+%rep 10
+    vpxorq xmm%[%%j], xmm%[%%j], xmm%[%%j]
+%assign %%j %%j + 1
+%endrep
+    WIPE_FRAME B_SIZE
+    add rsp, B_SIZE
+    POP_CALLEE
+    ret
+%endmacro
+
+FUNC vg_ec_inv2_batch4_avx512
+    BATCH 4
+ENDFUNC vg_ec_inv2_batch4_avx512
+
+FUNC vg_ec_inv2_batch6_avx512
+    BATCH 6
+ENDFUNC vg_ec_inv2_batch6_avx512

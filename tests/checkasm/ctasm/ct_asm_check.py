@@ -72,7 +72,8 @@ RULES = [
     ("vg_p*_comb_*", "entry", "rdi rsi rdx", "r, the comb table, d (the digits' address)"),
     ("vg_ec_divsteps1", "entry", "rdi rsi rdx rcx", "m, t, fg, and n: a public step count"),
     ("vg_ec_divsteps2", "entry", "rdi rsi rdx rcx", "m, t, fg, and n: a public step count"),
-    ("vg_ec_divsteps2_avx512", "entry", "rdi rsi rdx rcx", "m, t, fg, and n: a public step count"),
+    ("vg_ec_inv2_batch*_avx512", "entry", "rdi rsi rdx rcx r8",
+     "st, n (a public step count), lins (a public flag), the two moduli"),
     ("vg_ec_inv_apply4", "entry", "rdi rsi rdx rcx", "fg, de, m (the matrix), mod (r8 = m0inv is data)"),
     ("vg_ec_inv_apply6", "entry", "rdi rsi rdx rcx", "fg, de, m (the matrix), mod (r8 = m0inv is data)"),
     # --- SHA-256 (kernels/x86_64/sha2/)

@@ -22,11 +22,12 @@
  * against row 0's base_mul. Every asm call goes through the
  * harness's trampoline (callee-saved registers, stack alignment, the
  * direction flag). The divsteps inversion's parts (ec_inv.asm, shared by
- * every tier, checked at base; the ifma rows' two-lane AVX-512 steps at
- * ifma): the steps of one and two inversions against their C reference on edge and random words, random t and
+ * every tier, checked at base; the ifma rows' fused batches at ifma):
+ * the steps of one and two inversions against their C reference on edge and random words, random t and
  * step counts 1..62, and the matrix applications for p and n of both
  * curves on edge residues (0, 1, m - 1, m - 2), edge matrix rows
- * (|a| + |b| = 2^62) and random states, into a guarded buffer.
+ * (|a| + |b| = 2^62) and random states, into a guarded buffer; the
+ * fused batches (steps, pending d, e updates, f, g) on random states.
  *
  * The sha256 family: the SHA-NI compression against the C one on random
  * states and messages, 0 to 5 blocks, into a guarded state.
@@ -438,14 +439,12 @@ static uint64_t rand_word(int k)
 	}
 }
 
-/* The steps of one and two inversions (ifma: the AVX-512 two-lane
- * version of the second) against the C. */
-static void check_divsteps(int ifma)
+/* The steps of one and two inversions against the C. */
+static void check_divsteps(void)
 {
 	int iters = vg_checkasm_iters();
-	vg_ec_divsteps2_fn *ds2 = ifma ? vg_ec_divsteps2_avx512 : vg_ec_divsteps2;
 
-	vg_checkasm_func(ifma ? "vg_ec_divsteps2_avx512" : "vg_ec_divsteps1, vg_ec_divsteps2");
+	vg_checkasm_func("vg_ec_divsteps1, vg_ec_divsteps2");
 	for (int i = 0; i < iters; i++) {
 		uint64_t fg[4];
 		int64_t t[2], tw[2], m[8], mw[8];
@@ -457,12 +456,10 @@ static void check_divsteps(int ifma)
 		t[0] = tw[0] = rand_t(i);
 		t[1] = tw[1] = rand_t(i + 1);
 		vg_ec_divsteps2_c(mw, tw, fg, n);
-		vg_checkasm_call(ds2, m, t, fg, n);
+		vg_checkasm_call(vg_ec_divsteps2, m, t, fg, n);
 		if (!vg_checkasm_eq(m, mw, sizeof(m), "divsteps2 m i=%d n=%u", i, n) ||
 		    !vg_checkasm_eq(t, tw, sizeof(t), "divsteps2 t i=%d n=%u", i, n))
 			break;
-		if (ifma)
-			continue;
 		vg_ec_divsteps1_c(mw, tw, fg + 2, n);
 		vg_checkasm_call(vg_ec_divsteps1, m, t, fg + 2, n);
 		if (!vg_checkasm_eq(m, mw, 4 * 8, "divsteps1 m i=%d n=%u", i, n) ||
@@ -547,6 +544,76 @@ static void check_apply(const struct vg_ec_curve *c, int scalar_mod)
 		if (!vg_checkasm_eq(fg, fgw, 2 * sl * 8, "f, g i=%d", i) ||
 		    !vg_checkasm_eq(de, dew, 2 * n * 8, "d, e i=%d", i) ||
 		    !vg_checkasm_guard_ok(raw, 2 * n * 8))
+			break;
+	}
+	vg_checkasm_func_done();
+}
+
+/* A random inversion state for the ifma batches: f, g as 62-bit limbs
+ * (f odd, the top limbs signed and small as an inversion's stay), d, e
+ * from the edges and random below m, pending matrices with edge rows, t. */
+static void rand_state(struct vg_ec_inv2_state *st, const struct vg_ec_curve *c, int i)
+{
+	size_t n = c->limbs, sl = n + 1;
+	const struct vg_ec_mod *md[2] = {&c->p, &c->n};
+	unsigned topbits = (unsigned)(64 * n - 62 * (sl - 1)) + 1;
+
+	memset(st, 0, sizeof(*st));
+	for (int j = 0; j < 2; j++) {
+		for (size_t l = 0; l < 2 * sl; l++)
+			st->fg[j][l] = (int64_t)(vg_checkasm_rand64() >> 2);
+		st->fg[j][sl - 1] = (int64_t)vg_checkasm_rand64() >> (64 - topbits);
+		st->fg[j][2 * sl - 1] = (int64_t)vg_checkasm_rand64() >> (64 - topbits);
+		st->fg[j][0] |= 1;
+		for (size_t k = 0; k < 2; k++) {
+			uint64_t *v = st->de[j] + k * n;
+			int kind = (i / (2 * j + k + 1)) % 5;
+			memcpy(v, md[j]->m, n * 8);
+			if (kind == 0)
+				memset(v, 0, n * 8);
+			else if (kind == 1) {
+				memset(v, 0, n * 8);
+				v[0] = 1;
+			} else if (kind == 2)
+				v[0] -= 1;
+			else
+				do
+					vg_checkasm_rand_bytes(v, n * 8);
+				while (!vg_ec_lt(v, md[j]->m, n));
+		}
+		rand_row(&st->m[j][0], &st->m[j][1], i + j);
+		rand_row(&st->m[j][2], &st->m[j][3], i / 8 + j);
+		st->t[j] = rand_t(i + j);
+		st->m0inv[j] = md[j]->m0inv;
+	}
+}
+
+/* The ifma rows' fused batches against vg_ec_inv2_batch_c: with and
+ * without pending d, e updates, step counts 0, 32, 62 and random, for
+ * both curves; the whole state compared. */
+static void check_batch(const struct vg_ec_curve *c)
+{
+	int iters = vg_checkasm_iters() / 4;
+	size_t n = c->limbs;
+	char name[96];
+
+	snprintf(name, sizeof(name), "vg_ec_inv2_batch%zu_avx512 (%s)", n, c->name);
+	vg_checkasm_func(name);
+	for (int i = 0; i < iters; i++) {
+		struct vg_ec_inv2_state st, want;
+		unsigned steps = i % 4 == 0   ? 62
+				 : i % 4 == 1 ? 32
+				 : i % 8 == 2 ? 0
+					      : 1 + (unsigned)(vg_checkasm_rand64() % 62);
+		unsigned lins = (unsigned)(i / 4) % 2;
+		rand_state(&st, c, i);
+		want = st;
+		vg_ec_inv2_batch_c(&want, steps, lins, c->p.m, c->n.m, n);
+		if (n == 4)
+			vg_checkasm_call(vg_ec_inv2_batch4_avx512, &st, steps, lins, c->p.m, c->n.m);
+		else
+			vg_checkasm_call(vg_ec_inv2_batch6_avx512, &st, steps, lins, c->p.m, c->n.m);
+		if (!vg_checkasm_eq(&st, &want, sizeof(st), "i=%d steps=%u lins=%u", i, steps, lins))
 			break;
 	}
 	vg_checkasm_func_done();
@@ -645,14 +712,16 @@ int main(int argc, char **argv)
 		if (vg_checkasm_row(&vg_ec_p384_impls[i].v))
 			check_row(&vg_ec_p384_impls[i], &vg_ec_p384_impls[0]);
 	if (vg_checkasm_tier("base", VG_TIER_BASE)) {
-		check_divsteps(0);
+		check_divsteps();
 		for (int s = 0; s < 2; s++) {
 			check_apply(&vg_p256_curve, s);
 			check_apply(&vg_p384_curve, s);
 		}
 	}
-	if (vg_checkasm_tier("ifma", VG_TIER_IFMA))
-		check_divsteps(1);
+	if (vg_checkasm_tier("ifma", VG_TIER_IFMA)) {
+		check_batch(&vg_p256_curve);
+		check_batch(&vg_p384_curve);
+	}
 	for (size_t i = 0; i < 3; i++) {
 		if (vg_checkasm_tier(p256_jac[i].tier, p256_jac[i].features)) {
 			check_jac(&vg_ec_p256_impls[0], &p256_jac[i]);
