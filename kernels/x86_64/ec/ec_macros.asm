@@ -194,6 +194,91 @@ ec_zero:     dq 0, 0, 0, 0, 0, 0
     CSUB_MEM %1, %2, %5, MA%[%1]
 %endmacro
 
+; MONT_ADX_P384 dst, a, b: MONT_ADX 6 for p384, the reduction half of
+; each row by P384_RED_WIN (no multiplication) on MA0..MA7; MA0 is then
+; cleared (the next row's top word). rbp = 32.
+%macro MONT_ADX_P384 3
+    MA_RESET
+    xor eax, eax
+%assign %%j 0
+%rep 8
+    mov MA%[%%j], rax
+%assign %%j %%j + 1
+%endrep
+    mov ebp, 32
+%assign %%i 0
+%rep 6
+    mov rdx, [%2 + 8 * %%i]
+    xor eax, eax                ; CF = OF = 0
+%assign %%j 0
+%rep 6
+%assign %%k %%j + 1
+    mulx rbx, rax, [%3 + 8 * %%j]
+    adcx MA%[%%j], rax
+    adox MA%[%%k], rbx
+%assign %%j %%j + 1
+%endrep
+    adcx MA6, MA7               ; MA7 is 0 here
+    adox MA7, MA7               ; = OF
+    adc MA7, 0                  ; + the CF of MA6
+    P384_RED_WIN MA0, MA1, MA2, MA3, MA4, MA5, MA6, MA7, rbp
+    xor MA0, MA0                ; the next row's top word
+    MA_ROT 6
+%assign %%i %%i + 1
+%endrep
+    CSUB_MEM 6, %1, ec_p384_p, MA6
+%endmacro
+
+; MONT_BASE_P384 dst, a, b: MONT_BASE 6 for p384 with the multiplication-
+; free reduction step (P384_RED_WIN's arithmetic without shrx: the carry
+; e0 is kept as a mask and the add chain runs last, all modulo 2^512).
+%macro MONT_BASE_P384 3
+    MA_RESET
+    xor eax, eax
+%assign %%j 0
+%rep 8
+    mov MA%[%%j], rax
+%assign %%j %%j + 1
+%endrep
+%assign %%i 0
+%rep 6
+    mov rbp, [%2 + 8 * %%i]
+    MONT_BASE_ROW 6, %3, 0
+    mov rdx, MA0
+    shl rdx, 32                 ; a
+    mov rax, rdx
+    add rdx, MA0                ; u, CF = e0
+    sbb rbp, rbp                ; -e0
+    mov rbx, rdx
+    shr rbx, 32                 ; ah
+    sub MA1, rax
+    sbb MA2, rdx
+    sbb MA3, 0
+    sbb MA4, 0
+    sbb MA5, 0
+    sbb MA6, 0
+    sbb MA7, 0
+    sub MA2, rbx
+    sbb MA3, 0
+    sbb MA4, 0
+    sbb MA5, 0
+    sbb MA6, 0
+    sbb MA7, 0
+    neg rbp                     ; CF = e0
+    adc MA1, rbx
+    adc MA2, 0
+    adc MA3, 0
+    adc MA4, 0
+    adc MA5, 0
+    adc MA6, rdx                ; + u 2^384
+    adc MA7, 0
+    xor MA0, MA0                ; the next row's top word
+    MA_ROT 6
+%assign %%i %%i + 1
+%endrep
+    CSUB_MEM 6, %1, ec_p384_p, MA6
+%endmacro
+
 ; MONT_BASE: MONT_ADX with mul/adc (one carry chain; rbp holds the
 ; multiplier word, rbx the running high half).
 %macro MONT_BASE 7
@@ -546,7 +631,7 @@ ec_zero:     dq 0, 0, 0, 0, 0, 0
 ; P-384 field: p = 2^384 - 2^128 - 2^96 + 2^32 - 1, the generic rows with
 ; u = t_0 (2^32 + 1).
 %macro P384_MUL_ADX 3
-    MONT_ADX 6, %1, %2, %3, ec_p384_p, 1, 0
+    MONT_ADX_P384 %1, %2, %3
 %endmacro
 ; The square with adx: the 15 cross products once (rows of mulx on the
 ; CF/OF chains), then one pass doubling them (CF chain) and adding the six
@@ -660,12 +745,13 @@ ec_zero:     dq 0, 0, 0, 0, 0, 0
     adox r14, rbp
     mov [SQT(11)], r14
 
-    P384_SQ_RED r8, r9, r10, r11, r12, r13
-    P384_SQ_RED r9, r10, r11, r12, r13, r8
-    P384_SQ_RED r10, r11, r12, r13, r8, r9
-    P384_SQ_RED r11, r12, r13, r8, r9, r10
-    P384_SQ_RED r12, r13, r8, r9, r10, r11
-    P384_SQ_RED r13, r8, r9, r10, r11, r12
+    mov r14d, 32
+    P384_SQ_RED2 r8, r9, r10, r11, r12, r13
+    P384_SQ_RED2 r9, r10, r11, r12, r13, r8
+    P384_SQ_RED2 r10, r11, r12, r13, r8, r9
+    P384_SQ_RED2 r11, r12, r13, r8, r9, r10
+    P384_SQ_RED2 r12, r13, r8, r9, r10, r11
+    P384_SQ_RED2 r13, r8, r9, r10, r11, r12
     xor eax, eax
     add r8, [SQT(6)]
     adc r9, [SQT(7)]
@@ -684,6 +770,81 @@ ec_zero:     dq 0, 0, 0, 0, 0, 0
     adcx r14, r14
     adox r14, %2
     mov [SQT(%1)], r14
+%endmacro
+
+; P-384's Montgomery step without multiplications. For the low word t0
+; of the window, u = t0 (2^32 + 1) mod 2^64 makes t + u p divisible by
+; 2^64, and u p = u 2^384 - u 2^128 - u 2^96 + u 2^32 - u. With
+; a = (t0 << 32) mod 2^64 and ah = u >> 32 (u 2^32 = ah 2^64 + a), the
+; words of t + u p are: 0 at word 0, with the carry e0 of t0 + a (which
+; is the carry of computing u = t0 + (t0 << 32)); t1 + e0 + ah - a at 1;
+; t2 - u - ah at 2; u at 6; borrows and carries between. One add chain
+; (+ah with e0, +u at 6), two subtract chains (-a, -u; -ah), all modulo
+; the window's top: the final value is in range (below 2^384 for the
+; squaring's window, as for the multiplying step), so a carry lost out of
+; the top in the add chain is the borrow the subtractions then make.
+; Zen 4 multiplies 64 x 64 -> 128 bits at about one every two cycles, so
+; these ~25 ALU operations beat the step's six mulx.
+
+; P384_RED_WIN w0..w7, c32: one step on the multiplication's 8-word window
+; w0..w7 (w7 the top, which only takes carries); afterwards w0 is garbage
+; (the caller clears it) and w1..w7 hold (t + u p) / 2^64. c32 holds 32
+; (the shrx count). Uses rax, rbx, rdx.
+%macro P384_RED_WIN 9
+    mov rdx, %1
+    shl rdx, 32                         ; a
+    mov rax, rdx
+    add rdx, %1                         ; u, CF = e0
+    shrx rbx, rdx, %9                   ; ah (flags kept)
+    adc %2, rbx
+    adc %3, 0
+    adc %4, 0
+    adc %5, 0
+    adc %6, 0
+    adc %7, rdx                         ; + u 2^384
+    adc %8, 0
+    sub %2, rax
+    sbb %3, rdx
+    sbb %4, 0
+    sbb %5, 0
+    sbb %6, 0
+    sbb %7, 0
+    sbb %8, 0
+    sub %3, rbx
+    sbb %4, 0
+    sbb %5, 0
+    sbb %6, 0
+    sbb %7, 0
+    sbb %8, 0
+%endmacro
+
+; The squaring's step on the 6-word window %1..%6 (%1 the low word): the
+; new top word takes %1's register (0 + u + carries); the window becomes
+; %2..%6, %1. r14 = 32.
+%macro P384_SQ_RED2 6
+    mov rdx, %1
+    shl rdx, 32                         ; a
+    mov rax, rdx
+    add rdx, %1                         ; u, CF = e0
+    shrx rbx, rdx, r14                  ; ah (flags kept)
+    mov %1, rdx                         ; the new top word: u (flags kept)
+    adc %2, rbx
+    adc %3, 0
+    adc %4, 0
+    adc %5, 0
+    adc %6, 0
+    adc %1, 0
+    sub %2, rax
+    sbb %3, rdx
+    sbb %4, 0
+    sbb %5, 0
+    sbb %6, 0
+    sbb %1, 0
+    sub %3, rbx
+    sbb %4, 0
+    sbb %5, 0
+    sbb %6, 0
+    sbb %1, 0
 %endmacro
 
 ; One reduction step on the window %1..%6 (%1 the low word): u = %1
@@ -715,10 +876,10 @@ ec_zero:     dq 0, 0, 0, 0, 0, 0
     adcx %1, rbx
 %endmacro
 %macro P384_MUL_BASE 3
-    MONT_BASE 6, %1, %2, %3, ec_p384_p, 1, 0
+    MONT_BASE_P384 %1, %2, %3
 %endmacro
 %macro P384_SQR_BASE 2
-    MONT_BASE 6, %1, %2, %2, ec_p384_p, 1, 0
+    MONT_BASE_P384 %1, %2, %2
 %endmacro
 
 ; %1 = %2 + %3 mod p.
