@@ -39,8 +39,9 @@
 #define VG_EC_COMB5_W 5
 #define VG_EC_COMB5_ENTRIES (1 << (VG_EC_COMB5_W - 1))
 /* Verification: width of G's wNAF, and its table of odd multiples
- * G, 3G, ..., 127G (4 KiB for P-256, 6 KiB for P-384). */
-#define VG_EC_GNAF_W 8
+ * G, 3G, ..., 511G (16 KiB for P-256, 24 KiB for P-384): one addition of
+ * G per 11 bits of u1 on average. */
+#define VG_EC_GNAF_W 10
 #define VG_EC_GNAF_ENTRIES (1 << (VG_EC_GNAF_W - 2))
 
 /* A modulus with its Montgomery constants. */
@@ -234,7 +235,7 @@ vg_ec_dsm_fn vg_ec_dsm_c;
  * a = sum_i d[i] 2^i with every non-zero d[i] odd, |d[i]| < 2^(w-1), and
  * at most one non-zero digit in any w consecutive positions. Returns the
  * number of digits written (at most 64 limbs + 1). */
-size_t vg_ec_wnaf(int8_t *d, const uint64_t *a, size_t limbs, unsigned w);
+size_t vg_ec_wnaf(int16_t *d, const uint64_t *a, size_t limbs, unsigned w);
 
 /* Comb geometry: rows needed for a scalar of 64 limbs bits (one more
  * digit than floor(bits / 7) covers the top bits and the last carry of

@@ -4,16 +4,16 @@
  * and a public key).
  *
  * Method: Straus-Shamir interleaving of two width-w NAFs, one doubling
- * chain. G uses width 7 and the build-time table of its odd multiples
- * G, 3G, ..., 63G (affine, mixed additions); Q uses width 5 and the odd
- * multiples Q, 3Q, ..., 15Q computed here (projective). */
+ * chain. G uses width VG_EC_GNAF_W (10) and the build-time table of its
+ * odd multiples G, 3G, ..., 511G (affine, mixed additions); Q uses width 5
+ * and the odd multiples Q, 3Q, ..., 15Q computed here (projective). */
 #include "ec/ec.h"
 
 #define QNAF_W 5
 #define QNAF_ENTRIES (1 << (QNAF_W - 2))
 #define NAF_MAX (64 * VG_EC_MAX_LIMBS + 1)
 
-/* Bits [bit, bit + now) of a (limbs words), now <= 8. */
+/* Bits [bit, bit + now) of a (limbs words), now < 64. */
 static uint64_t get_bits(const uint64_t *a, size_t limbs, size_t bit, size_t now)
 {
 	uint64_t v = a[bit / 64] >> (bit % 64);
@@ -27,7 +27,7 @@ static uint64_t get_bits(const uint64_t *a, size_t limbs, size_t bit, size_t now
  * the carry form an odd window, recentred below 2^(w-1) by taking 2^w off
  * and carrying 1 when it is not. The carry out of the top is one more
  * digit. */
-size_t vg_ec_wnaf(int8_t *d, const uint64_t *a, size_t limbs, unsigned w)
+size_t vg_ec_wnaf(int16_t *d, const uint64_t *a, size_t limbs, unsigned w)
 {
 	size_t nbits = 64 * limbs, len = 0, bit = 0;
 	uint64_t carry = 0;
@@ -42,7 +42,7 @@ size_t vg_ec_wnaf(int8_t *d, const uint64_t *a, size_t limbs, unsigned w)
 		size_t now = nbits - bit < w ? nbits - bit : w;
 		uint64_t word = get_bits(a, limbs, bit, now) + carry; /* odd */
 		carry = (word >> (w - 1)) & 1;
-		d[bit] = (int8_t)((int)word - (int)(carry << w));
+		d[bit] = (int16_t)((int)word - (int)(carry << w));
 		len = bit + 1;
 		bit += now;
 	}
@@ -58,7 +58,7 @@ void vg_ec_dsm_c(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t *u1,
 {
 	const struct vg_ec_curve *c = f->curve;
 	size_t n = c->limbs;
-	int8_t d1[NAF_MAX], d2[NAF_MAX];
+	int16_t d1[NAF_MAX], d2[NAF_MAX];
 	vg_ec_point qt[QNAF_ENTRIES], q2, acc, neg;
 	uint64_t ny[VG_EC_MAX_LIMBS];
 	static const uint64_t zero[VG_EC_MAX_LIMBS];
