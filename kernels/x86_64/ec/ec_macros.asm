@@ -92,6 +92,29 @@ ec_zero:     dq 0, 0, 0, 0, 0, 0
 %endrep
 %endmacro
 
+; P256_CSUB dst, top: the 4 words in r8-r11 with a top word (a register
+; holding 0 or 1) are t; dst = t - p unless that borrows, else t, in
+; registers (the copies in rbx, rbp, rdx, r12; r13 takes p's words 1 and
+; 3), one store. Clobbers rbx, rbp, rdx, r12, r13 and the top register.
+%macro P256_CSUB 2
+    mov rbx, r8
+    mov rbp, r9
+    mov rdx, r10
+    mov r12, r11
+    sub r8, -1                  ; p0 = 2^64 - 1
+    mov r13d, 0xffffffff
+    sbb r9, r13                 ; p1
+    sbb r10, 0                  ; p2
+    mov r13, 0xffffffff00000001
+    sbb r11, r13                ; p3
+    sbb %2, 0                   ; CF: t < p, keep t
+    cmovc r8, rbx
+    cmovc r9, rbp
+    cmovc r10, rdx
+    cmovc r11, r12
+    STORE4 %1, r8, r9, r10, r11
+%endmacro
+
 ; CSUB_AT n, dst, mod: dst = dst - mod if dst >= mod (a result below R
 ; that may still exceed mod: the exported multiplies' second step).
 %macro CSUB_AT 3
@@ -365,8 +388,7 @@ ec_zero:     dq 0, 0, 0, 0, 0, 0
     adc r10, r14
     adc r11, r15
     adc rax, 0
-    MA_RESET
-    CSUB_MEM 4, %1, ec_p256_p, rax
+    P256_CSUB %1, rax
 %endmacro
 
 ; The 512-bit product of the elements at %1 and %2 in r8..r15 (adx).
@@ -602,7 +624,7 @@ ec_zero:     dq 0, 0, 0, 0, 0, 0
     mov r11, [%2 + 24]
     adc r11, [%3 + 24]
     adc rax, 0
-    CSUB_MEM 4, %1, ec_p256_p, rax
+    P256_CSUB %1, rax
 %endmacro
 
 ; %1 = %2 - %3 mod p: subtract, then add p under the borrow mask
