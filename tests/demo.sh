@@ -22,6 +22,7 @@ umask 077
 openssl genpkey -algorithm ed25519 -out "$T/ed25519.pem"
 openssl genpkey -algorithm x25519 -out "$T/x25519.pem"
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$T/rsa2048.pem" 2>/dev/null
+openssl ecparam -name prime256v1 -genkey -noout -out "$T/p256.pem"
 openssl pkey -in "$T/ed25519.pem" -pubout -out "$T/ed25519.pub"
 cat > "$T/vgd.conf" <<CONF
 socket = $T/vgd.sock
@@ -39,6 +40,10 @@ allow = x25519
 [key demo-rsa2048]
 file = rsa2048.pem
 allow = sign, rsa-private
+
+[key demo-p256]
+file = p256.pem
+allow = sign, tls13
 CONF
 echo "config: $T/vgd.conf"
 
@@ -71,6 +76,15 @@ echo "signature: $(od -An -tx1 -v "$T/sig" | tr -d ' \n')"
 step "verifying the signature with openssl (independent of vgd)"
 openssl pkeyutl -verify -pubin -inkey "$T/ed25519.pub" -rawin -in "$T/msg" -sigfile "$T/sig"
 
+step "vgctl sign demo-p256 --alg ecdsa-p256-sha256 --hash (the same message; DER signature)"
+"$B/client/vgctl" --socket "$T/vgd.sock" pubkey demo-p256 --out "$T/p256.pub"
+"$B/client/vgctl" --socket "$T/vgd.sock" sign demo-p256 --alg ecdsa-p256-sha256 --hash \
+	--in "$T/msg" --out "$T/sig-p256"
+echo "signature: $(od -An -tx1 -v "$T/sig-p256" | tr -d ' \n')"
+
+step "verifying the ECDSA signature with openssl against vgd's public key"
+openssl dgst -sha256 -verify "$T/p256.pub" -signature "$T/sig-p256" "$T/msg"
+
 step "stopping vgd (SIGTERM: drains, then exits)"
 kill -TERM "$PID"
 wait "$PID" || true
@@ -78,4 +92,4 @@ PID=""
 echo "daemon log:"
 sed 's/^/  /' "$T/vgd.log"
 echo
-echo "demo OK: vgd signed with a key it holds, and openssl verified the signature."
+echo "demo OK: vgd signed with keys it holds, and openssl verified the signatures."
