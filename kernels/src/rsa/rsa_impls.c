@@ -94,7 +94,7 @@ const struct vg_rsa_impl vg_rsa_impls[] = {
 		.sqr = SQR_ADX,
 		.r52 = {{vg_amm52x2_ifma_20, vg_rsa52_select2_ifma_24, vg_amm52x2_ifma_20},
 			{vg_amm52x2_ifma_30, vg_rsa52_select2_ifma_32, vg_amm52x2_ifma_30},
-			{vg_amm52x2_ifma_40, vg_rsa52_select2_ifma_40, vg_ams52x2_ifma_40}},
+			{vg_amm52x2_ifma_40, vg_rsa52_select2_ifma_40, vg_amm52x2_ifma_40}},
 		.amm52x1 = {vg_amm52x1_ifma_40, vg_amm52x1_ifma_60, vg_amm52x1_ifma_80},
 		.crt = vg_rsa_crt_52,
 		.pub = vg_rsa_pub_52,
