@@ -277,9 +277,14 @@ FUNC vg_amm52x%2_ifma_%1
 	cmp rbx, ENDB
 	jne %%digit
 
-	; Store; lanes 0 and 1 are s and n (the vector lacks the carries).
-	; Then carry each digit's bits above 52 into the next (L dependent
-	; steps per half, interleaved).
+	; Normalise and store; lanes 0 and 1 are s and n (the vector lacks the
+	; carries).
+%if Z <= 8 && USEH
+	VNORM 0, ACCN(0, 0), HN(0, 0), r12, r15
+%if HALVES == 2
+	VNORM 1, ACCN(1, 0), HN(1, 0), r13, rbp
+%endif
+%else
 %assign h 0
 %rep HALVES
 %assign k 0
@@ -297,6 +302,7 @@ FUNC vg_amm52x%2_ifma_%1
 %endif
 	mov r10d, 52                           ; NORM52's bzhi index
 	NORM52 HALVES, OFF(1)
+%endif
 	; The registers and the frame held secrets: clear them.
 %assign k 0
 %rep 32

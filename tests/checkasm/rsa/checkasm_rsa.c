@@ -350,11 +350,96 @@ static void check_row(const struct vg_rsa_impl *im, const struct vg_rsa_impl *c)
 	}
 }
 
+/* The normalisation the ifma multiplies inline (VNORM, rsa52_macros.asm),
+ * wrapped for Z = 3, 4, 5, 8 registers (vnorm_test.asm): lanes 2.. and the
+ * exact digits 0 and 1 (s, n) to digits below 2^52. Its carry-lookahead
+ * step is exercised by construction: every digit, after the macro's first
+ * pass (each lane's bits above 52 added to the next), is chosen to be
+ * 2^52 - 1 (propagates a carry), above it (generates one), 0 or random, in
+ * long runs; a multiply's outputs almost never need it (2^-40 a digit). */
+typedef void vnorm_fn(uint64_t *r, const uint64_t *lanes, uint64_t s, uint64_t n);
+vnorm_fn vg_test_vnorm52_z3, vg_test_vnorm52_z4, vg_test_vnorm52_z5, vg_test_vnorm52_z8;
+
+static void check_vnorm(vnorm_fn *fn, int Z)
+{
+	int D = 8 * Z;
+	uint64_t x[64], c[64], lanes[64], want[64], got[64];
+	int iters = vg_checkasm_iters() / 3;
+
+	for (int it = 0; it < iters; it++) {
+		uint64_t cin = 0;
+		int kind = 0;
+		for (int j = 0; j < D; j++) {
+			uint64_t p, r = vg_checkasm_rand64();
+			/* the carry this lane passes up in the first pass */
+			c[j] = j == D - 1 ? 0 : (it % 4 == 0 ? 4095 : (r >> 40) % 4096);
+			if (j == D - 1) {
+				kind = 3;
+			} else if (r % 4 == 0) { /* runs: a new kind one time in four */
+				kind = (int)((r >> 8) % 4);
+			}
+			if (kind == 1 && cin == 0)
+				kind = 0;
+			switch (kind) {
+			case 0: /* propagates */
+				p = M52;
+				break;
+			case 1: /* generates: above 2^52 - 1 after the first pass */
+				p = (M52 + 1) + (r >> 20) % cin;
+				break;
+			case 2: /* zero after the first pass */
+				p = cin;
+				break;
+			default: /* random; the top digit leaves room for a carry */
+				p = cin + (r >> 12) % (M52 - cin);
+				if (j == D - 1)
+					p = (r >> 13) & (M52 >> 1);
+				break;
+			}
+			x[j] = (p - cin) + (c[j] << 52);
+			cin = c[j];
+		}
+		unsigned __int128 acc = 0;
+		for (int j = 0; j < D; j++) {
+			acc += x[j];
+			want[j] = (uint64_t)acc & M52;
+			acc >>= 52;
+		}
+		memcpy(lanes, x, (size_t)D * 8);
+		lanes[0] = vg_checkasm_rand64(); /* ignored: s and n are exact */
+		lanes[1] = vg_checkasm_rand64();
+		memset(got, 0xa5, sizeof(got));
+		vg_checkasm_call(fn, got, lanes, x[0], x[1]);
+		if (acc != 0) {
+			vg_checkasm_fail("test input out of range (Z=%d it=%d)", Z, it);
+			return;
+		}
+		if (!vg_checkasm_eq(got, want, (size_t)D * 8, "Z=%d it=%d", Z, it))
+			return;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	vg_checkasm_init("rsa", argc, argv);
 	for (size_t i = 1; i < vg_rsa_nimpls; i++)
 		if (vg_checkasm_row(&vg_rsa_impls[i].v))
 			check_row(&vg_rsa_impls[i], &vg_rsa_impls[0]);
+	if (vg_checkasm_tier("ifma", VG_TIER_IFMA)) {
+		static const struct {
+			vnorm_fn *fn;
+			int Z;
+		} vn[] = {{vg_test_vnorm52_z3, 3},
+			  {vg_test_vnorm52_z4, 4},
+			  {vg_test_vnorm52_z5, 5},
+			  {vg_test_vnorm52_z8, 8}};
+		char name[64];
+		for (size_t i = 0; i < sizeof(vn) / sizeof(vn[0]); i++) {
+			snprintf(name, sizeof(name), "vnorm52 %d registers (ifma macro)", vn[i].Z);
+			vg_checkasm_func(name);
+			check_vnorm(vn[i].fn, vn[i].Z);
+			vg_checkasm_func_done();
+		}
+	}
 	return vg_checkasm_finish();
 }
