@@ -31,6 +31,7 @@
 %define G_NEG   352             ; all ones if the digit is negative (secret)
 %define G_CNT   360             ; rows left in this pass (public)
 %define G_COMB  368             ; the table base (public)
+%define G_NEGN  376             ; G_NEG of the next row's entry (secret)
 %define G_SIZE  384             ; a multiple of 16
 
 ; The point h is at rdi: X +0, Y +32, Z +64, T +96.
@@ -38,15 +39,25 @@
 ; Select [b] of the row at rsi for the digit at [rcx] into the frame's
 ; G_T; G_NEG = sign mask. All sixteen entries are read; the magnitude is
 ; compared with 1..16 in SSE2 lanes, the sign swaps y+x and y-x under a
-; mask (the 2dxy negation is folded into the addition: see GE_MADD).
-%macro GE_SELECT 0
+; mask (the 2dxy negation is folded into the addition: see GE_MADD_PIPE).
+; The select is in three parts, so the comb can interleave the next
+; row's table scan (vector unit) with the current mixed addition (integer
+; unit): at about 600 instructions an addition is too long for the
+; out-of-order window to overlap the two otherwise. SEL_BEGIN reads the
+; digit at [rcx] (uses eax, edx: call it between field operations) into
+; xmm15 (|b|) and xmm13 (the sign mask, also stored at G_NEGN); SEL_SCAN
+; first, count compares entries first.. of the row at rsi (vector
+; registers only); SEL_END applies the sign and stores the entry at G_T.
+%macro SEL_BEGIN 0
     movsx eax, byte [rcx]
     mov edx, eax
     sar edx, 31                 ; -1 if negative
     xor eax, edx
     sub eax, edx                ; |b| in 0..16
     movsxd rdx, edx
-    mov [rsp + G_NEG], rdx
+    mov [rsp + G_NEGN], rdx
+    movd xmm13, edx
+    pshufd xmm13, xmm13, 0      ; the sign mask in every lane
     movd xmm15, eax
     pshufd xmm15, xmm15, 0      ; |b| in all four dword lanes
     pxor xmm12, xmm12
@@ -59,8 +70,10 @@
     pxor xmm4, xmm4
     pxor xmm5, xmm5
     movdqa xmm14, [ge4_ones32]  ; candidate magnitude j + 1
-%assign j 0
-%rep 16
+%endmacro
+%macro SEL_SCAN 2
+%assign j %1
+%rep %2
     movdqa xmm12, xmm14
     pcmpeqd xmm12, xmm15
     paddd xmm14, [ge4_ones32]
@@ -74,16 +87,16 @@
 %endrep
 %assign j j + 1
 %endrep
-    movd xmm12, edx
-    pshufd xmm12, xmm12, 0      ; the sign mask in every lane
+%endmacro
+%macro SEL_END 0
     movdqa xmm11, xmm0          ; negative: y+x and y-x trade places
     pxor xmm11, xmm2
-    pand xmm11, xmm12
+    pand xmm11, xmm13
     pxor xmm0, xmm11
     pxor xmm2, xmm11
     movdqa xmm11, xmm1
     pxor xmm11, xmm3
-    pand xmm11, xmm12
+    pand xmm11, xmm13
     pxor xmm1, xmm11
     pxor xmm3, xmm11
     movdqa [rsp + G_T], xmm0
@@ -92,6 +105,34 @@
     movdqa [rsp + G_T + 48], xmm3
     movdqa [rsp + G_T + 64], xmm4
     movdqa [rsp + G_T + 80], xmm5
+%endmacro
+
+; GE_MADD with the select of the next row (at rsi, digit at [rcx])
+; interleaved: the entry at G_T is read by the first three products, the
+; sign G_NEG by the swap; the next select then writes G_NEGN and, after
+; the last product, G_T, and G_NEG takes G_NEGN.
+%macro GE_MADD_PIPE 0
+    FE_SUB rsp + G_A, rdi + 32, rdi             ; Y1 - X1
+    FE_MUL rsp + G_A, rsp + G_A, rsp + G_T + 32 ; A = (Y1 - X1)(y - x)
+    FE_ADD rsp + G_B, rdi + 32, rdi             ; Y1 + X1
+    FE_MUL rsp + G_B, rsp + G_B, rsp + G_T      ; B = (Y1 + X1)(y + x)
+    FE_MUL rsp + G_C, rdi + 96, rsp + G_T + 64  ; C = T1 2dxy
+    SEL_BEGIN
+    FE_ADD rsp + G_D, rdi + 64, rdi + 64        ; D = 2 Z1
+    GE_EFGH
+    SEL_SCAN 0, 4
+    mov rbx, [rsp + G_NEG]
+    FE_CSWAP rsp + G_F, rsp + G_G, rbx
+    FE_MUL rdi, rsp + G_E, rsp + G_F            ; X3 = E F
+    SEL_SCAN 4, 4
+    FE_MUL rdi + 32, rsp + G_G, rsp + G_H       ; Y3 = G H
+    SEL_SCAN 8, 4
+    FE_MUL rdi + 64, rsp + G_F, rsp + G_G       ; Z3 = F G
+    SEL_SCAN 12, 4
+    FE_MUL rdi + 96, rsp + G_E, rsp + G_H       ; T3 = E H
+    SEL_END
+    mov rax, [rsp + G_NEGN]
+    mov [rsp + G_NEG], rax
 %endmacro
 
 ; h = h + t (madd-2008-hwcd-3, a = -1) with t the affine entry at %1
@@ -178,14 +219,21 @@ FUNC vg_ge4_comb_ %+ TIER
     mov qword [rdi + 64], 1
 
     inc rcx                     ; odd digits first: e[1], e[3], ...
-    mov qword [rsp + G_CNT], 26
-.odd:
-    GE_SELECT
-    GE_MADD
+    SEL_BEGIN                   ; the first entry
+    SEL_SCAN 0, 16
+    SEL_END
+    mov rax, [rsp + G_NEGN]
+    mov [rsp + G_NEG], rax
+    mov qword [rsp + G_CNT], 25
+.odd:                           ; row j's addition, row j + 1's select
     add rsi, 16 * 96
     add rcx, 2
+    GE_MADD_PIPE
     dec qword [rsp + G_CNT]
     jnz .odd                    ; ct: public row counter
+    mov rsi, [rsp + G_COMB]     ; the last odd row; select row 0 for the
+    sub rcx, 51                 ; even pass (e[0]) meanwhile
+    GE_MADD_PIPE
 
     GE_DBL_EFGH                 ; four doublings without T (only the
     GE_OUT 0                    ; next doubling reads them), then one with
@@ -197,16 +245,15 @@ FUNC vg_ge4_comb_ %+ TIER
     GE_OUT 0
     GE_DBL
 
-    sub rcx, 53                 ; even digits from e[0]
-    mov rsi, [rsp + G_COMB]
-    mov qword [rsp + G_CNT], 26
+    mov qword [rsp + G_CNT], 25
 .even:
-    GE_SELECT
-    GE_MADD
     add rsi, 16 * 96
     add rcx, 2
+    GE_MADD_PIPE
     dec qword [rsp + G_CNT]
     jnz .even                   ; ct: public row counter
+    mov rsi, [rsp + G_COMB]     ; the last row (its select reads row 0
+    GE_MADD_PIPE                ; again, unused)
 
     ; wipe the secret frame and the vector registers that held entries
     pxor xmm0, xmm0
@@ -222,6 +269,7 @@ FUNC vg_ge4_comb_ %+ TIER
     pxor xmm5, xmm5
     pxor xmm11, xmm11
     pxor xmm12, xmm12
+    pxor xmm13, xmm13
     pxor xmm15, xmm15
     add rsp, G_SIZE + 8
     POP_CALLEE
