@@ -56,7 +56,7 @@ C52X1(80)
 		 vg_mont_mul_##t##_48, vg_mont_mul_##t##_64}
 /* The squarings for the CRT halves; the moduli square by multiplying. */
 #define SQR_BASE {vg_mont_sqr_base_16, vg_mont_sqr_base_24, vg_mont_sqr_base_32, \
-		  vg_mont_mul_base_48, vg_mont_mul_base_64}
+		  vg_mont_sqr_base_48, vg_mont_sqr_base_64}
 #define SQR_ADX {vg_mont_sqr_adx_16, vg_mont_sqr_adx_24, vg_mont_sqr_adx_32, \
 		 vg_mont_mul_adx_48, vg_mont_mul_adx_64}
 
