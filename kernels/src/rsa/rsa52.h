@@ -31,16 +31,15 @@ typedef void vg_rsa52_select2_fn(uint64_t *sel, const uint64_t *table, uint64_t 
 
 /* The assembly (kernels/x86_64/rsa/), defined only when the build has it. */
 vg_amm52x2_fn vg_amm52x2_ifma_20, vg_amm52x2_ifma_30, vg_amm52x2_ifma_40;
-/* Paired squaring (ams52_ifma.asm): r = a a, b ignored. L = 40 only: at
- * 20 and 30 digits the multiply squares faster. */
-vg_amm52x2_fn vg_ams52x2_ifma_40;
 /* Single multiplies for the public operation (one number, k0[0]). */
 vg_amm52x2_fn vg_amm52x1_ifma_40, vg_amm52x1_ifma_60, vg_amm52x1_ifma_80;
 vg_rsa52_select2_fn vg_rsa52_select2_ifma_24, vg_rsa52_select2_ifma_32, vg_rsa52_select2_ifma_40;
 
 /* The paired functions of one row for one digit count L (rsa_impl.h):
  * the multiply, the squaring (called with b == a: the multiply itself
- * where the row has no dedicated one) and the table read. */
+ * where the row has no dedicated one, as the ifma row now everywhere: a
+ * squaring with each cross product once measured slower than its
+ * multiply at every size) and the table read. */
 struct vg_rsa52_impl {
 	vg_amm52x2_fn *mul;
 	vg_rsa52_select2_fn *select;

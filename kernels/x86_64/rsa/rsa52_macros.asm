@@ -1,7 +1,7 @@
-; rsa52_macros.asm: shared by the radix-2^52 multiply (amm52_ifma.asm)
-; and square (ams52_ifma.asm): the final carry pass, over the stored
-; result (NORM52) or in the vector registers (VNORM; also wrapped for
-; checkasm by tests/checkasm/rsa/vnorm_test.asm). Secret: the digits.
+; rsa52_macros.asm: the final carry pass of the radix-2^52 multiply
+; (amm52_ifma.asm), over the stored result (NORM52) or in the vector
+; registers (VNORM; also wrapped for checkasm by
+; tests/checkasm/rsa/vnorm_test.asm). Secret: the digits.
 %ifndef VG_RSA52_MACROS_ASM
 %define VG_RSA52_MACROS_ASM 1
 

@@ -330,7 +330,7 @@ static void check_row(const struct vg_rsa_impl *im, const struct vg_rsa_impl *c)
 			vg_checkasm_func_done();
 		}
 		if (fresh((const void *)f->sqr, (const void *)r->sqr)) {
-			snprintf(name, sizeof(name), "ams52x2 %zu digits (%s row)", L, im->v.name);
+			snprintf(name, sizeof(name), "amm52x2 square %zu digits (%s row)", L, im->v.name);
 			vg_checkasm_func(name);
 			check_amm52(f->sqr, r->sqr, L, 2, 1);
 			vg_checkasm_func_done();

@@ -9,8 +9,8 @@
  *
  * --control makes class 0 do visibly less work (a shorter exponent), and
  * passes only if the test detects that: the statistics are live. --4096
- * uses the RSA-4096 key (40-digit halves: the paired squaring
- * vg_ams52x2_ifma_40 runs there) instead of the RSA-2048 one.
+ * uses the RSA-4096 key (40-digit halves: the largest multiply, its own
+ * register shape) instead of the RSA-2048 one.
  * Exits 77 (skipped) when the CPU lacks the ifma tier or the build its
  * assembly. Not secret: test keys. */
 #include <math.h>
