@@ -40,6 +40,13 @@ void vgd_config_defaults(vgd_config *cfg)
 	cfg->idle_timeout_ms = 300000;
 	cfg->frame_timeout_ms = 10000;
 	cfg->drain_timeout_ms = 5000;
+	cfg->job_timeout_ms = 10000;
+	cfg->liveness_timeout_ms = 10000;
+	/* One caller (one uid) gets at most a quarter of the connections and
+	 * of the queue by default, so it cannot starve the others. */
+	cfg->max_conns_per_uid = 256;
+	cfg->max_inflight_per_uid = 1024;
+	snprintf(cfg->front_user, sizeof(cfg->front_user), "%s", VGD_DEFAULT_FRONT_USER);
 	cfg->log_level = VGD_LOG_INFO;
 }
 
@@ -174,6 +181,10 @@ static int set_global(vgd_config *cfg, const char *k, const char *v)
 		return copy_str(cfg->user, sizeof(cfg->user), v);
 	if (strcmp(k, "group") == 0)
 		return copy_str(cfg->group, sizeof(cfg->group), v);
+	if (strcmp(k, "front_user") == 0)
+		return v[0] ? copy_str(cfg->front_user, sizeof(cfg->front_user), v) : -1;
+	if (strcmp(k, "front_group") == 0)
+		return copy_str(cfg->front_group, sizeof(cfg->front_group), v);
 	if (strcmp(k, "log_level") == 0) {
 		static const struct { const char *n; int l; } levels[] = {
 			{"error", VGD_LOG_ERR}, {"warning", VGD_LOG_WARN},
@@ -202,6 +213,10 @@ static int set_global(vgd_config *cfg, const char *k, const char *v)
 		{"frame_timeout", offsetof(vgd_config, frame_timeout_ms), 1, 3600, 1000},
 		{"drain_timeout", offsetof(vgd_config, drain_timeout_ms), 0, 3600, 1000},
 		{"busy_poll_us", offsetof(vgd_config, busy_poll_us), 0, 1000, 1},
+		{"job_timeout", offsetof(vgd_config, job_timeout_ms), 1, 3600, 1000},
+		{"liveness_timeout", offsetof(vgd_config, liveness_timeout_ms), 1, 3600, 1000},
+		{"max_connections_per_uid", offsetof(vgd_config, max_conns_per_uid), 1, 1000000, 1},
+		{"max_inflight_per_uid", offsetof(vgd_config, max_inflight_per_uid), 1, 1000000, 1},
 	};
 	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
 		if (strcmp(k, ints[i].name) != 0)

@@ -19,6 +19,8 @@
 #define VGD_REPLY_BUFFERS_MAX (1ull << 40)
 #define VGD_MAX_ACL 32
 #define VGD_PATH_MAX 512
+/* The front's user when started as root and front_user is not set. */
+#define VGD_DEFAULT_FRONT_USER "vgd-front"
 /* A Unix socket path with its NUL: what struct sockaddr_un holds. */
 #define VGD_SOCKET_PATH_MAX sizeof(((struct sockaddr_un *)0)->sun_path)
 
@@ -38,8 +40,10 @@ typedef struct {
 	char socket_path[VGD_SOCKET_PATH_MAX];
 	mode_t socket_mode;
 	char socket_group[64];
-	char user[64];
+	char user[64];        /* keyholders (and the front unless front_user) when root */
 	char group[64];
+	char front_user[64];  /* the front when started as root: its own user */
+	char front_group[64];
 	int keyholders;       /* 0: one per online CPU */
 	int max_connections;
 	int max_inflight;     /* per connection */
@@ -51,6 +55,10 @@ typedef struct {
 	int frame_timeout_ms; /* a partial frame must complete within this */
 	int drain_timeout_ms; /* SIGTERM: time to finish in-flight requests */
 	int busy_poll_us;     /* front: poll without sleeping this long after work; 0 off */
+	int job_timeout_ms;   /* front: a keyholder with jobs silent this long is hung */
+	int liveness_timeout_ms; /* supervisor: a child must answer a ping within this */
+	int max_conns_per_uid;    /* connections one client uid may hold */
+	int max_inflight_per_uid; /* requests one client uid may have in flight */
 	int log_level;
 	size_t n_keys;
 	vgd_key_conf keys[VGD_MAX_KEYS];

@@ -83,7 +83,8 @@ static void set_limits(front *f, const vgd_limits *l)
 {
 	if (l->max_inflight < 1 || l->max_inflight > (int32_t)VG_PROTO_MAX_INFLIGHT ||
 	    l->max_queue < 1 || l->idle_timeout_ms < 1 || l->frame_timeout_ms < 1 ||
-	    l->drain_timeout_ms < 0 || l->busy_poll_us < 0 || l->busy_poll_us > 1000000) {
+	    l->drain_timeout_ms < 0 || l->busy_poll_us < 0 || l->busy_poll_us > 1000000 ||
+	    l->job_timeout_ms < 1 || l->max_conns_per_uid < 1 || l->max_inflight_per_uid < 1) {
 		vgd_err("ignoring invalid limits from the supervisor");
 		return;
 	}
@@ -93,10 +94,12 @@ static void set_limits(front *f, const vgd_limits *l)
 		nx = c->next;
 		vgd_front_conn_maybe_resume(f, c);
 	}
+	vgd_front_uid_resume_all(f);
 	vgd_info("limits: max_inflight %d, max_queue %d, idle %d ms, frame %d ms, drain %d ms, "
-		 "busy poll %d us",
+		 "busy poll %d us, job %d ms, per uid %d connections %d in flight",
 		 l->max_inflight, l->max_queue, l->idle_timeout_ms, l->frame_timeout_ms,
-		 l->drain_timeout_ms, l->busy_poll_us);
+		 l->drain_timeout_ms, l->busy_poll_us, l->job_timeout_ms, l->max_conns_per_uid,
+		 l->max_inflight_per_uid);
 }
 
 static void ctl_readable(evutil_socket_t fd, short what, void *arg)
@@ -155,7 +158,18 @@ static void ctl_readable(evutil_socket_t fd, short what, void *arg)
 		case VGD_CTL_COUNTERS:
 			f->stats.keyholder_restarts = m.restarts;
 			f->stats.sandbox_violations = m.violations;
+			f->stats.front_restarts = m.front_restarts;
+			f->stats.children_hung = m.hung;
+			f->stats.supervisor_dropped = m.dropped;
 			break;
+		case VGD_CTL_PING: {
+			/* Liveness: the supervisor restarts a front that stops
+			 * answering. */
+			vgd_supmsg pong = {.type = VGD_SUP_PONG, .seq = m.seq};
+			if (send(fd, &pong, sizeof(pong), MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+				vgd_warn("cannot answer the supervisor's ping: %s", strerror(errno));
+			break;
+		}
 		case VGD_CTL_DRAIN:
 			begin_drain(f);
 			break;
@@ -233,6 +247,10 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	}
 	for (int k = 0; k < VGD_LK_COUNT; k++)
 		vgd_ratelog_tick(&f->logs[k], now); /* summaries of suppressed lines */
+	/* A keyholder that has had jobs and no progress for job_timeout is
+	 * hung (stopped, looping): its jobs go to another keyholder, and its
+	 * channel is closed (the supervisor's ping restarts it). */
+	vgd_front_kh_check_progress(f, now);
 	/* Jobs that found no keyholder in time fail rather than wait forever. */
 	while (f->queue.head && now - f->queue.head->t_queued_ms > QUEUE_TIMEOUT_MS) {
 		job *j = f->queue.head;
@@ -310,6 +328,9 @@ int vgd_front_main(const vgd_front_args *a)
 		.drain_timeout_ms = a->cfg->drain_timeout_ms,
 		.log_level = a->cfg->log_level,
 		.busy_poll_us = a->cfg->busy_poll_us,
+		.job_timeout_ms = a->cfg->job_timeout_ms,
+		.max_conns_per_uid = a->cfg->max_conns_per_uid,
+		.max_inflight_per_uid = a->cfg->max_inflight_per_uid,
 	};
 	vgd_ratelog_init(&f->logs[VGD_LK_MALFORMED], "malformed",
 			 "connections closed for a malformed frame", VGD_LOG_INFO);
@@ -351,7 +372,7 @@ int vgd_front_main(const vgd_front_args *a)
 		vgd_err("cannot set up the front's events");
 		return 1;
 	}
-	vgd_ctl ready = {.type = VGD_CTL_READY};
+	vgd_supmsg ready = {.type = VGD_SUP_READY};
 	if (send(a->ctl_fd, &ready, sizeof(ready), MSG_NOSIGNAL) < 0)
 		vgd_warn("cannot tell the supervisor we are ready: %s", strerror(errno));
 	run_loop(f);

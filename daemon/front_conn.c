@@ -65,7 +65,8 @@ int vgd_front_conn_no_room(const front *f, const conn *c, int resume)
 	size_t pending = vgd_front_conn_out_pending(c);
 	size_t high = resume ? CONN_OUT_HIGH / 4 : CONN_OUT_HIGH;
 	size_t bound = resume ? f->out_limit / 4 * 3 : f->out_limit;
-	if (c->inflight >= (unsigned)f->lim.max_inflight || pending > high)
+	if (c->inflight >= (unsigned)f->lim.max_inflight || pending > high ||
+	    vgd_front_uid_full(f, c))
 		return VGD_NOROOM_CONN;
 	if (pending > 0 && f->out_bytes > bound)
 		return VGD_NOROOM_FRONT;
@@ -268,7 +269,7 @@ conn *vgd_front_conn_new(front *f, int fd, const struct ucred *cred,
 	 * a connection that has not been answered yet holds none. */
 	c->rev = event_new(f->base, fd, EV_READ | EV_PERSIST, on_readable, c);
 	c->wev = event_new(f->base, fd, EV_WRITE | EV_PERSIST, conn_writable, c);
-	if (!c->in || !c->rev || !c->wev) {
+	if (!c->in || !c->rev || !c->wev || vgd_front_uid_attach(f, c) < 0) {
 		conn_free(c);
 		return NULL;
 	}
@@ -294,6 +295,7 @@ static void conn_release(front *f, conn *c)
 	c->prev = NULL;
 	c->next = f->released;
 	f->released = c;
+	vgd_front_uid_detach(f, c);
 }
 
 /* Sockets and events go now; the memory at the next tick (see
@@ -310,9 +312,12 @@ void vgd_front_conn_close(front *f, conn *c)
 	f->nconns--;
 	if (f->held_fd >= 0)
 		vgd_front_schedule(f); /* room for the held connection */
+	vgd_front_uid_closed(f, c);
 	/* Queued jobs of a closed connection are dropped; those already with
 	 * a keyholder finish and their replies go nowhere. */
-	c->inflight -= vgd_front_q_drop_owner(&f->queue, &f->pool, c);
+	unsigned dropped = vgd_front_q_drop_owner(&f->queue, &f->pool, c);
+	c->inflight -= dropped;
+	vgd_front_uid_done(f, c, dropped);
 	if (c->inflight == 0)
 		conn_release(f, c);
 }
@@ -321,6 +326,7 @@ void vgd_front_conn_close(front *f, conn *c)
 void vgd_front_conn_job_done(front *f, conn *c)
 {
 	c->inflight--;
+	vgd_front_uid_done(f, c, 1);
 	if (c->dead) {
 		if (c->inflight == 0)
 			conn_release(f, c);

@@ -175,6 +175,30 @@ void vgd_front_kh_attach(front *f, int index, int fd)
 	vgd_front_want_pump(f);
 }
 
+/* Keyholders with jobs that have made no progress (no reply) for
+ * job_timeout are hung: their jobs are retried on others now (each try
+ * counts towards MAX_ATTEMPTS, so a request that hangs every keyholder
+ * ends as INTERNAL), and the channel is closed, so the keyholder exits
+ * when it runs again; the supervisor's ping restarts it sooner. A reply
+ * that comes later goes nowhere. */
+void vgd_front_kh_check_progress(front *f, uint64_t now_ms)
+{
+	for (int i = 0; i < f->nkh + f->nretiring; i++) {
+		khchan *k = i < f->nkh ? f->kh[i] : f->retiring[i - f->nkh];
+		if (!k || k->out.len == 0 ||
+		    now_ms - k->progress_ms <= (uint64_t)f->lim.job_timeout_ms)
+			continue;
+		f->stats.keyholders_hung++;
+		vgd_warn("keyholder %d answered nothing for %d ms with %zu request(s) in flight; "
+			 "giving up on it",
+			 k->slot, f->lim.job_timeout_ms, k->out.len);
+		int retiring = k->slot < 0;
+		kh_lost(f, k);
+		if (retiring)
+			i--; /* kh_lost moved the last retiring channel here */
+	}
+}
+
 /* Drain deadline: every job with a keyholder gets its one answer now and
  * every channel closes (the keyholders' late answers go nowhere: the
  * front exits). */

@@ -13,6 +13,8 @@
  *                    channel's in-flight jobs, the live and retiring sets;
  *   front_conn.c     client connections: replies out, interest, close,
  *                    the resume and dirty queues;
+ *   front_uid.c      per-uid counts of connections and requests in
+ *                    flight (max_connections_per_uid, _inflight_per_uid);
  *   front_jobs.c     the job pool and job queues (a leaf).
  * A keyholder's reply thus never parses requests on its own stack: it
  * queues its connection for resumption, and the loop's settle step reads
@@ -64,6 +66,9 @@ typedef struct conn conn;
 typedef struct job job;
 typedef struct khchan khchan;
 typedef struct front front;
+typedef struct uidacct uidacct;
+/* Buckets of the per-uid table (front_uid.c). */
+#define VGD_UID_BUCKETS 256
 
 /* A request on its way to a keyholder. The queues below hold it by its
  * links; c is its connection, which front_jobs.c never dereferences. */
@@ -74,6 +79,7 @@ struct job {
 	uint64_t t_start_us;
 	uint64_t t_queued_ms;
 	uint32_t req_id;
+	uint32_t uid, gid; /* the client's, for the keyholder's ACL check */
 	uint8_t op, alg, role, attempts;
 	uint8_t sig_format; /* SIG_FORMAT, 0 if absent */
 	uint8_t kh_index; /* with a keyholder: its place in khchan.inflight */
@@ -106,6 +112,7 @@ struct khchan {
 	int ri;        /* while retiring: its index in front.retiring */
 	int full;      /* the socket buffer refused a record: wait for a reply */
 	int unsent;    /* jobs at the tail of out that vgd_front_kh_send() has yet to send */
+	uint64_t progress_ms; /* last reply, or when out last became non-empty */
 	struct event *ev;
 	jobq out;      /* assigned to this keyholder, oldest first */
 	uint32_t used; /* bit i: inflight[i] holds a job */
@@ -135,6 +142,8 @@ struct conn {
 	uid_t uid;
 	gid_t gid;
 	pid_t pid;
+	uidacct *ua;               /* its uid's account (front_uid.c) */
+	conn *uid_next, *uid_prev; /* the uid's connections */
 	unsigned inflight;
 	int dead;    /* socket closed; freed when inflight drains */
 	int closing; /* read no more; close once answered and flushed */
@@ -176,6 +185,7 @@ struct front {
 	size_t nconns;
 	conn *dirty;  /* connections with replies to write this iteration */
 	conn *resume; /* paused connections that may read on */
+	uidacct *uids[VGD_UID_BUCKETS]; /* per-uid connections and requests */
 	jobpool pool;
 	/* Work deferred to the end of the loop iteration (settle()): one
 	 * dispatch to the keyholders and one write per connection however
@@ -234,6 +244,7 @@ void vgd_front_handle_frame(front *f, conn *c, const uint8_t *frame, size_t len)
 void vgd_front_pump(front *f);
 void vgd_front_kh_attach(front *f, int index, int fd);
 void vgd_front_kh_fail_all(front *f, int status, const char *reason);
+void vgd_front_kh_check_progress(front *f, uint64_t now_ms);
 
 /* front_reply.c: every request is answered through vgd_front_answer() or
  * vgd_front_send_error() (directly or through vgd_front_job_finish())
@@ -276,6 +287,23 @@ void vgd_front_conn_job_done(front *f, conn *c);
 void vgd_front_flush_dirty(front *f);
 void vgd_front_conn_close(front *f, conn *c);
 void vgd_front_conn_free_released(front *f);
+
+/* front_uid.c: per-uid limits. */
+unsigned vgd_front_uid_conns(front *f, uid_t uid);
+int vgd_front_uid_attach(front *f, conn *c);
+void vgd_front_uid_closed(front *f, conn *c);
+void vgd_front_uid_detach(front *f, conn *c);
+int vgd_front_uid_full(const front *f, const conn *c);
+void vgd_front_uid_add(conn *c, unsigned n);
+void vgd_front_uid_done(front *f, conn *c, unsigned n);
+void vgd_front_uid_resume_all(front *f);
+
+#ifdef VGD_TEST_HOOKS
+/* front_hooks.c: vgd-testhooks only. 1 if data named a hook (done; out
+ * says what came of it), else 0. */
+int vgd_front_test_hook(front *f, conn *c, const uint8_t *data, size_t len, char *out,
+			size_t cap);
+#endif
 
 /* front_jobs.c: job pool and queues. */
 void vgd_front_q_push_tail(jobq *q, job *j);

@@ -101,6 +101,8 @@ void vgd_front_kh_unretire(front *f, khchan *k)
 void vgd_front_kh_assign(khchan *k, job *j)
 {
 	unsigned i = (unsigned)__builtin_ctz(~k->used);
+	if (k->out.len == 0)
+		k->progress_ms = vgd_now_ms(); /* its job_timeout starts now */
 	k->used |= 1u << i;
 	k->inflight[i] = j;
 	j->kh_index = (uint8_t)i;
@@ -127,6 +129,7 @@ job *vgd_front_kh_take(khchan *k, uint64_t id)
 		return NULL;
 	vgd_front_kh_unassign(k, j);
 	k->full = 0;
+	k->progress_ms = vgd_now_ms();
 	return j;
 }
 
@@ -137,6 +140,8 @@ static void kreq_fill(vgd_kreq *h, const job *j)
 	h->magic = VGD_KREQ_MAGIC;
 	h->data_len = j->data_len;
 	h->job = wire_id(j);
+	h->uid = j->uid;
+	h->gid = j->gid;
 	memcpy(h->key, j->key, sizeof(h->key));
 	h->op = j->op;
 	h->alg = j->alg;

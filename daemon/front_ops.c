@@ -88,8 +88,19 @@ static long encode_stats(front *f, const conn *c, uint32_t id)
 	put_stat(&w, "requests.denied", s->denied);
 	put_stat(&w, "requests.unknown_key", s->unknown_key);
 	put_stat(&w, "requests.retried", s->retries);
-	put_stat(&w, "keyholders", (uint64_t)f->nkh);
+	/* Keyholders attached and serving now, not the configured number:
+	 * a slot whose keyholder is down or being replaced does not count. */
+	uint64_t live = 0;
+	for (int i = 0; i < f->nkh; i++)
+		live += f->kh[i] != NULL;
+	put_stat(&w, "keyholders", live);
+	put_stat(&w, "keyholders.configured", (uint64_t)f->nkh);
 	put_stat(&w, "keyholder.restarts", s->keyholder_restarts);
+	put_stat(&w, "keyholder.hung", s->keyholders_hung);
+	put_stat(&w, "front.restarts", s->front_restarts);
+	put_stat(&w, "children.hung", s->children_hung);
+	put_stat(&w, "supervisor.dropped", s->supervisor_dropped);
+	put_stat(&w, "connections.refused_uid", s->uid_refused);
 	put_stat(&w, "sandbox.violations", s->sandbox_violations);
 	size_t visible = 0;
 	for (size_t i = 0; i < f->nkeys; i++)
@@ -152,6 +163,16 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 		}
 		break;
 	case VG_OP_PING:
+#ifdef VGD_TEST_HOOKS
+		{
+			char said[64];
+			if (rq->has_data &&
+			    vgd_front_test_hook(f, c, rq->data, rq->data_len, said, sizeof(said))) {
+				vg_put(&w, VG_T_RESULT, said, strlen(said));
+				break;
+			}
+		}
+#endif
 		if (rq->has_data)
 			vg_put(&w, VG_T_RESULT, rq->data, rq->data_len);
 		break;
@@ -188,7 +209,18 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 {
 	vgd_reason why = { .text = "" };
+	uint32_t uid = (uint32_t)c->uid, gid = (uint32_t)c->gid;
+#ifdef VGD_TEST_HOOKS
+	/* vgd-testhooks: skip the ACL check and claim another caller, for
+	 * the keyholder's own check (front_hooks.c). */
+	static const char forge[] = "vgd-test-front:forge-uid";
+	int forged = rq->data_len == sizeof(forge) - 1 && memcmp(rq->data, forge, rq->data_len) == 0;
+	if (forged)
+		uid = gid = 4242;
+	const vgd_keyinfo *k = forged ? find_key(f, rq->key) : visible_key(f, c, rq->key);
+#else
 	const vgd_keyinfo *k = visible_key(f, c, rq->key);
+#endif
 	if (!k) {
 		refuse_unseen_key(f, c, rq, t0);
 		return;
@@ -222,6 +254,8 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	j->t_start_us = t0;
 	j->t_queued_ms = t0 / 1000u;
 	j->req_id = rq->id;
+	j->uid = uid;
+	j->gid = gid;
 	j->op = rq->op;
 	j->alg = rq->alg;
 	j->role = rq->tls_role;
@@ -232,6 +266,7 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	if (rq->data_len)
 		memcpy(j->data, rq->data, rq->data_len);
 	c->inflight++;
+	vgd_front_uid_add(c, 1);
 	vgd_front_q_push_tail(&f->queue, j);
 	/* Dispatched at the end of the iteration, with every other frame
 	 * this read brought (one sendmmsg per keyholder). */

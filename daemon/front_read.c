@@ -162,6 +162,19 @@ static void admit(front *f, int fd)
 		close(fd);
 		return;
 	}
+	/* One caller (uid) may hold max_connections_per_uid: the rest stay
+	 * for everyone else. */
+	if (vgd_front_uid_conns(f, cred.uid) >= (unsigned)f->lim.max_conns_per_uid) {
+		f->stats.connections_refused++;
+		f->stats.uid_refused++;
+		long n = vg_error_encode(0, 0, VG_ST_OVERLOADED, vg_reason(VG_R_TOO_MANY_CONNECTIONS),
+					 f->frame, sizeof(f->frame));
+		if (n > 0)
+			(void)send(fd, f->frame, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+		close(fd);
+		return;
+	}
+	/* non-blocking: the listener accepts with SOCK_NONBLOCK */
 	if (!vgd_front_conn_new(f, fd, &cred, conn_readable)) {
 		vgd_err("accept: out of memory");
 		close(fd);

@@ -1,6 +1,8 @@
 /* keyholder.c: the keyholder loop. Receives fixed-layout records from the
- * front (vgd_kreq), checks them again, runs the operation, replies. Holds
- * the only copies of the keys outside the supervisor; wipes them on exit.
+ * front (vgd_kreq), checks them again (shape, the caller's uid/gid against
+ * the key's ACL, the policy), runs the operation, replies; answers the
+ * supervisor's pings on its own channel. Holds the only copies of the
+ * keys outside the supervisor, locked in its memory; wipes them on exit.
  * Secret: the key store. Uses no allocation in the loop. */
 #include "keyholder.h"
 
@@ -20,10 +22,53 @@
 #include "vg/wipe.h"
 
 #ifdef VGD_TEST_HOOKS
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 /* Test builds only (vgd-testhooks): a sign request whose message is this
  * string makes the keyholder call a system call its filter forbids. */
 static const char violate_msg[] = "vgd-test-violate-sandbox";
+/* ... and one of these, a call its filter forbids only for its arguments,
+ * or (report-flood) a flood of fake violation reports on its channel to
+ * the supervisor, after which it goes on serving. */
+static const char hook_prefix[] = "vgd-test-kh:";
+static int kh_report_fd = -1;
+
+static void test_hook(const uint8_t *data, size_t len, int fd)
+{
+	char cmd[64];
+	size_t n = sizeof(hook_prefix) - 1;
+	if (len <= n || len - n >= sizeof(cmd) || memcmp(data, hook_prefix, n) != 0)
+		return;
+	memcpy(cmd, data + n, len - n);
+	cmd[len - n] = 0;
+	if (strcmp(cmd, "mmap-exec") == 0) {
+		(void)mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	} else if (strcmp(cmd, "mprotect-exec") == 0) {
+		(void)mprotect((void *)((uintptr_t)cmd & ~(uintptr_t)4095), 4096,
+			       PROT_READ | PROT_EXEC);
+	} else if (strcmp(cmd, "fcntl-setown") == 0) {
+		(void)fcntl(fd, F_SETOWN, (int)getpid());
+	} else if (strcmp(cmd, "sendmsg-rights") == 0) {
+		char cbuf[CMSG_SPACE(sizeof(int))];
+		memset(cbuf, 0, sizeof(cbuf));
+		char b = 0;
+		struct iovec iov = {&b, 1};
+		struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+				    .msg_controllen = sizeof(cbuf)};
+		struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+		(void)sendmsg(fd, &mh, MSG_DONTWAIT);
+	} else if (strcmp(cmd, "report-flood") == 0) {
+		vgd_supmsg m = {.type = VGD_SUP_VIOLATION, .nr = 83 /* mkdir */};
+		for (int i = 0; i < 20000; i++)
+			if (write(kh_report_fd, &m, sizeof(m)) < 0)
+				break;
+	}
+}
 #endif
 
 /* The record's shape, by the operation table's rules for its opcode: a
@@ -86,7 +131,7 @@ typedef struct {
 } reply;
 
 /* Run one checked request into r; i is its key's index in ks, or -1. */
-static void run_request(vgd_keystore *ks, int i, const vgd_kreq *q, reply *r)
+static void run_request(vgd_keystore *ks, int i, const vgd_kreq *q, reply *r, int fd)
 {
 	memset(&r->rep, 0, sizeof(r->rep));
 	r->rep.magic = VGD_KREP_MAGIC;
@@ -95,11 +140,21 @@ static void run_request(vgd_keystore *ks, int i, const vgd_kreq *q, reply *r)
 #ifdef VGD_TEST_HOOKS
 	if (q->data_len == sizeof(violate_msg) - 1 && memcmp(data, violate_msg, q->data_len) == 0)
 		(void)mkdir("/nonexistent-vgd-test", 0700);
+	test_hook(data, q->data_len, fd);
+#else
+	(void)fd;
 #endif
 	vgd_reason why = { .text = "" };
 	size_t out_len = 0;
 	if (i < 0) {
 		/* The key set changed between the front's check and now. */
+		r->rep.status = (uint8_t)vg_reason_status(VG_R_NO_SUCH_KEY);
+		why.text = vg_reason(VG_R_NO_SUCH_KEY);
+	} else if (!vgd_acl_allows(&ks->info[i], (uid_t)q->uid, (gid_t)q->gid)) {
+		/* The front checked the caller first; a front that did not
+		 * (a bug, or compromised and lying less than it could) is
+		 * refused here, in the front's words: a key the caller may not
+		 * use is one it cannot see. */
 		r->rep.status = (uint8_t)vg_reason_status(VG_R_NO_SUCH_KEY);
 		why.text = vg_reason(VG_R_NO_SUCH_KEY);
 	} else {
@@ -142,23 +197,60 @@ static int send_replies(int fd, reply *r, int n)
 	return sent == n ? 0 : -1;
 }
 
-int vgd_keyholder_main(vgd_keystore *ks, int fd)
+/* The supervisor's channel: answer its pings (non-blocking; recvmmsg
+ * because the filter allows it on this descriptor). Returns the channel,
+ * or -1 once the supervisor is gone (it is not read again). */
+static int answer_pings(int sfd)
+{
+	for (int budget = 0; sfd >= 0 && budget < 8; budget++) {
+		vgd_supmsg m;
+		struct iovec iov = {&m, sizeof(m)};
+		struct mmsghdr mm = {.msg_hdr = {.msg_iov = &iov, .msg_iovlen = 1}};
+		int n = recvmmsg(sfd, &mm, 1, MSG_DONTWAIT, NULL);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			break;
+		if (n <= 0 || mm.msg_len == 0)
+			return -1;
+		if (mm.msg_len == sizeof(m) && m.type == VGD_CTL_PING) {
+			vgd_supmsg p = {.type = VGD_SUP_PONG, .seq = m.seq};
+			ssize_t w = write(sfd, &p, sizeof(p));
+			(void)w;
+		}
+	}
+	return sfd;
+}
+
+int vgd_keyholder_main(vgd_keystore *ks, int fd, int sfd)
 {
 	static uint8_t in[VGD_KH_DEPTH][VGD_KREQ_MAX];
 	static reply out[VGD_KH_DEPTH];
 	struct iovec iov[VGD_KH_DEPTH];
 	struct mmsghdr mm[VGD_KH_DEPTH];
 	int status = 0;
+	uint64_t pinged = 0;
+#ifdef VGD_TEST_HOOKS
+	kh_report_fd = sfd;
+#endif
+	if (!ks->locked)
+		vgd_warn("could not mlock key memory (RLIMIT_MEMLOCK); keys may be swapped");
 	for (;;) {
+		/* Pings are answered between batches, at least every
+		 * VGD_KH_PING_POLL_MS: a busy keyholder is alive. */
+		uint64_t now_ms = vgd_now_ms();
+		if (now_ms - pinged >= VGD_KH_PING_POLL_MS / 2) {
+			sfd = answer_pings(sfd);
+			pinged = now_ms;
+		}
 		memset(mm, 0, sizeof(mm));
 		for (int i = 0; i < VGD_KH_DEPTH; i++) {
 			iov[i] = (struct iovec){in[i], sizeof(in[i])};
 			mm[i].msg_hdr.msg_iov = &iov[i];
 			mm[i].msg_hdr.msg_iovlen = 1;
 		}
-		/* Blocks for the first request, then takes what else is there. */
+		/* Blocks for the first request (at most VGD_KH_PING_POLL_MS:
+		 * SO_RCVTIMEO), then takes what else is there. */
 		int n = recvmmsg(fd, mm, VGD_KH_DEPTH, MSG_WAITFORONE, NULL);
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
 			continue;
 		if (n <= 0 || mm[0].msg_len == 0)
 			break; /* the front closed the channel: exit */
@@ -185,7 +277,7 @@ int vgd_keyholder_main(vgd_keystore *ks, int fd)
 				}
 				held = 0;
 			}
-			run_request(ks, ki, q, &out[held]);
+			run_request(ks, ki, q, &out[held], fd);
 			uint64_t t = vgd_now_us();
 			if (held++ == 0)
 				first = t;

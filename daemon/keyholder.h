@@ -4,8 +4,9 @@
 
 #include "keystore.h"
 
-/* Serve records on fd until the front closes it. Returns an exit status.
- * Wipes the key store before returning. */
-int vgd_keyholder_main(vgd_keystore *ks, int fd);
+/* Serve records on fd until the front closes it, answering the
+ * supervisor's pings on sfd. Returns an exit status. Wipes the key store
+ * before returning. */
+int vgd_keyholder_main(vgd_keystore *ks, int fd, int sfd);
 
 #endif

@@ -174,27 +174,122 @@ out:
 	return r;
 }
 
-int vgd_key_load_file(const char *path, vgd_keyinfo *info, void *secret, size_t secret_cap,
-		      char *why, size_t whylen)
+/* Who may own a key file or a directory above it: root, or the user vgd
+ * runs as (under systemd, the service user; its credentials are its). */
+static int trusted_owner(uid_t uid) { return uid == 0 || uid == geteuid(); }
+
+/* The directories holding a key, from its own up to /, walked by
+ * descriptor (openat "..") so that what is checked is what holds the
+ * file: each owned by root or us; the key's own directory writable by
+ * no one else; one above it writable by others only if sticky (as /tmp:
+ * others cannot then rename or replace what is ours in it). 0, or a
+ * negative VGD_E_* with why. */
+static int check_dirs(int dfd, const char *dir, char *why, size_t whylen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = dup(dfd), r = 0;
 	if (fd < 0) {
 		snprintf(why, whylen, "%s", strerror(errno));
 		return VGD_E_IO;
 	}
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	for (int depth = 0; depth < 64; depth++) {
+		struct stat st, up;
+		if (fstat(fd, &st) < 0) {
+			snprintf(why, whylen, "%s", strerror(errno));
+			r = VGD_E_IO;
+			break;
+		}
+		const char *which = depth == 0 ? "the key's directory" : "a directory above the key";
+		if (!trusted_owner(st.st_uid)) {
+			snprintf(why, whylen, "%s (%s) is owned by uid %u, not root or vgd's user",
+				 which, depth == 0 ? dir : "..", (unsigned)st.st_uid);
+			r = VGD_E_PERM;
+			break;
+		}
+		if ((st.st_mode & (S_IWGRP | S_IWOTH)) && (depth == 0 || !(st.st_mode & S_ISVTX))) {
+			snprintf(why, whylen,
+				 "%s (%s) is writable by group or others (mode %03o): they could "
+				 "replace the key",
+				 which, depth == 0 ? dir : "..", (unsigned)(st.st_mode & 07777));
+			r = VGD_E_PERM;
+			break;
+		}
+		int pfd = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (pfd < 0 || fstat(pfd, &up) < 0) {
+			snprintf(why, whylen, "%s", strerror(errno));
+			if (pfd >= 0)
+				close(pfd);
+			r = VGD_E_IO;
+			break;
+		}
+		close(fd);
+		fd = pfd;
+		if (up.st_dev == st.st_dev && up.st_ino == st.st_ino)
+			break; /* the root */
+	}
+	close(fd);
+	return r;
+}
+
+/* Open a key file without following a symbolic link or blocking (a FIFO
+ * or a device opens at once and is refused by type), check its
+ * directories, then its type, owner and mode on the descriptor itself: no
+ * check and use of different files. Returns the descriptor and its stat,
+ * or a negative VGD_E_* with why. */
+static int open_key(const char *path, struct stat *st, char *why, size_t whylen)
+{
+	char dir[VGD_PATH_MAX + 64];
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		snprintf(why, whylen, "%s: %s", dir, strerror(errno));
+		return VGD_E_IO;
+	}
+	int r = check_dirs(dfd, dir, why, whylen);
+	int fd = r < 0 ? -1 : openat(dfd, base, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
+					    O_NONBLOCK);
+	int err = errno;
+	close(dfd);
+	if (r < 0)
+		return r;
+	if (fd < 0) {
+		snprintf(why, whylen, "%s", err == ELOOP ? "is a symbolic link (not followed)"
+							  : strerror(err));
+		return err == ENOENT ? VGD_E_NOTFOUND : err == ELOOP ? VGD_E_PERM : VGD_E_IO;
+	}
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
 		snprintf(why, whylen, "not a regular file");
 		close(fd);
 		return VGD_E_IO;
 	}
-	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
-		snprintf(why, whylen,
-			 "file mode %03o gives access to other users; chmod 600 (or 400) it",
-			 (unsigned)(st.st_mode & 0777));
+	if (!trusted_owner(st->st_uid)) {
+		snprintf(why, whylen, "owned by uid %u: a key must belong to root or vgd's user",
+			 (unsigned)st->st_uid);
 		close(fd);
 		return VGD_E_PERM;
 	}
+	if (st->st_mode & (S_IRWXG | S_IRWXO)) {
+		snprintf(why, whylen,
+			 "file mode %03o gives access to other users; chmod 600 (or 400) it",
+			 (unsigned)(st->st_mode & 0777));
+		close(fd);
+		return VGD_E_PERM;
+	}
+	return fd;
+}
+
+int vgd_key_load_file(const char *path, vgd_keyinfo *info, void *secret, size_t secret_cap,
+		      char *why, size_t whylen)
+{
+	struct stat st;
+	int fd = open_key(path, &st, why, whylen);
+	if (fd < 0)
+		return fd;
 	if (st.st_size > (off_t)KEYFILE_MAX) {
 		snprintf(why, whylen, "larger than %u bytes", KEYFILE_MAX);
 		close(fd);
@@ -332,6 +427,11 @@ void vgd_keystore_free(vgd_keystore *ks)
 	free(ks->info);
 	free(ks->secret);
 	memset(ks, 0, sizeof(*ks));
+}
+
+void vgd_keystore_lock(vgd_keystore *ks)
+{
+	ks->locked = vgd_secmem_lock(ks->arena, ks->arena_len) == 0;
 }
 
 void vgd_keystore_drop_secrets(vgd_keystore *ks)

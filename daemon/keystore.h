@@ -51,13 +51,18 @@ void vgd_keystore_free(vgd_keystore *ks);
 /* Wipe and unmap the secrets only (no free(): safe under the keyholder's
  * seccomp filter). */
 void vgd_keystore_wipe(vgd_keystore *ks);
+/* In a forked child that holds the keys (a keyholder): lock the arena in
+ * its own memory; ks->locked says whether it worked. */
+void vgd_keystore_lock(vgd_keystore *ks);
 /* In a forked child that must not hold keys: unmap the arena. */
 void vgd_keystore_drop_secrets(vgd_keystore *ks);
 /* Index of a key by name, or -1. */
 int vgd_keystore_find(const vgd_keystore *ks, const char *name);
 
-/* Read a key file, refusing group/other permissions; parse it; build
- * info and secret. Exposed for the fuzzer and the tests. */
+/* Read a key file, refusing a symbolic link, anything but a regular
+ * file, an owner other than root or vgd's user, group/other permissions,
+ * and directories others could write; parse it; build info and secret.
+ * Exposed for the fuzzer and the tests. */
 int vgd_key_load_file(const char *path, vgd_keyinfo *info, void *secret, size_t secret_cap,
 		      char *why, size_t whylen);
 /* Parse key bytes already read (no permission check). */

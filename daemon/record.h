@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "config.h"
 #include "keystore.h"
 #include "vg/proto.h"
 
@@ -22,6 +23,9 @@ typedef struct {
 	uint32_t magic;
 	uint32_t data_len; /* bytes of data following this header */
 	uint64_t job;      /* the front's job id, echoed in the reply */
+	/* The client's SO_PEERCRED: the keyholder checks the key's uids/gids
+	 * again, as it checks the policy again. */
+	uint32_t uid, gid;
 	char key[VG_PROTO_MAX_KEY_NAME + 1]; /* NUL-terminated */
 	uint8_t op, alg, role;
 	uint8_t fmt; /* SIG_FORMAT (enum vg_sig_format), 0 if absent */
@@ -70,6 +74,20 @@ typedef struct {
 /* The supervisor's send buffer on the control channel: a reload sends the
  * whole key set (a vgd_ctl per key) before the front reads any of it. */
 #define VGD_CTL_SOCKBUF (4 << 20)
+/* Control messages the supervisor holds for a front that does not read
+ * them (its socket is non-blocking: it never waits for a child). Room for
+ * a reload with every key and keyholder twice over; past it messages are
+ * dropped and counted, and the front, which has missed state, is
+ * restarted. */
+#define VGD_CTL_QUEUE_MAX (2 * (VGD_MAX_KEYS + VGD_KH_MAX + 8))
+/* Messages the supervisor reads from one child's channel per wake-up: a
+ * child that floods its channel cannot keep the supervisor from its other
+ * work. */
+#define VGD_SUP_READ_BUDGET 64
+/* A keyholder waiting for requests wakes this often to answer the
+ * supervisor's pings (its filter allows no poll: it blocks in recvmmsg on
+ * the front's channel with SO_RCVTIMEO). */
+#define VGD_KH_PING_POLL_MS 200
 
 /* Supervisor <-> front control messages. */
 enum vgd_ctl_type {
@@ -79,9 +97,26 @@ enum vgd_ctl_type {
 	VGD_CTL_KEYS_END,      /* the key set is complete: switch to it */
 	VGD_CTL_COUNTERS,      /* supervisor counters for stats */
 	VGD_CTL_DRAIN,         /* stop accepting, finish in-flight, exit */
-	VGD_CTL_READY,         /* front -> supervisor: accepting */
+	VGD_CTL_READY,         /* front -> supervisor: accepting (a vgd_supmsg) */
 	VGD_CTL_LIMITS,        /* reloaded limits (vgd_limits) */
+	VGD_CTL_PING,          /* liveness: answer with a PONG carrying seq */
 };
+
+/* What a child sends the supervisor on its own channel (the front on its
+ * control channel, a keyholder on its supervisor channel): small, fixed,
+ * and believed only as far as the channel it came on names the child. */
+enum vgd_sup_type {
+	VGD_SUP_READY = VGD_CTL_READY, /* front: accepting */
+	VGD_SUP_PONG = 20,             /* answer to VGD_CTL_PING (seq) */
+	VGD_SUP_VIOLATION,             /* the SIGSYS handler: nr is the system call */
+};
+
+typedef struct {
+	uint32_t type; /* enum vgd_sup_type (supervisor -> keyholder: VGD_CTL_PING) */
+	uint32_t seq;  /* PING / PONG */
+	int32_t nr;    /* VIOLATION */
+	uint32_t pad;
+} vgd_supmsg;
 
 /* The limits a reload may change without a restart. (max_connections is
  * not here: the front's RLIMIT_NOFILE is fixed when it starts.) */
@@ -93,6 +128,9 @@ typedef struct {
 	int32_t drain_timeout_ms;
 	int32_t log_level;
 	int32_t busy_poll_us;
+	int32_t job_timeout_ms;       /* a keyholder silent this long with jobs is hung */
+	int32_t max_conns_per_uid;    /* connections one uid may hold */
+	int32_t max_inflight_per_uid; /* requests one uid may have in flight */
 } vgd_limits;
 
 typedef struct {
@@ -100,8 +138,12 @@ typedef struct {
 	uint32_t index;      /* KH_ATTACH: keyholder slot */
 	uint32_t generation; /* KH_ATTACH / KEYS_BEGIN: key set generation */
 	uint32_t count;      /* KEYS_BEGIN: number of keys */
-	uint64_t restarts;   /* COUNTERS */
-	uint64_t violations; /* COUNTERS */
+	uint32_t seq;        /* PING */
+	uint64_t restarts;   /* COUNTERS: keyholders restarted */
+	uint64_t violations; /* COUNTERS: children that died of a sandbox violation */
+	uint64_t front_restarts; /* COUNTERS */
+	uint64_t hung;           /* COUNTERS: children killed for missing a ping's deadline */
+	uint64_t dropped;        /* COUNTERS: child messages and control messages dropped */
 	vgd_keyinfo info;    /* KEYINFO */
 	vgd_limits limits;   /* LIMITS */
 } vgd_ctl;

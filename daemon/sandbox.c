@@ -1,20 +1,27 @@
 /* sandbox.c: privilege drop and seccomp allow-lists per role. Policies are
- * data (tables below). A violation traps (SIGSYS): the handler writes
- * {pid, syscall} to the supervisor's report pipe and exits with
- * VGD_EXIT_SECCOMP, so the supervisor can say which call it was. */
+ * data (tables below): a row allows a system call, with conditions on its
+ * arguments where the call could do more than the role needs. A violation
+ * traps (SIGSYS): the handler writes a VGD_SUP_VIOLATION report naming
+ * the call on the child's own channel to the supervisor (which therefore
+ * knows which child it came from) and exits with VGD_EXIT_SECCOMP. */
 #include "sandbox.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "errcode.h"
 #include "log.h"
+#include "record.h"
 #include "vg_config.h"
 
 #if VG_HAVE_SECCOMP
@@ -22,40 +29,96 @@
 #endif
 
 #if VG_HAVE_SECCOMP
+/* One allowed form of a system call: up to two argument conditions, all
+ * of which must hold (rows for the same call are alternatives). A value
+ * is a constant or one of the child's own descriptors, known only when
+ * it enters the sandbox. */
+enum { V_CONST, V_CHAN_FD, V_REPORT_FD };
+
+typedef struct {
+	unsigned arg;          /* argument index */
+	enum scmp_compare op;  /* SCMP_CMP_EQ, or SCMP_CMP_MASKED_EQ: (arg & mask) == val */
+	int vkind;             /* V_* */
+	uint64_t mask, val;
+} cond;
+
+typedef struct {
+	int nr;
+	unsigned ncond;
+	cond c[2];
+} rule;
+
+#define ANY(name) {SCMP_SYS(name), 0, {{0}}}
+#define IF1(name, a) {SCMP_SYS(name), 1, {a}}
+#define IF2(name, a, b) {SCMP_SYS(name), 2, {a, b}}
+#define EQ(i, v) {(i), SCMP_CMP_EQ, V_CONST, 0, (uint64_t)(v)}
+#define IS_FD(i, k) {(i), SCMP_CMP_EQ, (k), 0, 0}
+#define CLEAR(i, bits) {(i), SCMP_CMP_MASKED_EQ, V_CONST, (uint64_t)(bits), 0}
+
 /* The keyholder: receive request records and send replies in batches
- * (recvmmsg, sendmmsg), random salt for PSS, a log line or a violation report
- * (write, getpid), wipe and unmap the keys, exit. Nothing that opens, maps
- * or creates anything. (Checked with strace over the integration tests.) */
-static const int keyholder_calls[] = {
-	SCMP_SYS(recvmmsg),     SCMP_SYS(sendmmsg),     SCMP_SYS(write),
-	SCMP_SYS(getrandom),    SCMP_SYS(getpid),       SCMP_SYS(clock_gettime),
-	SCMP_SYS(munlock),      SCMP_SYS(munmap),       SCMP_SYS(rt_sigreturn),
-	SCMP_SYS(exit),         SCMP_SYS(exit_group),
+ * (recvmmsg, sendmmsg) on its channel to the front and nowhere else,
+ * answer the supervisor's pings and report a violation on its own
+ * channel (recvmmsg, write), log to stderr (write), random salt for PSS
+ * (getrandom), wipe and unmap the keys, exit. Nothing that opens, maps,
+ * changes descriptors or passes them: no mmap, mprotect, fcntl or
+ * sendmsg at all. Its memory is locked before the filter goes on.
+ * (Checked with strace over the integration tests.) */
+static const rule keyholder_rules[] = {
+	IF1(recvmmsg, IS_FD(0, V_CHAN_FD)),
+	IF1(recvmmsg, IS_FD(0, V_REPORT_FD)),
+	IF1(sendmmsg, IS_FD(0, V_CHAN_FD)),
+	IF1(write, EQ(0, 2)),
+	IF1(write, IS_FD(0, V_REPORT_FD)),
+	ANY(getrandom),    ANY(getpid),       ANY(clock_gettime),
+	ANY(munlock),      ANY(munmap),       ANY(rt_sigreturn),
+	ANY(exit),         ANY(exit_group),
 };
 
-/* The front: a libevent (epoll) loop serving sockets, malloc, fd passing
- * from the supervisor (recvmsg), logging. No open, no exec, no new
- * sockets (accept4 only). Clients are read with recv (recvfrom) into the
- * front's own buffers and answered with send (sendto); requests go
- * to the keyholders and replies come back in batches (sendmmsg,
- * recvmmsg). libevent creates its epoll
- * instance and a pipe after the filter is on, and checks
+/* The front: a libevent (epoll) loop serving sockets, malloc, keyholder
+ * channels received from the supervisor (recvmsg, on the control channel
+ * only), logging. No open, no exec, no new sockets (accept4 only), no
+ * signals (no kill). Clients are read with recv (recvfrom) into the
+ * front's own buffers and answered with send (sendto), which cannot pass
+ * descriptors; requests go to the keyholders and replies come back in
+ * batches (sendmmsg, recvmmsg). sendmsg is not allowed: the front never
+ * passes a descriptor. (sendmmsg could: its message headers are memory
+ * seccomp cannot read, and the keyholder channels arrive at run time, so
+ * their numbers cannot be named here; README's security section says
+ * what that leaves.) Memory is never executable: mmap and mprotect
+ * without PROT_EXEC. fcntl only reads and sets descriptor flags, never
+ * O_ASYNC, and no F_SETOWN/F_SETSIG (which would let it deliver signals).
+ * setsockopt only sizes keyholder channel buffers. libevent creates its
+ * epoll instance and a pipe after the filter is on, and checks
  * getuid/geteuid/getgid/getegid before reading its environment. futex,
- * fcntl, rt_sigprocmask and writev stay for libc and libevent paths the
- * tests do not reach (locks, fd flags, abort and its message). */
-static const int front_calls[] = {
-	SCMP_SYS(read),          SCMP_SYS(write),        SCMP_SYS(sendmmsg),
-	SCMP_SYS(writev),        SCMP_SYS(recvfrom),     SCMP_SYS(sendto),
-	SCMP_SYS(recvmsg),       SCMP_SYS(sendmsg),      SCMP_SYS(accept4),
-	SCMP_SYS(close),         SCMP_SYS(getsockopt),   SCMP_SYS(setsockopt),
-	SCMP_SYS(fcntl),         SCMP_SYS(epoll_wait),   SCMP_SYS(recvmmsg),
-	SCMP_SYS(epoll_pwait),   SCMP_SYS(epoll_ctl),    SCMP_SYS(epoll_create1),
-	SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday), SCMP_SYS(getpid),
-	SCMP_SYS(brk),           SCMP_SYS(mmap),         SCMP_SYS(munmap),
-	SCMP_SYS(mremap),        SCMP_SYS(madvise),      SCMP_SYS(rt_sigreturn),
-	SCMP_SYS(rt_sigprocmask), SCMP_SYS(exit),        SCMP_SYS(exit_group),
-	SCMP_SYS(pipe2),         SCMP_SYS(futex),        SCMP_SYS(getuid),
-	SCMP_SYS(geteuid),       SCMP_SYS(getgid),       SCMP_SYS(getegid),
+ * rt_sigprocmask and writev stay for libc and libevent paths the tests do
+ * not reach (locks, abort and its message). */
+static const rule front_rules[] = {
+	ANY(read),          ANY(write),          ANY(writev),
+	ANY(recvfrom),      ANY(sendto),         ANY(accept4),
+	ANY(sendmmsg),      ANY(recvmmsg),       ANY(close),
+	IF1(recvmsg, IS_FD(0, V_REPORT_FD)),
+	ANY(getsockopt),
+	IF2(setsockopt, EQ(1, SOL_SOCKET), EQ(2, SO_SNDBUF)),
+	IF1(fcntl, EQ(1, F_GETFL)),
+	IF1(fcntl, EQ(1, F_GETFD)),
+	IF1(fcntl, EQ(1, F_SETFD)),
+	IF2(fcntl, EQ(1, F_SETFL), CLEAR(2, O_ASYNC)),
+	IF1(mmap, CLEAR(2, PROT_EXEC)),
+	IF1(mprotect, CLEAR(2, PROT_EXEC)),
+	ANY(epoll_wait),    ANY(epoll_pwait),    ANY(epoll_ctl),
+	ANY(epoll_create1), ANY(clock_gettime),  ANY(gettimeofday),
+	ANY(getpid),        ANY(brk),            ANY(munmap),
+	ANY(mremap),        ANY(madvise),        ANY(rt_sigreturn),
+	ANY(rt_sigprocmask), ANY(exit),          ANY(exit_group),
+	ANY(pipe2),         ANY(futex),          ANY(getuid),
+	ANY(geteuid),       ANY(getgid),         ANY(getegid),
+#ifdef VGD_TEST_HOOKS
+	/* vgd-testhooks only: kill(pid, 0), which sends nothing and tells
+	 * whether the kernel would let the front signal pid, so a test can
+	 * check the user separation by itself (under the filter alone, kill
+	 * is refused outright). */
+	IF1(kill, EQ(1, 0)),
+#endif
 };
 
 static int report_fd = -1; /* set once in vgd_sandbox_enter, read by the handler */
@@ -64,15 +127,15 @@ static void on_sigsys(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
 	(void)uc;
-	vgd_violation v = {(int)getpid(), si->si_syscall};
+	vgd_supmsg m = {.type = VGD_SUP_VIOLATION, .nr = si->si_syscall};
 	if (report_fd >= 0) {
-		ssize_t w = write(report_fd, &v, sizeof(v));
+		ssize_t w = write(report_fd, &m, sizeof(m));
 		(void)w;
 	}
 	_exit(VGD_EXIT_SECCOMP);
 }
 
-static int load_filter(const int *calls, size_t n)
+static int load_filter(const rule *rules, size_t n, const vgd_sandbox_opts *o)
 {
 	/* A debug aid would be SCMP_ACT_LOG; production traps so the
 	 * supervisor learns of every violation. */
@@ -80,8 +143,19 @@ static int load_filter(const int *calls, size_t n)
 	if (!ctx)
 		return VGD_E_NOMEM;
 	int r = 0;
-	for (size_t i = 0; i < n && r == 0; i++)
-		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, calls[i], 0);
+	for (size_t i = 0; i < n && r == 0; i++) {
+		struct scmp_arg_cmp a[2];
+		for (unsigned k = 0; k < rules[i].ncond; k++) {
+			const cond *c = &rules[i].c[k];
+			uint64_t v = c->vkind == V_CHAN_FD     ? (uint64_t)o->chan_fd
+				     : c->vkind == V_REPORT_FD ? (uint64_t)o->report_fd
+							       : c->val;
+			a[k] = (struct scmp_arg_cmp){c->arg, c->op, c->op == SCMP_CMP_MASKED_EQ
+								    ? c->mask : v,
+						     c->op == SCMP_CMP_MASKED_EQ ? c->val : 0};
+		}
+		r = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, rules[i].nr, rules[i].ncond, a);
+	}
 	/* The SIGSYS handler must be able to return control to exit: sigreturn
 	 * is in every list. */
 	if (r == 0)
@@ -91,18 +165,20 @@ static int load_filter(const int *calls, size_t n)
 }
 #endif
 
-const char *vgd_syscall_name(int nr)
+const char *vgd_syscall_name(int nr, char *buf, size_t cap)
 {
+	snprintf(buf, cap, "unknown");
 #if VG_HAVE_SECCOMP
-	/* Resolved in the supervisor, which is not sandboxed. The returned
-	 * string is malloc'ed by libseccomp; it is reused here per call site
-	 * and leaked on purpose (violations are rare). */
+	/* Resolved in the supervisor, which is not sandboxed. libseccomp
+	 * returns a string it allocated: copied and freed here. */
 	char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
-	return name ? name : "unknown";
+	if (name)
+		snprintf(buf, cap, "%s", name);
+	free(name);
 #else
 	(void)nr;
-	return "unknown";
 #endif
+	return buf;
 }
 
 static int set_limit(int res, rlim_t v)
@@ -142,8 +218,9 @@ int vgd_sandbox_enter(enum vgd_role role, const vgd_sandbox_opts *o)
 	if (sigaction(SIGSYS, &sa, NULL) < 0)
 		return VGD_E_INTERNAL;
 	int r = role == VGD_ROLE_KEYHOLDER
-			? load_filter(keyholder_calls, sizeof(keyholder_calls) / sizeof(int))
-			: load_filter(front_calls, sizeof(front_calls) / sizeof(int));
+			? load_filter(keyholder_rules,
+				      sizeof(keyholder_rules) / sizeof(keyholder_rules[0]), o)
+			: load_filter(front_rules, sizeof(front_rules) / sizeof(front_rules[0]), o);
 	if (r < 0) {
 		vgd_err("cannot load the seccomp filter");
 		return r;

@@ -38,3 +38,8 @@ void vgd_secmem_drop(void *p, size_t len)
 	if (p)
 		(void)munmap(p, round_pages(len ? len : 1));
 }
+
+int vgd_secmem_lock(void *p, size_t len)
+{
+	return p && mlock(p, round_pages(len ? len : 1)) == 0 ? 0 : -1;
+}

@@ -10,6 +10,9 @@
 void *vgd_secmem_alloc(size_t len, int *locked);
 /* Wipe, unlock and unmap. */
 void vgd_secmem_free(void *p, size_t len);
+/* Lock memory from vgd_secmem_alloc in this process (locks are not
+ * inherited across fork). 0 or -1. */
+int vgd_secmem_lock(void *p, size_t len);
 /* Unmap without touching the contents: for a forked child that must not
  * keep a view of its parent's secrets (copy-on-write leaves them intact
  * in the parent). */

@@ -21,6 +21,9 @@ typedef struct {
 	uint64_t retries, keyholder_restarts, sandbox_violations;
 	uint64_t denied;      /* refused by a key's policy */
 	uint64_t unknown_key; /* naming a key the caller cannot see (missing or ACL) */
+	uint64_t front_restarts, children_hung, supervisor_dropped; /* the supervisor's */
+	uint64_t keyholders_hung; /* keyholders the front gave up on (job_timeout) */
+	uint64_t uid_refused;     /* connections refused: max_connections_per_uid */
 	uint64_t malformed; /* frames refused with a closing status */
 	uint64_t out_bytes_max; /* peak of the reply buffers' total */
 	uint64_t out_paused;    /* pauses for max_reply_buffers */

@@ -3,13 +3,12 @@
  * socket, the first children), its signal events and main loop, and
  * stopping (SIGTERM/SIGINT: drain, then kill what outlives the drain).
  * Holds the keys (to give them to new keyholders) but never parses client
- * input. Not sandboxed by seccomp: it must fork, read key files on reload
+ * input, and never waits for a child (supervisor_ctl.c, _chan.c). Not sandboxed by seccomp: it must fork, read key files on reload
  * and create the socket. supervisor_internal.h says which
  * supervisor_*.c file owns the rest. */
 #include "supervisor.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
@@ -24,8 +23,8 @@
 /* ---- stopping ---- */
 static void kill_children(sup *s, int sig)
 {
-	if (s->front_pid > 0)
-		kill(s->front_pid, sig);
+	if (s->front.pid > 0)
+		kill(s->front.pid, sig);
 	for (int i = 0; i < VGD_KH_PROCS_MAX; i++)
 		if (s->kh[i].pid > 0)
 			kill(s->kh[i].pid, sig);
@@ -53,7 +52,7 @@ static void on_sigterm(evutil_socket_t sig, short what, void *arg)
 	(void)vgd_notify("STOPPING=1");
 	vgd_info("stopping: draining in-flight requests (up to %d ms)", s->cfg->drain_timeout_ms);
 	vgd_sup_send_drain(s);
-	if (s->front_pid <= 0)
+	if (s->front.pid <= 0)
 		kill_children(s, SIGKILL);
 	struct timeval tv = {s->cfg->drain_timeout_ms / 1000 + 2, 0};
 	s->kill_timer = evtimer_new(s->base, on_kill_timer, s);
@@ -96,31 +95,65 @@ static int front_fd_budget(sup *s)
 	return 0;
 }
 
-static int resolve_user(sup *s)
+/* A user (and optionally a group) by name into o: 0, or -1 (logged). */
+static int lookup_user(const char *setting, const char *user, const char *group,
+		       vgd_sandbox_opts *o)
 {
-	const vgd_config *c = s->cfg;
-	if (!c->user[0])
-		return 0;
-	if (geteuid() != 0) {
-		vgd_warn("not root: running as uid %u, not as user '%s'", (unsigned)geteuid(),
-			 c->user);
-		return 0;
-	}
-	struct passwd *pw = getpwnam(c->user);
+	struct passwd *pw = getpwnam(user);
 	if (!pw) {
-		vgd_err("user '%s' does not exist", c->user);
+		vgd_err("%s '%s' does not exist%s", setting, user,
+			strcmp(user, VGD_DEFAULT_FRONT_USER) == 0
+				? " (create it: systemd-sysusers with vgd's sysusers.d file, or "
+				  "useradd --system; or name another user with front_user =)"
+				: "");
 		return -1;
 	}
-	s->sb.drop_privs = 1;
-	s->sb.uid = pw->pw_uid;
-	s->sb.gid = pw->pw_gid;
-	if (c->group[0]) {
-		struct group *g = getgrnam(c->group);
+	o->drop_privs = 1;
+	o->uid = pw->pw_uid;
+	o->gid = pw->pw_gid;
+	if (group[0]) {
+		struct group *g = getgrnam(group);
 		if (!g) {
-			vgd_err("group '%s' does not exist", c->group);
+			vgd_err("group '%s' does not exist", group);
 			return -1;
 		}
-		s->sb.gid = g->gr_gid;
+		o->gid = g->gr_gid;
+	}
+	if (o->uid == 0) {
+		vgd_err("%s '%s' is root: it must be an unprivileged user", setting, user);
+		return -1;
+	}
+	if (o->uid == 65534)
+		vgd_warn("%s '%s' is uid 65534 (nobody): every other service running as nobody "
+			 "could signal vgd's processes; give vgd users of its own",
+			 setting, user);
+	return 0;
+}
+
+/* Started as root, the children drop privileges: the keyholders to
+ * user/group (when set; else they stay root), the front always, to
+ * front_user/front_group, a user of its own: it parses untrusted bytes,
+ * and with a uid other than the keyholders' it cannot signal them even
+ * if its seccomp filter were bypassed. Not root: everything runs as we
+ * do (systemd's unit gives vgd one unprivileged user and no way to
+ * change it; README's security section says what that leaves). */
+static int resolve_users(sup *s)
+{
+	const vgd_config *c = s->cfg;
+	if (geteuid() != 0) {
+		if (c->user[0])
+			vgd_warn("not root: running as uid %u, not as user '%s'",
+				 (unsigned)geteuid(), c->user);
+		return 0;
+	}
+	if (c->user[0] && lookup_user("user", c->user, c->group, &s->sb) < 0)
+		return -1;
+	if (lookup_user("front_user", c->front_user, c->front_group, &s->sb_front) < 0)
+		return -1;
+	if (s->sb_front.uid == (s->sb.drop_privs ? s->sb.uid : 0)) {
+		vgd_err("front_user '%s' is the keyholders' user: the front needs a user of its own",
+			c->front_user);
+		return -1;
 	}
 	return 0;
 }
@@ -130,7 +163,10 @@ int vgd_supervisor_main(vgd_config *cfg)
 	static sup S; /* the supervisor's state: one per process */
 	sup *s = &S;
 	s->cfg = cfg;
-	s->ctl_fd = -1;
+	s->front.fd = -1;
+	s->front.slot = -1;
+	for (int i = 0; i < VGD_KH_PROCS_MAX; i++)
+		s->kh[i].fd = -1;
 	for (int i = 0; i < VGD_KH_MAX; i++)
 		s->pending_fds[i] = -1;
 	signal(SIGPIPE, SIG_IGN);
@@ -141,17 +177,11 @@ int vgd_supervisor_main(vgd_config *cfg)
 	}
 	if (!s->ks.locked)
 		vgd_warn("could not mlock key memory (RLIMIT_MEMLOCK); keys may be swapped");
-	if (resolve_user(s) < 0)
+	if (resolve_users(s) < 0)
 		return 1;
 	s->listen_fd = vgd_sup_listen(s);
 	if (s->listen_fd < 0)
 		return 1;
-	int rp[2];
-	if (pipe2(rp, O_CLOEXEC | O_NONBLOCK) < 0)
-		return 1;
-	s->report_rd = rp[0];
-	s->report_wr = rp[1];
-	s->sb.report_fd = s->report_wr;
 	s->base = event_base_new();
 	if (!s->base)
 		return 1;
@@ -165,8 +195,8 @@ int vgd_supervisor_main(vgd_config *cfg)
 		if (!sigs[i] || event_add(sigs[i], NULL) < 0)
 			return 1;
 	s->respawn_timer = evtimer_new(s->base, vgd_sup_on_respawn_timer, s);
-	s->report_ev = event_new(s->base, s->report_rd, EV_READ | EV_PERSIST, vgd_sup_on_reports, s);
-	event_add(s->report_ev, NULL);
+	if (!s->respawn_timer || vgd_sup_live_start(s) < 0)
+		return 1;
 
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	s->ncpus = ncpu > 0 ? (int)ncpu : 1;

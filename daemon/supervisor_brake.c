@@ -20,7 +20,7 @@ static void do_restarts(sup *s)
 		return;
 	if (s->respawn_front) {
 		s->respawn_front = 0;
-		s->restarts++;
+		s->front_restarts++;
 		if (vgd_sup_spawn_front(s) < 0)
 			vgd_err("cannot restart the front");
 	}
@@ -33,6 +33,18 @@ static void do_restarts(sup *s)
 			vgd_err("cannot restart keyholder %d", i);
 	}
 	vgd_sup_send_counters(s);
+}
+
+int vgd_sup_slot_covered(const sup *s, int slot)
+{
+	if (s->respawn_slots[slot])
+		return 1;
+	for (int i = 0; i < VGD_KH_PROCS_MAX; i++) {
+		const child *k = &s->kh[i];
+		if (k->pid > 0 && k->slot == slot && k->gen == s->gen && !k->orphan && !k->killed)
+			return 1;
+	}
+	return 0;
 }
 
 void vgd_sup_on_respawn_timer(evutil_socket_t fd, short what, void *arg)

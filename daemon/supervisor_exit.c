@@ -1,8 +1,9 @@
 /* supervisor_exit.c: the supervisor's children ending (see
  * supervisor_internal.h): reaping them on SIGCHLD, saying how each died
- * (with the system call a sandbox violation report named), and asking
- * supervisor_brake.c to restart what must run. Reads the violation
- * reports children write before they exit; nothing here is secret. */
+ * (with the system call its sandbox violation report named), counting
+ * violations by how children died (not by what they say), and asking
+ * supervisor_brake.c to restart every child that must run. Nothing here
+ * is secret. */
 #include "supervisor_internal.h"
 
 #include <signal.h>
@@ -11,77 +12,108 @@
 
 #include "log.h"
 
-/* Which child a pid is: "front", "keyholder" (with its slot) or "child"
- * (already reaped or unknown). */
-static const char *role_of(const sup *s, pid_t pid, int *slot)
-{
-	*slot = -1;
-	if (pid > 0 && pid == s->front_pid)
-		return "front";
-	for (int i = 0; i < VGD_KH_PROCS_MAX; i++)
-		if (pid > 0 && s->kh[i].pid == pid) {
-			*slot = s->kh[i].slot;
-			return "keyholder";
-		}
-	return "child";
-}
+static const char *role_name(const child *c) { return c->slot < 0 ? "front" : "keyholder"; }
 
-/* Drain {pid, syscall} reports written by children's SIGSYS handlers. */
-static void read_reports(sup *s)
-{
-	vgd_violation v;
-	while (read(s->report_rd, &v, sizeof(v)) == (ssize_t)sizeof(v)) {
-		s->violations++;
-		s->recent[s->nrecent++ % (sizeof(s->recent) / sizeof(s->recent[0]))] = v;
-		int slot;
-		const char *who = role_of(s, (pid_t)v.pid, &slot);
-		vgd_err("sandbox violation: %s (pid %d, slot %d) called %s (system call %d); it was "
-			"killed",
-			who, v.pid, slot, vgd_syscall_name(v.nr), v.nr);
-	}
-}
-
-/* The system call a child reported before it died, or -1. */
-static int reported_call(const sup *s, pid_t pid)
-{
-	size_t n = sizeof(s->recent) / sizeof(s->recent[0]);
-	for (size_t i = 0; i < n && i < s->nrecent; i++)
-		if (s->recent[i].pid == (int)pid)
-			return s->recent[i].nr;
-	return -1;
-}
-
-void vgd_sup_on_reports(evutil_socket_t fd, short what, void *arg)
-{
-	(void)fd;
-	(void)what;
-	read_reports(arg);
-	vgd_sup_send_counters(arg);
-}
-
+/* ---- children ending ---- */
 int vgd_sup_children_alive(const sup *s)
 {
-	int n = s->front_pid > 0;
+	int n = s->front.pid > 0;
 	for (int i = 0; i < VGD_KH_PROCS_MAX; i++)
 		n += s->kh[i].pid > 0;
 	return n;
 }
 
-static void describe_exit(const sup *s, const char *who, pid_t pid, int st)
+static void describe_exit(const child *c, int st)
 {
-	int nr = reported_call(s, pid);
-	if (WIFEXITED(st) && WEXITSTATUS(st) == VGD_EXIT_SECCOMP)
-		vgd_err("%s (pid %d) died of a sandbox violation: system call %s (%d); restarting it",
-			who, (int)pid, nr >= 0 ? vgd_syscall_name(nr) : "unknown", nr);
-	else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS)
+	const char *who = role_name(c);
+	int pid = (int)c->pid;
+	char name[64];
+	if (c->killed) {
+		static const char *why[] = {"", "it did not answer a ping in time (hung)",
+					    "its front is gone", "it missed control messages"};
+		vgd_warn("%s (pid %d) killed by the supervisor: %s", who, pid, why[c->killed]);
+	} else if (WIFEXITED(st) && WEXITSTATUS(st) == VGD_EXIT_SECCOMP) {
+		/* Its report, believed now that its exit status confirms it. */
+		const char *call = c->reported >= 0
+					   ? vgd_syscall_name(c->reported, name, sizeof(name))
+					   : "unknown";
+		/* Not rate-limited: deaths are, by the crash-loop brake. */
+		vgd_err("sandbox violation: %s (pid %d, slot %d) called %s (system call %d); it "
+			"was killed",
+			who, pid, c->slot, call, c->reported);
+		vgd_err("%s (pid %d) died of a sandbox violation: system call %s (%d); restarting "
+			"it",
+			who, pid, call, c->reported);
+	} else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS) {
 		vgd_err("%s (pid %d) killed by the sandbox (SIGSYS) before it could report the call",
-			who, (int)pid);
-	else if (WIFSIGNALED(st))
-		vgd_err("%s (pid %d) killed by signal %d", who, (int)pid, WTERMSIG(st));
-	else if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
-		vgd_err("%s (pid %d) exited with status %d", who, (int)pid, WEXITSTATUS(st));
+			who, pid);
+	} else if (WIFSIGNALED(st)) {
+		vgd_err("%s (pid %d) killed by signal %d", who, pid, WTERMSIG(st));
+	} else if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
+		vgd_err("%s (pid %d) exited with status %d", who, pid, WEXITSTATUS(st));
+	} else {
+		vgd_info("%s (pid %d) exited", who, pid);
+	}
+}
+
+static int died_of_violation(int st)
+{
+	return (WIFEXITED(st) && WEXITSTATUS(st) == VGD_EXIT_SECCOMP) ||
+	       (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS);
+}
+
+/* The front is gone: its keyholders' channels closed with it, so they
+ * exit; one that does not (its channel end was passed elsewhere) is
+ * killed by supervisor_live.c, which also starts their replacements for
+ * the next front. (A front that is alive has every keyholder's channel:
+ * none waits in pending_fds.) */
+static void front_gone(sup *s)
+{
+	for (int i = 0; i < VGD_KH_PROCS_MAX; i++)
+		if (s->kh[i].pid > 0)
+			s->kh[i].orphan = 1;
+}
+
+static void reap_front(sup *s, pid_t pid, int st)
+{
+	child *c = &s->front;
+	vgd_sup_child_unwatch(c);
+	vgd_sup_ctl_close(s);
+	if (died_of_violation(st))
+		s->violations++;
+	if (s->stopping)
+		vgd_info("front (pid %d) finished draining", (int)pid);
 	else
-		vgd_info("%s (pid %d) exited", who, (int)pid);
+		describe_exit(c, st);
+	c->pid = 0;
+	s->front_ready = 0;
+	if (s->stopping)
+		return;
+	front_gone(s);
+	s->respawn_front = 1;
+	vgd_sup_restart_later(s);
+}
+
+static void reap_keyholder(sup *s, child *k, int st)
+{
+	vgd_sup_child_unwatch(k);
+	int current = k->gen == s->gen && !s->stopping;
+	int clean = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	if (died_of_violation(st))
+		s->violations++;
+	if (current && !(clean && !k->killed))
+		describe_exit(k, st);
+	k->pid = 0;
+	/* Every keyholder of the current generation is restarted, however
+	 * it ended and whatever else is down: one that exited cleanly did so
+	 * because its front closed its channel (the front died, or gave up
+	 * on it), and the next front needs it all the same. Unless its slot
+	 * already has a replacement (an orphan's was started when its front
+	 * died). */
+	if (current && !vgd_sup_slot_covered(s, k->slot)) {
+		s->respawn_slots[k->slot] = 1;
+		vgd_sup_restart_later(s);
+	}
 }
 
 void vgd_sup_on_sigchld(evutil_socket_t sig, short what, void *arg)
@@ -93,37 +125,21 @@ void vgd_sup_on_sigchld(evutil_socket_t sig, short what, void *arg)
 	pid_t pid;
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
 		/* A child writes its report before it exits, so once it is
-		 * reaped its report is in the pipe: read it now, while the pid
-		 * still names its role (reading only before waitpid raced with
-		 * a child dying in between). */
-		read_reports(s);
-		if (pid == s->front_pid) {
-			s->front_pid = 0;
-			vgd_sup_ctl_close(s);
-			if (s->stopping) {
-				vgd_info("front (pid %d) finished draining", (int)pid);
-				continue;
-			}
-			describe_exit(s, "front", pid, st);
-			/* Its keyholders see their channels close and exit; they are
-			 * restarted and attached to the new front one by one. */
-			s->respawn_front = 1;
-			vgd_sup_restart_later(s);
+		 * reaped its report is on its channel: read it now, while the
+		 * child still names its role. */
+		if (pid == s->front.pid) {
+			if (s->front.ev)
+				vgd_sup_child_read(&s->front);
+			reap_front(s, pid, st);
 			continue;
 		}
 		for (int i = 0; i < VGD_KH_PROCS_MAX; i++) {
-			khproc *k = &s->kh[i];
+			child *k = &s->kh[i];
 			if (k->pid != pid)
 				continue;
-			k->pid = 0;
-			int current = k->gen == s->gen && !s->stopping;
-			int clean = WIFEXITED(st) && WEXITSTATUS(st) == 0;
-			if (!current || (clean && s->front_pid == 0))
-				break; /* retired, or its front is gone for good */
-			if (!clean)
-				describe_exit(s, "keyholder", pid, st);
-			s->respawn_slots[k->slot] = 1;
-			vgd_sup_restart_later(s);
+			if (k->ev)
+				vgd_sup_child_read(k);
+			reap_keyholder(s, k, st);
 			break;
 		}
 	}

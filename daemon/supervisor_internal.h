@@ -6,12 +6,19 @@
  *                        signal events and the main loop, stopping;
  *   supervisor_reload.c  SIGHUP: a new config and key set, a new
  *                        generation of keyholders;
+ *   supervisor_live.c    liveness: pinging every child on its channel,
+ *                        killing a hung one, restarting any child that
+ *                        should exist and does not;
  *   supervisor_exit.c    SIGCHLD: reaping children, describing how they
- *                        died, the sandbox's violation reports;
+ *                        died;
  *   supervisor_brake.c   restarting what died, with the crash-loop brake;
  *   supervisor_spawn.c   forking the front and the keyholders;
- *   supervisor_ctl.c     the control channel to the front (and READY to
- *                        the service manager);
+ *   supervisor_chan.c    what children send on their own channels
+ *                        (violation reports, pongs, READY), and the rate
+ *                        limit on the lines they can cause;
+ *   supervisor_ctl.c     the control channel to the front: non-blocking,
+ *                        with a bounded queue (and READY to the service
+ *                        manager);
  *   supervisor_socket.c  the listening socket (systemd's or our own). */
 #ifndef VGD_SUPERVISOR_INTERNAL_H
 #define VGD_SUPERVISOR_INTERNAL_H
@@ -25,28 +32,52 @@
 #include "record.h"
 #include "sandbox.h"
 
-typedef struct {
-	pid_t pid;
-	int slot;
-	unsigned gen;
-} khproc;
+typedef struct sup sup;
 
+/* One child process and the supervisor's end of its own channel (the
+ * front's control channel, or a keyholder's supervisor channel): what
+ * comes on it is the child's and only the child's (reports, pongs). */
 typedef struct {
+	sup *s;
+	pid_t pid; /* 0: slot free (or the front is down) */
+	int slot;  /* keyholder slot; -1 for the front */
+	unsigned gen;
+	int fd; /* the supervisor's end of the child's channel, or -1 */
+	struct event *ev;
+	int reported; /* the system call its violation report named, or -1 */
+	int killed;   /* KILLED_*: the supervisor killed it, it did not crash */
+	int orphan;   /* keyholder whose front died: killed if it lingers */
+	uint32_t ping_seq;
+	uint64_t ping_sent_ms; /* a ping is outstanding since then; 0: none */
+} child;
+
+enum { KILLED_NO, KILLED_HUNG, KILLED_ORPHAN, KILLED_STALE };
+
+/* A control message waiting for the front to read (fd: a duplicate of a
+ * descriptor to pass, owned by the queue, or -1). */
+typedef struct {
+	vgd_ctl m;
+	int fd;
+} ctlmsg;
+
+struct sup {
 	vgd_config *cfg;
 	vgd_keystore ks;
 	unsigned gen;
 	int listen_fd;
 	int owns_socket_path;
 	struct event_base *base;
-	pid_t front_pid;
-	int ctl_fd;
-	struct event *ctl_ev, *report_ev, *kill_timer;
-	int report_rd, report_wr;
-	khproc kh[VGD_KH_PROCS_MAX]; /* current and retiring generations */
+	child front;                 /* front.fd: the control channel */
+	child kh[VGD_KH_PROCS_MAX];  /* current and retiring generations */
+	struct event *ctl_wev, *kill_timer, *live_timer;
+	ctlmsg *ctlq; /* VGD_CTL_QUEUE_MAX entries, a ring */
+	unsigned ctlq_head, ctlq_len;
+	int counters_pending; /* counters changed while the queue was not empty */
+	int front_ready;      /* READY seen from the current front */
 	int nslots;
 	int ncpus; /* online CPUs at start */
 	int pending_fds[VGD_KH_MAX]; /* channels made before the front exists */
-	uint64_t restarts, violations;
+	uint64_t restarts, front_restarts, violations, hung, dropped;
 	/* crash-loop brake: restarts in the current one-second window, and
 	 * the pause the brake imposes next (doubles while the loop goes on) */
 	long long window_start_ms;
@@ -57,34 +88,56 @@ typedef struct {
 	int respawn_front;
 	int respawn_slots[VGD_KH_MAX];
 	int stopping;
-	vgd_sandbox_opts sb;
+	vgd_sandbox_opts sb;       /* keyholders' */
+	vgd_sandbox_opts sb_front; /* the front's (its own user) */
 	int cfg_owned;         /* cfg was allocated by a reload (free it on the next) */
 	unsigned front_nofile; /* RLIMIT_NOFILE the front gets */
-	/* Recent violation reports, so the exit of the child that died of
-	 * one can name the system call. */
-	vgd_violation recent[16];
-	unsigned nrecent;
-} sup;
+	/* What children can make the supervisor log is rate-limited: a token
+	 * bucket of lines, and a count of those it held back. */
+	long long log_refill_ms;
+	int log_tokens;
+	uint64_t log_suppressed;
+};
 
 /* supervisor_reload.c */
 void vgd_sup_on_sighup(evutil_socket_t sig, short what, void *arg);
 
 /* supervisor_exit.c */
 void vgd_sup_on_sigchld(evutil_socket_t sig, short what, void *arg);
-void vgd_sup_on_reports(evutil_socket_t fd, short what, void *arg);
 int vgd_sup_children_alive(const sup *s);
+
+/* supervisor_live.c */
+int vgd_sup_live_start(sup *s);
 
 /* supervisor_brake.c */
 void vgd_sup_restart_later(sup *s);
+/* Has slot a keyholder of the current generation (alive and not on its
+ * way out), or one about to be started? */
+int vgd_sup_slot_covered(const sup *s, int slot);
 void vgd_sup_on_respawn_timer(evutil_socket_t fd, short what, void *arg);
 
 /* supervisor_spawn.c */
 int vgd_sup_spawn_keyholder(sup *s, int slot);
 int vgd_sup_spawn_front(sup *s);
 
+/* supervisor_chan.c */
+/* Watch a child's channel (fd, the supervisor's end) for its messages. */
+int vgd_sup_child_watch(sup *s, child *c, int fd);
+/* Stop watching (the child is gone, or its channel is); closes a
+ * keyholder's channel (the front's is vgd_sup_ctl_close's). */
+void vgd_sup_child_unwatch(child *c);
+/* Read what the child has sent (before it is reaped: its report). */
+void vgd_sup_child_read(child *c);
+/* May the supervisor log one more line a child caused? (rate limit) */
+int vgd_sup_may_log(sup *s);
+void vgd_sup_log_suppressed(sup *s);
+/* Kill a child on purpose (why: KILLED_*), so its exit is not a crash. */
+void vgd_sup_kill(sup *s, child *c, int why);
+
 /* supervisor_ctl.c */
-void vgd_sup_ctl_open(sup *s, int fd);
+int vgd_sup_ctl_open(sup *s, int fd);
 void vgd_sup_ctl_close(sup *s);
+void vgd_sup_send_ping(sup *s, uint32_t seq);
 void vgd_sup_send_keyholder(sup *s, int slot, int fd);
 void vgd_sup_send_counters(sup *s);
 void vgd_sup_send_keys(sup *s);

@@ -43,10 +43,14 @@ void vgd_sup_on_sighup(evutil_socket_t sig, short what, void *arg)
 	if (strcmp(nc->socket_path, s->cfg->socket_path) || nc->socket_mode != s->cfg->socket_mode ||
 	    strcmp(nc->socket_group, s->cfg->socket_group) || nc->keyholders != s->cfg->keyholders ||
 	    strcmp(nc->user, s->cfg->user) || strcmp(nc->group, s->cfg->group) ||
+	    strcmp(nc->front_user, s->cfg->front_user) ||
+	    strcmp(nc->front_group, s->cfg->front_group) ||
 	    nc->max_connections != s->cfg->max_connections ||
-	    nc->max_reply_buffers != s->cfg->max_reply_buffers)
-		vgd_warn("reload: socket, user, group, keyholders, max_connections and "
-			 "max_reply_buffers change only on restart; keeping the running values");
+	    nc->max_reply_buffers != s->cfg->max_reply_buffers ||
+	    nc->liveness_timeout_ms != s->cfg->liveness_timeout_ms)
+		vgd_warn("reload: socket, users, groups, keyholders, max_connections, "
+			 "max_reply_buffers and liveness_timeout change only on restart; keeping "
+			 "the running values");
 	/* Keep settings that need a restart; take keys, policies and the
 	 * other limits. */
 	snprintf(nc->socket_path, sizeof(nc->socket_path), "%s", s->cfg->socket_path);
@@ -54,6 +58,9 @@ void vgd_sup_on_sighup(evutil_socket_t sig, short what, void *arg)
 	snprintf(nc->socket_group, sizeof(nc->socket_group), "%s", s->cfg->socket_group);
 	snprintf(nc->user, sizeof(nc->user), "%s", s->cfg->user);
 	snprintf(nc->group, sizeof(nc->group), "%s", s->cfg->group);
+	snprintf(nc->front_user, sizeof(nc->front_user), "%s", s->cfg->front_user);
+	snprintf(nc->front_group, sizeof(nc->front_group), "%s", s->cfg->front_group);
+	nc->liveness_timeout_ms = s->cfg->liveness_timeout_ms;
 	nc->keyholders = s->cfg->keyholders;
 	nc->max_connections = s->cfg->max_connections;
 	nc->max_reply_buffers = s->cfg->max_reply_buffers;

@@ -1,17 +1,20 @@
 /* supervisor_spawn.c: forking the front and the keyholders (see
  * supervisor_internal.h). Each child starts from a clean descriptor
- * table and signal state, takes its name, enters its sandbox and runs its
- * main. A keyholder gets the keys; the front gets only their public
- * descriptions (its copy of the key store drops the secrets before the
- * sandbox). */
+ * table and signal state, takes its name, enters its sandbox (as its
+ * role's user when started as root) and runs its main. A keyholder gets
+ * the keys, which it locks in memory itself; the front gets only their
+ * public descriptions (its copy of the key store drops the secrets before
+ * the sandbox). Each child has its own channel to the supervisor. */
 #include "supervisor_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "front.h"
@@ -49,13 +52,35 @@ static void child_signals(void)
 	sigprocmask(SIG_SETMASK, &all, NULL);
 }
 
-/* A keyholder for slot, of the current generation. Its channel goes to
- * the front, or waits in pending_fds until the front is spawned. */
+/* A free place in s->kh, or NULL (VGD_KH_PROCS_MAX keyholders alive). */
+static child *free_kh(sup *s)
+{
+	for (int i = 0; i < VGD_KH_PROCS_MAX; i++)
+		if (s->kh[i].pid == 0 && s->kh[i].fd < 0)
+			return &s->kh[i];
+	return NULL;
+}
+
+/* A keyholder for slot, of the current generation, with two channels: to
+ * the front (its channel goes to the front, or waits in pending_fds until
+ * the front is spawned), and its own to the supervisor (pings, its
+ * violation report). */
 int vgd_sup_spawn_keyholder(sup *s, int slot)
 {
-	int sv[2];
+	child *c = free_kh(s);
+	if (!c) {
+		vgd_err("cannot start keyholder %d: %d keyholders alive", slot, VGD_KH_PROCS_MAX);
+		return -1;
+	}
+	int sv[2], sc[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		vgd_err("socketpair: %s", strerror(errno));
+		return -1;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, sc) < 0) {
+		vgd_err("socketpair: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
 		return -1;
 	}
 	int sz = VGD_KH_SOCKBUF;
@@ -65,30 +90,43 @@ int vgd_sup_spawn_keyholder(sup *s, int slot)
 		vgd_err("fork: %s", strerror(errno));
 		close(sv[0]);
 		close(sv[1]);
+		close(sc[0]);
+		close(sc[1]);
 		return -1;
 	}
 	if (pid == 0) {
 		child_signals();
 		/* A name operators (ps, top) and tests can tell apart. */
 		(void)prctl(PR_SET_NAME, "vgd-keyholder", 0, 0, 0);
-		int keep[] = {sv[1], s->report_wr};
+		int keep[] = {sv[1], sc[1]};
 		close_fds_except(keep, 2);
 		vgd_log_setup("keyholder", s->cfg->log_level);
+		/* Its own copy of the keys, locked by itself: locks are not
+		 * inherited across fork (README: keyholders mlock their keys).
+		 * Before the privilege drop, so RLIMIT_MEMLOCK of the user it
+		 * drops to does not matter, and before the filter. */
+		vgd_keystore_lock(&s->ks);
+		/* Blocking for requests, but waking to answer pings. */
+		struct timeval tv = {0, VGD_KH_PING_POLL_MS * 1000};
+		(void)setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 		vgd_sandbox_opts o = s->sb;
 		o.nofile = 8;
+		o.report_fd = sc[1];
+		o.chan_fd = sv[1];
 		if (vgd_sandbox_enter(VGD_ROLE_KEYHOLDER, &o) < 0) {
 			vgd_keystore_wipe(&s->ks);
 			_exit(1);
 		}
-		_exit(vgd_keyholder_main(&s->ks, sv[1]));
+		_exit(vgd_keyholder_main(&s->ks, sv[1], sc[1]));
 	}
 	close(sv[1]);
-	for (int i = 0; i < VGD_KH_PROCS_MAX; i++)
-		if (s->kh[i].pid == 0) {
-			s->kh[i] = (khproc){pid, slot, s->gen};
-			break;
-		}
-	if (s->front_pid > 0) {
+	close(sc[1]);
+	*c = (child){.s = s, .pid = pid, .slot = slot, .gen = s->gen, .fd = -1, .reported = -1};
+	if (vgd_sup_child_watch(s, c, sc[0]) < 0) {
+		vgd_err("cannot watch keyholder %d's channel", slot);
+		close(sc[0]);
+	}
+	if (s->front.pid > 0) {
 		vgd_sup_send_keyholder(s, slot, sv[0]);
 		close(sv[0]);
 	} else {
@@ -117,7 +155,8 @@ static void front_yields_to_keyholders(void)
 }
 
 /* The front, with the keyholder channels made before it and a new
- * control channel. */
+ * control channel (non-blocking on the supervisor's side: see
+ * supervisor_ctl.c), under its own user. */
 int vgd_sup_spawn_front(sup *s)
 {
 	int sv[2];
@@ -125,6 +164,11 @@ int vgd_sup_spawn_front(sup *s)
 		return -1;
 	int sz = VGD_CTL_SOCKBUF;
 	(void)setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(sv[0]);
@@ -135,11 +179,10 @@ int vgd_sup_spawn_front(sup *s)
 		child_signals();
 		front_yields_to_keyholders(); /* before the name: tests rely on it */
 		(void)prctl(PR_SET_NAME, "vgd-front", 0, 0, 0);
-		int keep[VGD_KH_MAX + 3];
+		int keep[VGD_KH_MAX + 2];
 		int nk = 0;
 		keep[nk++] = sv[1];
 		keep[nk++] = s->listen_fd;
-		keep[nk++] = s->report_wr;
 		for (int i = 0; i < s->nslots; i++)
 			if (s->pending_fds[i] >= 0)
 				keep[nk++] = s->pending_fds[i];
@@ -147,8 +190,10 @@ int vgd_sup_spawn_front(sup *s)
 		/* The front must never see key material. */
 		vgd_keystore_drop_secrets(&s->ks);
 		vgd_log_setup("front", s->cfg->log_level);
-		vgd_sandbox_opts o = s->sb;
+		vgd_sandbox_opts o = s->sb_front;
 		o.nofile = s->front_nofile;
+		o.report_fd = sv[1];
+		o.chan_fd = -1;
 		if (vgd_sandbox_enter(VGD_ROLE_FRONT, &o) < 0)
 			_exit(1);
 		vgd_front_args a = {
@@ -169,8 +214,11 @@ int vgd_sup_spawn_front(sup *s)
 			close(s->pending_fds[i]);
 			s->pending_fds[i] = -1;
 		}
-	s->front_pid = pid;
-	vgd_sup_ctl_open(s, sv[0]);
+	s->front = (child){.s = s, .pid = pid, .slot = -1, .gen = s->gen, .fd = -1,
+			   .reported = -1};
+	s->front_ready = 0;
+	if (vgd_sup_ctl_open(s, sv[0]) < 0 || vgd_sup_child_watch(s, &s->front, sv[0]) < 0)
+		vgd_err("cannot watch the front's control channel");
 	vgd_sup_send_counters(s);
 	return 0;
 }

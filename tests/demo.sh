@@ -28,6 +28,9 @@ cat > "$T/vgd.conf" <<CONF
 socket = $T/vgd.sock
 keyholders = 2
 log_level = info
+# As root, the front runs as a user of its own; a real setup creates
+# vgd-front (systemd/vgd.sysusers) instead of borrowing nobody.
+front_user = nobody
 
 [key demo-ed25519]
 file = ed25519.pem

@@ -55,7 +55,7 @@ int vgl_daemon_start(vgl_daemon *d, const char *vgd, const char *keys_dir, int k
 	/* max_inflight at the protocol maximum so that -k is never capped. */
 	fprintf(f,
 		"socket = %s\nkeyholders = %d\nlog_level = warning\nmax_inflight = %u\n"
-		"busy_poll_us = %d\n\n%s",
+		"busy_poll_us = %d\nfront_user = nobody\nmax_inflight_per_uid = 1000000\n\n%s",
 		d->sock, keyholders, VGL_MAX_DEPTH, busy_poll_us, config_keys);
 	if (fclose(f) != 0) {
 		snprintf(why, whylen, "cannot write %s", d->conf);

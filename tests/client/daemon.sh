@@ -18,6 +18,7 @@ vgd_start() {
 socket = $SOCK
 keyholders = 2
 log_level = debug
+front_user = nobody
 [key ed]
 file = ed25519.pem
 allow = sign

@@ -307,3 +307,36 @@ int dt_stop_clean(vgt_daemon *d)
 		vgt_dump_log(d);
 	return vgt_finish(d) == 0 && violations == 0 ? 0 : -1;
 }
+
+int dt_front_hook(const char *sock, const char *cmd, char *out, size_t cap)
+{
+	char data[128];
+	int dl = snprintf(data, sizeof(data), "vgd-test-front:%s", cmd);
+	vg_request rq;
+	memset(&rq, 0, sizeof(rq));
+	rq.op = VG_OP_PING;
+	rq.id = 0x600c;
+	rq.data = (const uint8_t *)data;
+	rq.data_len = (size_t)dl;
+	rq.has_data = 1;
+	uint8_t req[256], buf[1024];
+	long n = vg_request_encode(&rq, req, sizeof(req));
+	int fd = dt_connect(sock);
+	if (cap)
+		out[0] = 0;
+	if (fd < 0)
+		return -1;
+	vg_reply rep;
+	int r = -1;
+	if (n > 0 && dt_send_all(fd, req, (size_t)n) == 0 &&
+	    dt_read_reply(fd, buf, sizeof(buf), 10000, &rep) == 0 && rep.status == VG_ST_OK) {
+		if (cap) {
+			size_t k = rep.result_len < cap - 1 ? rep.result_len : cap - 1;
+			memcpy(out, rep.result, k);
+			out[k] = 0;
+		}
+		r = 0;
+	}
+	close(fd);
+	return r;
+}

@@ -61,6 +61,12 @@ int dt_wait_log(const vgt_daemon *d, const char *needle, int min_count, int time
  * and stderr together into out; returns the exit status or -1. */
 int dt_run_vgd(const char *const argv[], char *out, size_t cap);
 
+/* vgd-testhooks: a ping whose data is "vgd-test-front:" + cmd (see
+ * daemon/front_hooks.c). The reply's data goes to out (NUL-terminated).
+ * 0 if answered, -1 if not (the front died of it: the connection
+ * closed). */
+int dt_front_hook(const char *sock, const char *cmd, char *out, size_t cap);
+
 /* Milliseconds on a monotonic clock. */
 long long dt_now_ms(void);
 

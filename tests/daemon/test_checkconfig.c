@@ -77,7 +77,7 @@ static void test_good_and_bad_config(void **state)
 	assert_non_null(strstr(OUT, "rsa-4096"));
 	assert_int_equal(vgt_write_config(&D, "max_queue = lots\n", vgt_default_keys), 0);
 	expect(1, D.conf, "bad value for 'max_queue'");
-	assert_non_null(strstr(OUT, "line 4")); /* socket, keyholders, log_level, then this */
+	assert_non_null(strstr(OUT, "line 5")); /* socket, keyholders, log_level, front_user, this */
 	/* max_reply_buffers: bytes with K/M/G, at least 64 KiB; comments after
 	 * values, as README's example writes them */
 	assert_int_equal(vgt_write_config(&D, "max_reply_buffers = 8M   # all connections\n"

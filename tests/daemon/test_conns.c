@@ -33,7 +33,10 @@ static void test_many_connections(void **state)
 		skip();
 	}
 	vgt_daemon d;
-	assert_int_equal(vgt_setup(&d, "max_connections = 2000\n", vgt_default_keys), 0);
+	/* All from one uid (ours): above its default share. */
+	assert_int_equal(vgt_setup(&d, "max_connections = 2000\nmax_connections_per_uid = 2000\n",
+				   vgt_default_keys),
+			 0);
 	assert_int_equal(vgt_start(&d, 0, NULL), 0);
 	EVP_PKEY *ed = vt_load_file(&d, "ed25519.pem");
 	static int fds[MANY];

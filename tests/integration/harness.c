@@ -46,8 +46,11 @@ int vgt_write_config(vgt_daemon *d, const char *globals, const char *keys)
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "socket = %s\nkeyholders = 2\nlog_level = debug\n%s\n%s\n", d->sock,
-		globals ? globals : "", keys ? keys : "");
+	/* Started as root (as the tests are), vgd runs its front as a user
+	 * of its own, which must exist: nobody does everywhere (README
+	 * advises a dedicated user, vgd-front, for real use). */
+	fprintf(f, "socket = %s\nkeyholders = 2\nlog_level = debug\nfront_user = nobody\n%s\n%s\n",
+		d->sock, globals ? globals : "", keys ? keys : "");
 	if (fclose(f) != 0)
 		return -1;
 	return rename(tmp, d->conf);
