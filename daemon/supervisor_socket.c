@@ -1,7 +1,8 @@
 /* supervisor_socket.c: the listening socket (see supervisor_internal.h):
  * the one systemd passes (socket activation), or our own at socket_path
- * with its group and mode. Created before any child, inherited by the
- * front only. Nothing here is secret. */
+ * with its group and mode, which it has from its creation (no chmod or
+ * chown by path: see make_socket). Created before any child, inherited by
+ * the front only. Nothing here is secret. */
 #include "supervisor_internal.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <grp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -68,25 +70,52 @@ static int make_socket(sup *s)
 		}
 		unlink(c->socket_path);
 	}
-	mode_t old = umask(0177);
+	/* Mode and group are the socket file's from the moment bind creates
+	 * it, so no chmod or chown by path follows (in a directory others can
+	 * write, the name could point elsewhere by then). Linux creates the
+	 * file with the socket's own inode mode (set by fchmod before bind)
+	 * less the umask, and with our filesystem group id: root takes the
+	 * socket's group for the bind (setfsgid), then returns to its own. */
+	gid_t gid = (gid_t)-1;
+	if (c->socket_group[0]) {
+		struct group *g = getgrnam(c->socket_group);
+		if (!g) {
+			vgd_err("socket group %s: no such group", c->socket_group);
+			close(fd);
+			return -1;
+		}
+		gid = g->gr_gid;
+	}
+	if (fchmod(fd, c->socket_mode) < 0) {
+		vgd_err("socket %s: fchmod: %s", c->socket_path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	int as_group = gid != (gid_t)-1 && geteuid() == 0 && gid != getegid();
+	if (as_group)
+		(void)setfsgid(gid);
+	mode_t old = umask(0);
 	int r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	int err = errno;
 	umask(old);
+	if (as_group)
+		(void)setfsgid(getegid());
 	if (r < 0) {
-		vgd_err("bind %s: %s", c->socket_path, strerror(errno));
+		vgd_err("bind %s: %s", c->socket_path, strerror(err));
 		close(fd);
 		return -1;
 	}
 	s->owns_socket_path = 1;
-	if (c->socket_group[0]) {
-		struct group *g = getgrnam(c->socket_group);
-		if (!g || chown(c->socket_path, (uid_t)-1, g->gr_gid) < 0) {
-			vgd_err("socket group %s: %s", c->socket_group,
-				g ? strerror(errno) : "no such group");
-			close(fd);
-			return -1;
-		}
+	/* Not root: a group of ours other than our own can only be set after
+	 * bind, by name; lchown never follows a link, and we can only change
+	 * files we own. */
+	if (gid != (gid_t)-1 && !as_group && gid != getegid() &&
+	    lchown(c->socket_path, (uid_t)-1, gid) < 0) {
+		vgd_err("socket group %s: %s", c->socket_group, strerror(errno));
+		close(fd);
+		return -1;
 	}
-	if (chmod(c->socket_path, c->socket_mode) < 0 || listen(fd, 1024) < 0) {
+	if (listen(fd, 1024) < 0) {
 		vgd_err("socket %s: %s", c->socket_path, strerror(errno));
 		close(fd);
 		return -1;
