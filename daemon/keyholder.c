@@ -64,9 +64,12 @@ static void test_hook(const uint8_t *data, size_t len, int fd)
 		(void)sendmsg(fd, &mh, MSG_DONTWAIT);
 	} else if (strcmp(cmd, "report-flood") == 0) {
 		vgd_supmsg m = {.type = VGD_SUP_VIOLATION, .nr = 83 /* mkdir */};
-		for (int i = 0; i < 20000; i++)
-			if (write(kh_report_fd, &m, sizeof(m)) < 0)
+		for (int i = 0; i < 20000;) {
+			if (write(kh_report_fd, &m, sizeof(m)) == (ssize_t)sizeof(m))
+				i++;
+			else if (errno != EAGAIN)
 				break;
+		}
 	}
 }
 #endif
