@@ -10,10 +10,12 @@
 
 #include <errno.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <pwd.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -137,13 +139,30 @@ static int lookup_user(const char *setting, const char *user, const char *group,
  * if its seccomp filter were bypassed. Not root: everything runs as we
  * do (systemd's unit gives vgd one unprivileged user and no way to
  * change it; README's security section says what that leaves). */
+/* May we change users? Root with CAP_SETUID and CAP_SETGID (uid 0 in a
+ * sandbox without capabilities may not, and is treated as any user). */
+static int can_change_user(void)
+{
+	if (geteuid() != 0)
+		return 0;
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2];
+	if (syscall(SYS_capget, &h, d) < 0)
+		return 0;
+	uint32_t need = 1u << CAP_SETUID | 1u << CAP_SETGID;
+	return (d[0].effective & need) == need;
+}
+
 static int resolve_users(sup *s)
 {
 	const vgd_config *c = s->cfg;
-	if (geteuid() != 0) {
+	if (!can_change_user()) {
 		if (c->user[0])
 			vgd_warn("not root: running as uid %u, not as user '%s'",
 				 (unsigned)geteuid(), c->user);
+		vgd_info("no privilege to change users: the front runs as uid %u like the "
+			 "keyholders (README: Security)",
+			 (unsigned)geteuid());
 		return 0;
 	}
 	if (c->user[0] && lookup_user("user", c->user, c->group, &s->sb) < 0)
