@@ -80,8 +80,10 @@ static int wbuf_append(vg_client *c, const uint8_t *p, size_t n)
 {
 	if (c->woff == c->wlen)
 		c->woff = c->wlen = 0;
-	if (c->wlen + n > c->wcap) {
-		/* Compact first: written bytes at the front are dead. */
+	if (c->wlen + n > c->wcap && c->woff > 0) {
+		/* Compact first: written bytes at the front are dead. (Not on a
+		 * first request: wbuf is still NULL, and memmove(NULL, ...) is
+		 * undefined even for 0 bytes.) */
 		memmove(c->wbuf, c->wbuf + c->woff, c->wlen - c->woff);
 		c->wlen -= c->woff;
 		c->woff = 0;

@@ -115,9 +115,9 @@ int vgd_sup_spawn_keyholder(sup *s, int slot)
 		o.chan_fd = sv[1];
 		if (vgd_sandbox_enter(VGD_ROLE_KEYHOLDER, &o) < 0) {
 			vgd_keystore_wipe(&s->ks);
-			_exit(1);
+			vgd_sandbox_exit(1);
 		}
-		_exit(vgd_keyholder_main(&s->ks, sv[1], sc[1]));
+		vgd_sandbox_exit(vgd_keyholder_main(&s->ks, sv[1], sc[1]));
 	}
 	close(sv[1]);
 	close(sc[1]);
@@ -195,7 +195,7 @@ int vgd_sup_spawn_front(sup *s)
 		o.report_fd = sv[1];
 		o.chan_fd = -1;
 		if (vgd_sandbox_enter(VGD_ROLE_FRONT, &o) < 0)
-			_exit(1);
+			vgd_sandbox_exit(1);
 		vgd_front_args a = {
 			.cfg = s->cfg,
 			.keys = &s->ks,
@@ -206,7 +206,7 @@ int vgd_sup_spawn_front(sup *s)
 			.generation = s->gen,
 			.ncpus = s->ncpus,
 		};
-		_exit(vgd_front_main(&a));
+		vgd_sandbox_exit(vgd_front_main(&a));
 	}
 	close(sv[1]);
 	for (int i = 0; i < s->nslots; i++)
