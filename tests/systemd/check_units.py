@@ -110,8 +110,12 @@ def verify(destdir, builddir, vgd):
         with open(os.path.join(root, "etc", "group")) as f:
             group = f.read()
         if r.returncode != 0 or not re.search(r"^vgd:", passwd, re.M) or \
+                not re.search(r"^vgd-front:", passwd, re.M) or \
                 not re.search(r"^vgd-clients:", group, re.M):
-            sys.exit("sysusers.d/vgd.conf did not create vgd and vgd-clients")
+            sys.exit("sysusers.d/vgd.conf did not create vgd, vgd-front and vgd-clients")
+        uid = {l.split(":")[0]: l.split(":")[2] for l in passwd.splitlines() if l}
+        if uid["vgd"] == uid["vgd-front"]:
+            sys.exit("vgd and vgd-front have the same uid")
         tmpfiles = find(destdir, "**/lib/tmpfiles.d/vgd.conf")
         if os.geteuid() != 0:
             # The entries chown to root: only root can apply them.

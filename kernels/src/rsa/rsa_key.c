@@ -18,6 +18,7 @@
 #include "rsa/rsa_exp.h"
 #include "rsa/rsa_impl.h"
 #include "rsa/rsa_key.h"
+#include "rsa/rsa_prime.h"
 #include "vg/rsa.h"
 #include "vg/wipe.h"
 
@@ -221,6 +222,11 @@ int vg_rsa_key_init(vg_rsa_key *key, const vg_rsa_key_parts *parts)
 	s.one[0] = 1;
 	ok &= vg_bn_eq(s.t, s.one, lp);
 
+	/* p and q are (probably) prime: Miller-Rabin, constant time in them. */
+	ok &= vg_rsa_prime_check(&s.mp, key->p.bits, VG_RSA_MR_ROUNDS);
+	vg_rsa_mont_init(vg_rsa_impl(), &s.mp, key->q.prime, key->q.rr, key->q.m0inv, lq);
+	ok &= vg_rsa_prime_check(&s.mp, key->q.bits, VG_RSA_MR_ROUNDS);
+
 	/* The verdict is public. */
 	if (!ok) {
 		rc = VG_E_KEY;
@@ -228,9 +234,8 @@ int vg_rsa_key_init(vg_rsa_key *key, const vg_rsa_key_parts *parts)
 	}
 
 	/* End to end: sign a fixed value and let the private operation's own
-	 * check (x^(d e) == x) catch an e that does not match d, and most
-	 * non-prime factors (it is a Fermat test to one base). The value is
-	 * below n (top byte zero). Primality is not otherwise checked. */
+	 * check (x^(d e) == x) catch an e that does not match d. The value is
+	 * below n (top byte zero). */
 	for (size_t i = 1; i < key->pub.bytes; i++)
 		s.x[i] = (uint8_t)(0x5a ^ i);
 	if (vg_rsa_private(key, s.y, s.x, key->pub.bytes) != 0) {

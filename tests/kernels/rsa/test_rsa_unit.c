@@ -18,6 +18,7 @@
 #include "rsa/rsa_exp.h"
 #include "rsa/rsa_impl.h"
 #include "rsa/rsa_key.h"
+#include "rsa/rsa_prime.h"
 #include "rsa_testkeys.h"
 #include "rsa_testutil.h"
 #include "vecfile.h"
@@ -660,6 +661,60 @@ static void parts_2048(trsa_parts *t)
 	assert_int_equal(vg_vec_close(f), 0);
 }
 
+
+/* ---- Primality of the key's factors (rsa_prime.c) ------------------------ */
+
+/* The Miller-Rabin check accepts primes and refuses composites that a
+ * Fermat test (what key loading did before) lets through: Carmichael
+ * numbers pass Fermat to every base prime to them, and strong
+ * pseudoprimes to small bases pass those bases. The numbers were made
+ * with Python (pow-based Miller-Rabin, trial division): a Chernick
+ * Carmichael number (6k+1)(12k+1)(18k+1) of 310 bits, a 512-bit prime and
+ * a 1023-bit product of two 512-bit primes. */
+static int prime_check_hex(const char *hex)
+{
+	uint8_t b[8 * MAXL];
+	size_t len = strlen(hex) / 2;
+	for (size_t i = 0; i < len; i++) {
+		unsigned v;
+		assert_int_equal(sscanf(hex + 2 * i, "%2x", &v), 1);
+		b[i] = (uint8_t)v;
+	}
+	uint64_t m[MAXL], rr[MAXL];
+	assert_int_equal(vg_bn_from_bytes(m, MAXL, b, len), 1);
+	size_t bits = vg_bn_bits(m, MAXL), n = (bits + 63) / 64;
+	vg_mont_rr(rr, m, n);
+	vg_mont ctx;
+	vg_mont_init(&ctx, m, rr, vg_mont_m0inv(m[0]), n);
+	return (int)vg_rsa_prime_check(&ctx, bits, VG_RSA_MR_ROUNDS);
+}
+
+static void test_prime_check(void **state)
+{
+	(void)state;
+	static const char *primes[] = {
+		"0f4243", /* 1000003 */
+		"1fffffffffffffff", /* 2^61 - 1 */
+		"9f008c8caf152ba1dfbed936c173e91ba1ccb955fef75d1b373768a88d69d95e787f73ead6759d6b"
+		"37bca79c5f09399972aad0566ff3b4f971095f88867e5b0f",
+	};
+	static const char *composites[] = {
+		"0231",     /* 561 = 3 11 17, the first Carmichael number */
+		"a051",     /* 41041, Carmichael */
+		"07ff",     /* 2047 = 23 89, strong pseudoprime to base 2 */
+		"bfa1eb47", /* 3215031751, strong pseudoprime to bases 2, 3, 5, 7 */
+		"3eaf9664dc92f09bd6dec12442f1a80f426376073d4bcdaf4d069709b2b2d29afc56cc603b8941",
+		"58e976b4083d988d8a74242a3df184ac26cf8c16d1b6dc5cfb9e6b8277becd39031ca67ac6894892"
+		"8f4fa9275e822082e19e2678ff0763dca23a71602f938d76f38d39de4cc340b8e817bfdf330fb223"
+		"4d0aad53b4c8540ad360e8981207db0688072b49ad75b3683b75cc6bce95ae1d818d6cc068bd2d07"
+		"2dd02439955fac09",
+	};
+	for (size_t i = 0; i < sizeof(primes) / sizeof(primes[0]); i++)
+		assert_int_equal(prime_check_hex(primes[i]), 1);
+	for (size_t i = 0; i < sizeof(composites) / sizeof(composites[0]); i++)
+		assert_int_equal(prime_check_hex(composites[i]), 0);
+}
+
 static void test_key_accessors(void **state)
 {
 	uint8_t n[VG_RSA_MAX_BYTES], e[8];
@@ -1267,7 +1322,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_mont_m0inv),     cmocka_unit_test(test_mont_rr),
 		cmocka_unit_test(test_mont_mul_random), cmocka_unit_test(test_mont_mul_edges),
 		cmocka_unit_test(test_mont_reduce),    cmocka_unit_test(test_mont_add_sub),
-		cmocka_unit_test(test_mont_exp),
+		cmocka_unit_test(test_mont_exp),       cmocka_unit_test(test_prime_check),
 	};
 	const struct CMUnitTest rsa_tests[] = {
 		cmocka_unit_test(test_key_accessors),   cmocka_unit_test(test_key_rejections),
