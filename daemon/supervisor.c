@@ -3,8 +3,9 @@
  * socket, the first children), its signal events and main loop, and
  * stopping (SIGTERM/SIGINT: drain, then kill what outlives the drain).
  * Holds the keys (to give them to new keyholders) but never parses client
- * input, and never waits for a child (supervisor_ctl.c, _chan.c). Not sandboxed by seccomp: it must fork, read key files on reload
- * and create the socket. supervisor_internal.h says which
+ * input, and never waits for a child (supervisor_ctl.c, _chan.c). Not
+ * sandboxed by seccomp: it must fork, read key files on reload and create
+ * the socket. supervisor_internal.h says which
  * supervisor_*.c file owns the rest. */
 #include "supervisor.h"
 
