@@ -96,6 +96,12 @@ static void child_readable(evutil_socket_t fd, short what, void *arg)
 		ssize_t n = recv(fd, &m, sizeof(m), MSG_DONTWAIT);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			break;
+		/* A child that exits with a message of ours unread (a ping)
+		 * leaves ECONNRESET pending, and recv returns it before what
+		 * the child sent (its violation report): the error is consumed,
+		 * read on. */
+		if (n < 0 && errno == ECONNRESET)
+			continue;
 		if (n <= 0) {
 			/* The child is gone or going: its exit is handled when it
 			 * is reaped. */
