@@ -77,8 +77,9 @@ def main():
     env = dict(os.environ)
     env["ASAN_OPTIONS"] = "halt_on_error=1:abort_on_error=1:print_summary=1:detect_leaks=0"
     env["UBSAN_OPTIONS"] = "halt_on_error=1:abort_on_error=1:print_summary=1:print_stacktrace=1"
+    # ASan and UBSan slow everything down: each test's own timeout, tripled.
     return run([meson, "test", "-C", build, "--no-rebuild", "--print-errorlogs",
-                "--num-processes", "2"] + TESTS, env=env)
+                "--num-processes", "2", "--timeout-multiplier", "3"] + TESTS, env=env)
 
 
 if __name__ == "__main__":
