@@ -1,14 +1,14 @@
 /* supervisor_chan.c: what children send the supervisor on their own
  * channels (see supervisor_internal.h): violation reports, pongs, the
- * front's READY; and the rate limit on the lines children can cause.
+ * front's READY.
  *
  * A child's channel is its own: a report names the child it came on, so a
  * child can only speak for itself, and only once (the one report its
  * SIGSYS handler writes before it exits). Everything else a child sends is
  * dropped and counted, the supervisor reads at most VGD_SUP_READ_BUDGET
  * messages per wake-up from one child, and the lines children can cause
- * are rate-limited: a compromised child cannot flood the log, the counters
- * or the supervisor's memory. Nothing here is secret. */
+ * are rate-limited (ratelog.h): a compromised child cannot flood the log,
+ * the counters or the supervisor's memory. Nothing here is secret. */
 #include "supervisor_internal.h"
 
 #include <errno.h>
@@ -19,32 +19,6 @@
 #include "clock.h"
 #include "log.h"
 #include "notify.h"
-
-/* Lines children can cause: a burst of LOG_BURST, then LOG_PER_S a
- * second; what is held back is counted and reported by
- * vgd_sup_log_suppressed(). */
-#define LOG_BURST 20
-#define LOG_PER_S 5
-
-int vgd_sup_may_log(sup *s)
-{
-	long long now = (long long)vgd_now_ms();
-	if (s->log_refill_ms == 0) {
-		s->log_refill_ms = now;
-		s->log_tokens = LOG_BURST;
-	}
-	long long add = (now - s->log_refill_ms) * LOG_PER_S / 1000;
-	if (add > 0) {
-		s->log_tokens = s->log_tokens + add > LOG_BURST ? LOG_BURST : s->log_tokens + (int)add;
-		s->log_refill_ms = now;
-	}
-	if (s->log_tokens > 0) {
-		s->log_tokens--;
-		return 1;
-	}
-	s->log_suppressed++;
-	return 0;
-}
 
 static const char *role_name(const child *c) { return c->slot < 0 ? "front" : "keyholder"; }
 
@@ -78,9 +52,9 @@ static void on_message(sup *s, child *c, const vgd_supmsg *m)
 		break;
 	}
 	s->dropped++;
-	if (vgd_sup_may_log(s))
-		vgd_warn("%s (pid %d) sent an unexpected message (type %u); dropped", role_name(c),
-			 (int)c->pid, (unsigned)m->type);
+	vgd_ratelog_event(&s->childlog, vgd_now_ms(),
+			  "%s (pid %d) sent an unexpected message (type %u); dropped", role_name(c),
+			  (int)c->pid, (unsigned)m->type);
 }
 
 static void child_readable(evutil_socket_t fd, short what, void *arg)
@@ -161,14 +135,4 @@ void vgd_sup_child_read(child *c)
 {
 	if (c->ev)
 		child_readable(c->fd, EV_READ, c);
-}
-
-/* Held-back lines, said once the rate limit allows. */
-void vgd_sup_log_suppressed(sup *s)
-{
-	if (!s->log_suppressed || !vgd_sup_may_log(s))
-		return;
-	vgd_warn("%llu line(s) about children's messages were not logged (rate limit)",
-		 (unsigned long long)s->log_suppressed);
-	s->log_suppressed = 0;
 }

@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
 
 /* 1 sent, 0 the socket is full, -1 the channel is broken. */
@@ -100,10 +101,10 @@ static void send_ctl(sup *s, const vgd_ctl *m, int fd_to_pass)
 	}
 	if (s->ctlq_len == VGD_CTL_QUEUE_MAX || !s->ctlq) {
 		s->dropped++;
-		if (vgd_sup_may_log(s))
-			vgd_warn("front (pid %d) is not reading its control channel: message "
-				 "dropped; restarting it",
-				 (int)s->front.pid);
+		vgd_ratelog_event(&s->childlog, vgd_now_ms(),
+				  "front (pid %d) is not reading its control channel: message "
+				  "dropped; restarting it",
+				  (int)s->front.pid);
 		if (s->front.pid > 0 && !s->front.killed) {
 			s->front.killed = KILLED_STALE;
 			kill(s->front.pid, SIGKILL);

@@ -14,8 +14,7 @@
  *   supervisor_brake.c   restarting what died, with the crash-loop brake;
  *   supervisor_spawn.c   forking the front and the keyholders;
  *   supervisor_chan.c    what children send on their own channels
- *                        (violation reports, pongs, READY), and the rate
- *                        limit on the lines they can cause;
+ *                        (violation reports, pongs, READY);
  *   supervisor_ctl.c     the control channel to the front: non-blocking,
  *                        with a bounded queue (and READY to the service
  *                        manager);
@@ -29,6 +28,7 @@
 
 #include "config.h"
 #include "keystore.h"
+#include "ratelog.h"
 #include "record.h"
 #include "sandbox.h"
 
@@ -92,11 +92,8 @@ struct sup {
 	vgd_sandbox_opts sb_front; /* the front's (its own user) */
 	int cfg_owned;         /* cfg was allocated by a reload (free it on the next) */
 	unsigned front_nofile; /* RLIMIT_NOFILE the front gets */
-	/* What children can make the supervisor log is rate-limited: a token
-	 * bucket of lines, and a count of those it held back. */
-	long long log_refill_ms;
-	int log_tokens;
-	uint64_t log_suppressed;
+	/* What children can make the supervisor log is rate-limited. */
+	vgd_ratelog childlog;
 };
 
 /* supervisor_reload.c */
@@ -128,9 +125,6 @@ int vgd_sup_child_watch(sup *s, child *c, int fd);
 void vgd_sup_child_unwatch(child *c);
 /* Read what the child has sent (before it is reaped: its report). */
 void vgd_sup_child_read(child *c);
-/* May the supervisor log one more line a child caused? (rate limit) */
-int vgd_sup_may_log(sup *s);
-void vgd_sup_log_suppressed(sup *s);
 /* Kill a child on purpose (why: KILLED_*), so its exit is not a crash. */
 void vgd_sup_kill(sup *s, child *c, int why);
 

@@ -42,10 +42,10 @@ static void check(sup *s, child *c, uint64_t now)
 		if (now - c->ping_sent_ms <= (uint64_t)s->cfg->liveness_timeout_ms)
 			return;
 		s->hung++;
-		if (vgd_sup_may_log(s))
-			vgd_err("%s (pid %d, slot %d) did not answer a ping within %d ms; killing it",
-				c->slot < 0 ? "front" : "keyholder", (int)c->pid, c->slot,
-				s->cfg->liveness_timeout_ms);
+		vgd_ratelog_event(&s->childlog, now,
+				  "%s (pid %d, slot %d) did not answer a ping within %d ms; killing it",
+				  c->slot < 0 ? "front" : "keyholder", (int)c->pid, c->slot,
+				  s->cfg->liveness_timeout_ms);
 		vgd_sup_kill(s, c, KILLED_HUNG);
 		return;
 	}
@@ -86,7 +86,7 @@ static void on_live_timer(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	uint64_t now = vgd_now_ms();
 	uint64_t hung = s->hung;
-	vgd_sup_log_suppressed(s);
+	vgd_ratelog_tick(&s->childlog, now); /* the summary of suppressed lines */
 	if (s->stopping)
 		return; /* the kill timer ends what does not drain */
 	check(s, &s->front, now);
@@ -110,6 +110,8 @@ static void on_live_timer(evutil_socket_t fd, short what, void *arg)
 
 int vgd_sup_live_start(sup *s)
 {
+	vgd_ratelog_init(&s->childlog, "children", "lines about children's messages",
+			 VGD_LOG_WARN);
 	s->live_timer = event_new(s->base, -1, EV_PERSIST, on_live_timer, s);
 	int p = period_ms(s);
 	struct timeval tv = {p / 1000, (p % 1000) * 1000};
