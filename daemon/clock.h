@@ -16,4 +16,12 @@ static inline uint64_t vgd_now_us(void)
 
 static inline uint64_t vgd_now_ms(void) { return vgd_now_us() / 1000u; }
 
+/* Milliseconds from then to now, 0 if then is later: a timestamp taken
+ * after now was read (work done between reading the clock and comparing)
+ * must not wrap to an age of 584 million years and expire at once. */
+static inline uint64_t vgd_ms_since(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;
+}
+
 #endif

@@ -220,9 +220,10 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	front *f = arg;
 	(void)fd;
 	(void)what;
-	uint64_t now = vgd_now_ms();
 	settle(f); /* empties the lists that may name released conns */
 	vgd_front_conn_free_released(f);
+	/* Read after settle(), which stamps connections and keyholders. */
+	uint64_t now = vgd_now_ms();
 	/* A connection held at the limit is refused at the second tick that
 	 * finds it: a whole poll of the loop lies between, so every close its
 	 * client made before connecting has been read. */
@@ -233,14 +234,14 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 		if (c->dead)
 			continue;
 		if (c->partial_since_ms &&
-		    now - c->partial_since_ms > (uint64_t)f->lim.frame_timeout_ms) {
+		    vgd_ms_since(now, c->partial_since_ms) > (uint64_t)f->lim.frame_timeout_ms) {
 			vgd_front_log(f, VGD_LK_TIMEOUT,
 				      "closing connection of pid %d: partial frame timed out",
 				      (int)c->pid);
 			vgd_front_conn_start_closing(c);
 			vgd_front_conn_maybe_finish(f, c);
 		} else if (c->inflight == 0 && !c->partial_since_ms && !c->closing &&
-			   now - c->last_active_ms > (uint64_t)f->lim.idle_timeout_ms) {
+			   vgd_ms_since(now, c->last_active_ms) > (uint64_t)f->lim.idle_timeout_ms) {
 			vgd_debug("closing idle connection of pid %d", (int)c->pid);
 			vgd_front_conn_close(f, c);
 		}
@@ -252,7 +253,7 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	 * channel is closed (the supervisor's ping restarts it). */
 	vgd_front_kh_check_progress(f, now);
 	/* Jobs that found no keyholder in time fail rather than wait forever. */
-	while (f->queue.head && now - f->queue.head->t_queued_ms > QUEUE_TIMEOUT_MS) {
+	while (f->queue.head && vgd_ms_since(now, f->queue.head->t_queued_ms) > QUEUE_TIMEOUT_MS) {
 		job *j = f->queue.head;
 		vgd_front_q_remove(&f->queue, j);
 		vgd_front_job_finish(f, j, VG_ST_UNAVAILABLE, NULL, 0,

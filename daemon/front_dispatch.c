@@ -186,7 +186,7 @@ void vgd_front_kh_check_progress(front *f, uint64_t now_ms)
 	for (int i = 0; i < f->nkh + f->nretiring; i++) {
 		khchan *k = i < f->nkh ? f->kh[i] : f->retiring[i - f->nkh];
 		if (!k || k->out.len == 0 ||
-		    now_ms - k->progress_ms <= (uint64_t)f->lim.job_timeout_ms)
+		    vgd_ms_since(now_ms, k->progress_ms) <= (uint64_t)f->lim.job_timeout_ms)
 			continue;
 		f->stats.keyholders_hung++;
 		vgd_warn("keyholder %d answered nothing for %d ms with %zu request(s) in flight; "

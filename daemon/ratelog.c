@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "clock.h"
 #include "log.h"
 
 void vgd_ratelog_init(vgd_ratelog *r, const char *name, const char *what, int level)
@@ -13,7 +14,7 @@ void vgd_ratelog_init(vgd_ratelog *r, const char *name, const char *what, int le
 
 void vgd_ratelog_tick(vgd_ratelog *r, uint64_t now_ms)
 {
-	if (now_ms - r->window_start_ms < VGD_RATELOG_WINDOW_MS)
+	if (vgd_ms_since(now_ms, r->window_start_ms) < VGD_RATELOG_WINDOW_MS)
 		return;
 	if (r->held != 0)
 		vgd_log(r->level, "%llu more suppressed: %s (at most %d lines per %u s)",

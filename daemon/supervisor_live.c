@@ -39,7 +39,7 @@ static void check(sup *s, child *c, uint64_t now)
 	if (c->pid <= 0 || c->fd < 0 || c->killed)
 		return;
 	if (c->ping_sent_ms) {
-		if (now - c->ping_sent_ms <= (uint64_t)s->cfg->liveness_timeout_ms)
+		if (vgd_ms_since(now, c->ping_sent_ms) <= (uint64_t)s->cfg->liveness_timeout_ms)
 			return;
 		s->hung++;
 		vgd_ratelog_event(&s->childlog, now,
