@@ -1,6 +1,7 @@
 /* key.c: vgd-backed key objects: a key name, its public part (fetched from
- * vgd) and a libvgclient connection used under a lock. No secrets: the
- * private key stays in vgd. */
+ * vgd) and the connection to vgd its operations go through (conn.c),
+ * shared with the key's copies. No secrets: the private key stays in
+ * vgd. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,10 +12,6 @@ vg_prov_key *vg_prov_key_new(vg_prov *p, int type)
 	vg_prov_key *k = calloc(1, sizeof(*k));
 	if (!k)
 		return NULL;
-	if (pthread_mutex_init(&k->lock, NULL) != 0) {
-		free(k);
-		return NULL;
-	}
 	k->prov = p;
 	k->type = type;
 	k->refs = 1;
@@ -31,12 +28,10 @@ void vg_prov_key_free(vg_prov_key *k)
 {
 	if (!k || __atomic_sub_fetch(&k->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
-	vg_client_free(k->client);
-	pthread_mutex_destroy(&k->lock);
+	vg_prov_conn_unref(k->conn);
 	free(k->socket);
 	free(k);
 }
-
 int vg_prov_is_ec(int type)
 {
 	return type == VGC_KEY_ECDSA_P256 || type == VGC_KEY_ECDSA_P384;
@@ -75,27 +70,6 @@ static const char *socket_path(const vg_prov_key *k)
 	return k->prov->socket;
 }
 
-/* Called with k->lock held. */
-static vg_client *client_locked(vg_prov_key *k)
-{
-	if (!k->client) {
-		k->client = vg_client_new(socket_path(k));
-		if (k->client)
-			vg_client_set_timeout(k->client, k->prov->timeout_ms);
-	}
-	return k->client;
-}
-
-/* Finish a call made under the lock: raise the client's message. */
-static int done_locked(vg_prov_key *k, int r, const char *what)
-{
-	if (r < 0)
-		vg_prov_err(k->prov, VG_PROV_R_VGD, "%s with key %s: %s", what, k->name,
-			    k->client ? vg_client_errmsg(k->client) : vg_client_strerror(r));
-	pthread_mutex_unlock(&k->lock);
-	return r >= 0;
-}
-
 int vg_prov_key_fetch(vg_prov_key *k, const char *name, const char *socket)
 {
 	size_t n = strlen(name);
@@ -106,12 +80,17 @@ int vg_prov_key_fetch(vg_prov_key *k, const char *name, const char *socket)
 	k->socket = NULL;
 	if (socket && !(k->socket = strdup(socket)))
 		return 0;
-	vgc_key_info info;
-	pthread_mutex_lock(&k->lock);
-	vg_client *c = client_locked(k);
-	int r = c ? vg_client_public_key(c, k->name, &info) : VGC_E_NOMEM;
-	if (!done_locked(k, r, "public-key"))
+	vg_prov_conn_unref(k->conn);
+	k->conn = vg_prov_conn_new(socket_path(k), k->prov->timeout_ms);
+	if (!k->conn)
 		return 0;
+	vgc_key_info info;
+	char err[400];
+	int r = vg_prov_conn_public_key(k->conn, k->name, &info, err, sizeof(err));
+	if (r < 0) {
+		vg_prov_err(k->prov, VG_PROV_R_VGD, "public-key with key %s: %s", k->name, err);
+		return 0;
+	}
 	size_t want = info.type == VGC_KEY_ED25519      ? 32
 		      : info.type == VGC_KEY_ECDSA_P256 ? 65
 		      : info.type == VGC_KEY_ECDSA_P384 ? 97
@@ -131,44 +110,40 @@ int vg_prov_key_fetch(vg_prov_key *k, const char *name, const char *socket)
 	return 1;
 }
 
-static int need_name(vg_prov_key *k)
+/* One request with the key, through its connection; 1, or 0 with the
+ * error raised. */
+static int call(vg_prov_key *k, vg_prov_req *rq, uint8_t *out, size_t cap, size_t *out_len,
+		const char *what)
 {
-	if (k->name[0])
-		return 1;
-	vg_prov_err(k->prov, VG_PROV_R_NO_KEY, "no private key");
-	return 0;
+	if (!k->name[0] || !k->conn) {
+		vg_prov_err(k->prov, VG_PROV_R_NO_KEY, "no private key");
+		return 0;
+	}
+	rq->key = k->name;
+	char err[400];
+	int r = vg_prov_conn_call(k->conn, rq, out, cap, out_len, err, sizeof(err));
+	if (r < 0)
+		vg_prov_err(k->prov, VG_PROV_R_VGD, "%s with key %s: %s", what, k->name, err);
+	return r == 0;
 }
 
 int vg_prov_key_sign(vg_prov_key *k, int alg, const uint8_t *data, size_t len, uint8_t *sig,
 		     size_t cap, size_t *sig_len)
 {
-	if (!need_name(k))
-		return 0;
-	pthread_mutex_lock(&k->lock);
-	vg_client *c = client_locked(k);
-	int r = c ? vg_client_sign(c, k->name, alg, data, len, sig, cap, sig_len) : VGC_E_NOMEM;
-	return done_locked(k, r, "sign");
+	vg_prov_req rq = {.kind = VG_PROV_OP_SIGN, .alg = alg, .data = data, .len = len};
+	return call(k, &rq, sig, cap, sig_len, "sign");
 }
 
 int vg_prov_key_sign_tls13(vg_prov_key *k, int role, const uint8_t *hash, size_t hash_len,
 			   uint8_t *sig, size_t cap, size_t *sig_len)
 {
-	if (!need_name(k))
-		return 0;
-	pthread_mutex_lock(&k->lock);
-	vg_client *c = client_locked(k);
-	int r = c ? vg_client_sign_tls13(c, k->name, role, hash, hash_len, sig, cap, sig_len)
-		  : VGC_E_NOMEM;
-	return done_locked(k, r, "sign (tls13)");
+	vg_prov_req rq = {.kind = VG_PROV_OP_TLS13, .role = role, .data = hash, .len = hash_len};
+	return call(k, &rq, sig, cap, sig_len, "sign (tls13)");
 }
 
 int vg_prov_key_rsa_private(vg_prov_key *k, const uint8_t *in, size_t len, uint8_t *out,
 			    size_t cap, size_t *out_len)
 {
-	if (!need_name(k))
-		return 0;
-	pthread_mutex_lock(&k->lock);
-	vg_client *c = client_locked(k);
-	int r = c ? vg_client_rsa_private(c, k->name, in, len, out, cap, out_len) : VGC_E_NOMEM;
-	return done_locked(k, r, "rsa-private");
+	vg_prov_req rq = {.kind = VG_PROV_OP_RSA, .data = in, .len = len};
+	return call(k, &rq, out, cap, out_len, "rsa-private");
 }

@@ -281,6 +281,11 @@ void *vg_prov_km_dup(const void *key, int selection)
 			vg_prov_key_free(d);
 			return NULL;
 		}
+		/* A copy signs through the same connection (and its pipeline). */
+		if (k->conn) {
+			vg_prov_conn_ref(k->conn);
+			d->conn = k->conn;
+		}
 	}
 	return d;
 }

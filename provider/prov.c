@@ -9,6 +9,7 @@
 
 #include "vg_config.h"
 #include "vgdprov.h"
+#include "vgdprov_stats.h"
 
 #define PROPS "provider=vgd"
 
@@ -86,10 +87,26 @@ static const OSSL_PARAM *prov_gettable(void *provctx)
 		OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, NULL, 0),
 		OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, NULL, 0),
 		OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, NULL),
+		OSSL_PARAM_uint64("vgd-sync-requests", NULL),
+		OSSL_PARAM_uint64("vgd-async-requests", NULL),
+		OSSL_PARAM_uint64("vgd-async-pauses", NULL),
+		OSSL_PARAM_uint64("vgd-async-inflight-max", NULL),
 		OSSL_PARAM_END,
 	};
 	return t;
 }
+
+/* The counters a program can read with OSSL_PROVIDER_get_params (the
+ * same as the $VGD_PROVIDER_STATS file's). */
+static const struct {
+	const char *name;
+	int which;
+} counter_params[] = {
+	{"vgd-sync-requests", VG_PROV_ST_SYNC},
+	{"vgd-async-requests", VG_PROV_ST_ASYNC},
+	{"vgd-async-pauses", VG_PROV_ST_PAUSES},
+	{"vgd-async-inflight-max", VG_PROV_ST_INFLIGHT_MAX},
+};
 
 static int prov_get_params(void *provctx, OSSL_PARAM params[])
 {
@@ -105,6 +122,10 @@ static int prov_get_params(void *provctx, OSSL_PARAM params[])
 		return 0;
 	if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) && !OSSL_PARAM_set_int(q, 1))
 		return 0;
+	for (size_t i = 0; i < sizeof(counter_params) / sizeof(counter_params[0]); i++)
+		if ((q = OSSL_PARAM_locate(params, counter_params[i].name)) &&
+		    !OSSL_PARAM_set_uint64(q, vg_prov_stat_get(counter_params[i].which)))
+			return 0;
 	return 1;
 }
 
@@ -196,6 +217,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 			break;
 		}
 	}
+	vg_prov_stats_init();
 	if (!read_config(p, get_params)) {
 		prov_teardown(p);
 		return 0;

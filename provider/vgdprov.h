@@ -41,6 +41,44 @@ enum vg_prov_reason {
 void vg_prov_err(const vg_prov *p, int reason, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* A connection to vgd (conn.c, async.c): a libvgclient client under a
+ * lock, shared by a key and its copies, reference counted. */
+typedef struct vg_prov_conn vg_prov_conn;
+
+/* One request to vgd. */
+enum { VG_PROV_OP_SIGN = 1, VG_PROV_OP_TLS13, VG_PROV_OP_RSA };
+typedef struct {
+	int kind;            /* VG_PROV_OP_* */
+	const char *key;     /* the key's name in vgd */
+	int alg;             /* SIGN: VGC_ALG_* */
+	int role;            /* TLS13: VGC_TLS_SERVER or _CLIENT */
+	const uint8_t *data; /* message, digest, transcript hash or RSA input */
+	size_t len;
+} vg_prov_req;
+
+/* A connection for socket (NULL: $VGD_SOCKET or the default) with a
+ * per-request timeout; it connects on first use. NULL if out of memory. */
+vg_prov_conn *vg_prov_conn_new(const char *socket, int timeout_ms);
+void vg_prov_conn_ref(vg_prov_conn *c);
+void vg_prov_conn_unref(vg_prov_conn *c);
+/* Run rq and write its result (at most cap bytes) to out. Inside an
+ * OpenSSL async job (SSL_MODE_ASYNC) the request is submitted, the job's
+ * wait context gets descriptors to poll and the job pauses until the
+ * reply; anywhere else the call blocks. 0 or a VGC_E_* code, with the
+ * reason in err. */
+int vg_prov_conn_call(vg_prov_conn *c, const vg_prov_req *rq, uint8_t *out, size_t cap,
+		      size_t *out_len, char *err, size_t errlen);
+/* The public part of key name into info (blocking). 0 or VGC_E_*. */
+int vg_prov_conn_public_key(vg_prov_conn *c, const char *name, vgc_key_info *info, char *err,
+			    size_t errlen);
+
+/* The provider's counters (stats.c; vgdprov_stats.h names them): in
+ * memory, or in the file $VGD_PROVIDER_STATS names at start-up. */
+void vg_prov_stats_init(void);
+void vg_prov_stat_add(int which, uint64_t n);
+void vg_prov_stat_max(int which, uint64_t v);
+uint64_t vg_prov_stat_get(int which);
+
 /* A key: the name of a key in vgd plus its public part. A key imported
  * from another provider (to compare with a certificate) has no name. */
 typedef struct {
@@ -56,8 +94,7 @@ typedef struct {
 	size_t pub_len;
 	uint8_t e[VGC_RSA_E_MAX]; /* RSA public exponent, big-endian, minimal */
 	size_t e_len;
-	pthread_mutex_t lock;  /* protects client (a vg_client is not thread-safe) */
-	vg_client *client;
+	vg_prov_conn *conn;    /* made with the name (fetch), shared with copies */
 } vg_prov_key;
 
 vg_prov_key *vg_prov_key_new(vg_prov *p, int type);
@@ -71,7 +108,7 @@ int vg_prov_key_bits(const vg_prov_key *k);
 int vg_prov_is_ec(int type);
 /* The largest DER ECDSA signature of an EC key type (72, 104), 0 otherwise. */
 size_t vg_prov_ec_sig_max(int type);
-/* Calls into vgd under the key's lock; 1 or 0 with an error raised. */
+/* Calls into vgd (vg_prov_conn_call); 1 or 0 with an error raised. */
 int vg_prov_key_sign(vg_prov_key *k, int alg, const uint8_t *data, size_t len, uint8_t *sig,
 		     size_t cap, size_t *sig_len);
 int vg_prov_key_sign_tls13(vg_prov_key *k, int role, const uint8_t *hash, size_t hash_len,

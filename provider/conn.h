@@ -1,0 +1,67 @@
+/* conn.h: the provider's connection to vgd (conn.c) and its asynchronous
+ * side (async.c), shared by those two files only. A connection is a
+ * libvgclient client (not thread-safe: every use under the lock) that a
+ * key and the async jobs waiting on it share; it is reference counted so
+ * a job whose SSL is freed while it waits never outlives what it points
+ * to. Secret: the results of rsa-private (the raw RSA decryption) pass
+ * through a slot's result buffer and are wiped after use. */
+#ifndef VG_PROV_CONN_H
+#define VG_PROV_CONN_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "vgdprov.h"
+
+typedef struct vg_prov_slot vg_prov_slot;
+
+/* The asynchronous state of a connection (async.c), under the lock.
+ *
+ * Every job waiting for a reply registers its own eventfd (its slot's,
+ * one per ASYNC_WAIT_CTX) and is woken through it. The connection's
+ * socket is watched by one waiting job at a time, the holder: it also
+ * registers pfd, an epoll descriptor that holds the socket and a timer
+ * (the earliest request deadline), and when woken it reads every reply,
+ * completing the others' requests (their callbacks write their eventfds).
+ * A server such as HAProxy files each async descriptor under one
+ * connection, so pfd is registered by one job at a time: a holder that
+ * is done clears it from its wait context and pauses once more so the
+ * server drops it, then passes the watch on to the newest waiting job. */
+typedef struct {
+	int pfd, tfd;       /* epoll (socket + timer), timerfd; -1 until first use */
+	uint64_t fork_gen;  /* the fork generation that made them */
+	int sock;           /* the socket registered in pfd, -1 */
+	uint32_t sock_ev;   /* its epoll events */
+	long long armed_ms; /* the timer's expiry (monotonic ms), 0: not armed */
+	vg_prov_slot *holder;
+	int holder_state;          /* HOLD_* (async.c) */
+	vg_prov_slot *head, *tail; /* slots with a request pending, oldest first */
+	unsigned npending;
+	vg_prov_slot *running; /* the slot whose job is reading replies now */
+} vg_prov_async;
+
+struct vg_prov_conn {
+	int refs; /* atomic */
+	pthread_mutex_t lock;
+	vg_client *client; /* made on first use */
+	char *socket;      /* NULL: $VGD_SOCKET or the default */
+	int timeout_ms;
+	vg_prov_async async;
+};
+
+/* conn.c: the client, made on first use; called with the lock held. */
+vg_client *vg_prov_conn_client(vg_prov_conn *c);
+
+/* async.c */
+void vg_prov_async_init(vg_prov_async *a);
+/* Close the descriptors (no job is waiting: each holds a reference). */
+void vg_prov_async_destroy(vg_prov_async *a);
+/* In an OpenSSL async job: submit rq, pause the job until its reply, and
+ * copy the result as vg_prov_conn_call does. Returns 1 when it ran (the
+ * outcome in *status), 0 when the job cannot wait here (no wait context,
+ * out of descriptors): the caller blocks instead. */
+int vg_prov_async_call(vg_prov_conn *c, const vg_prov_req *rq, uint8_t *out, size_t cap,
+		       size_t *out_len, char *err, size_t errlen, int *status);
+
+#endif
