@@ -1,10 +1,12 @@
 /* test_tls.c: TLS servers using keys held by vgd through the provider
  * (provider/vgd.so): real handshakes with `openssl s_server` (argument
  * "s_server"), Debian's nginx (argument "nginx") or HAProxy (argument
- * "haproxy", configured with the README's snippet) against a real vgd,
+ * "haproxy", configured with the README's snippet, asynchronous signing
+ * included) against a real vgd,
  * with Ed25519, RSA and ECDSA P-256/P-384 keys, checked with openssl
  * s_client / curl and vgd's statistics. Every process started here is
  * killed at the end (proc.c), all on 127.0.0.1. */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,8 +20,10 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "hsload.h"
 #include "proc.h"
 #include "vgclient.h"
+#include "vgdprov_stats.h"
 
 static const char keys_conf[] =
 	"[key ed]\nfile = ed25519.pem\nallow = sign\n\n"
@@ -47,6 +51,7 @@ typedef struct {
 	const char *openssl, *provdir, *nginx, *curl, *haproxy;
 	char env_sock[512];    /* VGD_SOCKET=... */
 	char env_conf[512];    /* OPENSSL_CONF=... */
+	char env_stats[512];   /* VGD_PROVIDER_STATS=... (HAProxy's provider counters) */
 	char haproxy_log[400]; /* HAProxy's output */
 	int port[N_SRV];       /* s_server ports, nginx ports (RSA, Ed25519, ECDSA), or
 				* HAProxy's */
@@ -686,7 +691,8 @@ static int haproxy_setup_inner(void)
 	fclose(o);
 	free(cfg);
 	char *argv[] = {(char *)W.haproxy, "-db", "-f", f, NULL};
-	char *env[] = {W.env_conf, "VGD_SOCKET", NULL};
+	snprintf(W.env_stats, sizeof(W.env_stats), "VGD_PROVIDER_STATS=%s/provider.stats", W.d.dir);
+	char *env[] = {W.env_conf, W.env_stats, "VGD_SOCKET", NULL};
 	W.pid[0] = vgt_spawn(argv, env, NULL, next_out(g, sizeof(g)));
 	if (W.pid[0] <= 0 || vgt_wait_port(W.port[0], 15000) < 0) {
 		dump(f);
@@ -726,6 +732,87 @@ static void test_haproxy_keys(void **state)
 	assert_true(vgt_alive(W.pid[0]));
 }
 
+/* One of HAProxy's provider counters (vgdprov_stats.h), from the file
+ * VGD_PROVIDER_STATS names. */
+static uint64_t prov_counter(int which)
+{
+	char f[400];
+	vg_prov_stats_file st;
+	int fd = open(path(f, sizeof(f), "provider.stats"), O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	ssize_t n = pread(fd, &st, sizeof(st), 0);
+	close(fd);
+	assert_int_equal(n, sizeof(st));
+	assert_memory_equal(st.magic, VG_PROV_STATS_MAGIC, 8);
+	return st.v[which];
+}
+
+/* threads x per_thread verified handshakes, one GET each, spread over the
+ * three keys, TLS 1.3 and 1.2 alternating. */
+static vgt_hs_result haproxy_load(int threads, int per_thread)
+{
+	static char certs[3][400];
+	vgt_hs_target t[3];
+	for (int i = 0; i < 3; i++) {
+		t[i].host = srv_host[haproxy_srv[i]];
+		t[i].ca_file = crt(certs[i], sizeof(certs[i]), haproxy_srv[i]);
+	}
+	vgt_hs_load l = {.port = W.port[0], .targets = t, .ntargets = 3,
+			 .want = "served by HAProxy with a key held by vgd", .threads = threads,
+			 .per_thread = per_thread, .timeout_s = 30};
+	vgt_hs_result r;
+	assert_int_equal(vgt_hs_run(&l, &r), 0);
+	return r;
+}
+
+/* ssl-mode-async: many handshakes at once, every one correct, and every
+ * signature submitted from an async job that paused for it (none made
+ * with a blocking call). Pipelining on one connection is shown
+ * deterministically by the provider-async test. */
+static void test_haproxy_async_concurrent(void **state)
+{
+	uint64_t signs = stat_value("sign.count");
+	uint64_t async0 = prov_counter(VG_PROV_ST_ASYNC), sync0 = prov_counter(VG_PROV_ST_SYNC);
+	uint64_t pauses0 = prov_counter(VG_PROV_ST_PAUSES);
+	vgt_hs_result r = haproxy_load(32, 4);
+	if (r.failed) {
+		fprintf(stderr, "%d handshakes failed: %s\n", r.failed, r.first_error);
+		dump(W.haproxy_log);
+	}
+	assert_int_equal(r.ok, 128);
+	assert_int_equal(r.tls13, 64);
+	assert_int_equal(stat_value("sign.count"), signs + 128);
+	assert_int_equal(prov_counter(VG_PROV_ST_ASYNC), async0 + 128);
+	assert_int_equal(prov_counter(VG_PROV_ST_SYNC), sync0);
+	assert_true(prov_counter(VG_PROV_ST_PAUSES) > pauses0);
+	fprintf(stderr, "HAProxy: 128 handshakes, %llu pauses, at most %llu requests pending at once\n",
+		(unsigned long long)(prov_counter(VG_PROV_ST_PAUSES) - pauses0),
+		(unsigned long long)prov_counter(VG_PROV_ST_INFLIGHT_MAX));
+	assert_true(vgt_alive(W.pid[0]));
+}
+
+/* vgd stops: handshakes fail (they do not hang) and HAProxy stays up;
+ * vgd back: they succeed again. */
+static void test_haproxy_vgd_restart(void **state)
+{
+	assert_int_equal(vgt_stop(&W.d), 0);
+	vgt_hs_result r = haproxy_load(4, 2);
+	assert_int_equal(r.ok, 0);
+	assert_int_equal(r.failed, 8);
+	assert_true(vgt_alive(W.pid[0]));
+	assert_int_equal(vgt_start(&W.d, 0, NULL), 0);
+	vgt_track(W.d.pid);
+	uint64_t signs = stat_value("sign.count");
+	r = haproxy_load(16, 2);
+	if (r.failed) {
+		fprintf(stderr, "%d handshakes failed: %s\n", r.failed, r.first_error);
+		dump(W.haproxy_log);
+	}
+	assert_int_equal(r.ok, 32);
+	assert_int_equal(stat_value("sign.count"), signs + 32);
+	assert_true(vgt_alive(W.pid[0]));
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest s_server_tests[] = {
@@ -745,6 +832,8 @@ int main(int argc, char **argv)
 	};
 	const struct CMUnitTest haproxy_tests[] = {
 		cmocka_unit_test(test_haproxy_keys),
+		cmocka_unit_test(test_haproxy_async_concurrent),
+		cmocka_unit_test(test_haproxy_vgd_restart),
 	};
 	if (argc == 2 && strcmp(argv[1], "s_server") == 0)
 		return left_behind(cmocka_run_group_tests_name("s_server", s_server_tests,

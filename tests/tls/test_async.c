@@ -1,0 +1,430 @@
+/* test_async.c: the provider's asynchronous signing (provider/async.c),
+ * driven as a server with SSL_MODE_ASYNC drives it, without TLS: OpenSSL
+ * async jobs sign with keys held by a real vgd, and a loop polls the
+ * descriptors of each job's wait context and resumes the jobs whose
+ * descriptors are readable. The loop keeps the books the way HAProxy does
+ * (it files a descriptor under one connection when a job pauses, from
+ * ASYNC_WAIT_CTX_get_changed_fds, and drops every one of them when the
+ * connection goes) and fails on what makes HAProxy abort: a descriptor
+ * filed by two connections at once, or one it is asked to drop that it
+ * never filed. Pipelining is deterministic here: every job is started
+ * (and pauses) before any is resumed. */
+#include <dirent.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <openssl/async.h>
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/provider.h>
+#include <openssl/store.h>
+
+#include "harness.h"
+
+static const char keys_conf[] = "[key ed]\nfile = ed25519.pem\nallow = sign\n\n"
+				"[key rsa]\nfile = rsa2048.pem\nallow = sign\n\n"
+				"[key ec]\nfile = ecdsa-p256.pem\nallow = sign\n";
+
+enum { K_ED, K_RSA, K_EC, NKEYS };
+static const char *const key_uri[NKEYS] = {"vgd:ed", "vgd:rsa", "vgd:ec"};
+static const char *const key_pem[NKEYS] = {"ed25519.pem", "rsa2048.pem", "ecdsa-p256.pem"};
+
+#define MAXFD 4096
+#define MAXJOBS 64
+
+/* One "connection": an async job and its wait context, as an SSL has. */
+typedef struct conn {
+	ASYNC_JOB *job;
+	ASYNC_WAIT_CTX *w;
+	int key;
+	int started, done, ok, paused;
+	unsigned char msg[32];
+	unsigned char sig[512];
+	size_t siglen;
+} conn;
+
+static struct {
+	vgt_daemon d;
+	OSSL_PROVIDER *deflt, *vgd;
+	EVP_PKEY *priv[NKEYS]; /* vgd keys (the provider's) */
+	EVP_PKEY *pub[NKEYS];  /* the same keys from the PEM files, to verify */
+	conn *owner[MAXFD];    /* which connection filed each descriptor */
+} T;
+
+/* ---- the provider's counters ---- */
+
+typedef struct {
+	uint64_t sync, async, pauses, inflight_max;
+} counters;
+
+static counters get_counters(void)
+{
+	counters c = {0};
+	OSSL_PARAM p[] = {
+		OSSL_PARAM_uint64("vgd-sync-requests", &c.sync),
+		OSSL_PARAM_uint64("vgd-async-requests", &c.async),
+		OSSL_PARAM_uint64("vgd-async-pauses", &c.pauses),
+		OSSL_PARAM_uint64("vgd-async-inflight-max", &c.inflight_max),
+		OSSL_PARAM_END,
+	};
+	assert_true(OSSL_PROVIDER_get_params(T.vgd, p));
+	return c;
+}
+
+/* ---- the job ---- */
+
+static int sign_job(void *arg)
+{
+	conn *c = *(conn **)arg;
+	EVP_MD_CTX *m = EVP_MD_CTX_new();
+	const char *md = c->key == K_ED ? NULL : "SHA256";
+	c->siglen = sizeof(c->sig);
+	int ok = m && EVP_DigestSignInit_ex(m, NULL, md, NULL, NULL, T.priv[c->key], NULL) == 1 &&
+		 EVP_DigestSign(m, c->sig, &c->siglen, c->msg, sizeof(c->msg)) == 1;
+	EVP_MD_CTX_free(m);
+	return ok;
+}
+
+static int verify(const conn *c)
+{
+	EVP_MD_CTX *m = EVP_MD_CTX_new();
+	const char *md = c->key == K_ED ? NULL : "SHA256";
+	int ok = m &&
+		 EVP_DigestVerifyInit_ex(m, NULL, md, NULL, "provider=default", T.pub[c->key],
+					 NULL) == 1 &&
+		 EVP_DigestVerify(m, c->sig, c->siglen, c->msg, sizeof(c->msg)) == 1;
+	EVP_MD_CTX_free(m);
+	return ok;
+}
+
+/* ---- the server's books (HAProxy's rules) ---- */
+
+/* After a pause: file what the job added, drop what it removed. */
+static void apply_changes(conn *c)
+{
+	OSSL_ASYNC_FD add[16], del[16];
+	size_t na = 0, nd = 0;
+	assert_true(ASYNC_WAIT_CTX_get_changed_fds(c->w, NULL, &na, NULL, &nd));
+	assert_true(na <= 16 && nd <= 16);
+	assert_true(ASYNC_WAIT_CTX_get_changed_fds(c->w, add, &na, del, &nd));
+	for (size_t i = 0; i < nd; i++) {
+		assert_true(del[i] >= 0 && del[i] < MAXFD);
+		assert_ptr_equal(T.owner[del[i]], c); /* dropped what it filed */
+		T.owner[del[i]] = NULL;
+	}
+	for (size_t i = 0; i < na; i++) {
+		assert_true(add[i] >= 0 && add[i] < MAXFD);
+		if (T.owner[add[i]] != NULL)
+			fail_msg("descriptor %d filed by two connections", add[i]);
+		T.owner[add[i]] = c;
+	}
+}
+
+/* The connection goes: every descriptor of its wait context is dropped
+ * (it must have been filed by this connection), then the context freed
+ * (SSL_free). With a job paused, this is the client gone mid-handshake:
+ * the job is never resumed. */
+static void close_conn(conn *c)
+{
+	OSSL_ASYNC_FD all[16];
+	size_t n = 0;
+	assert_true(ASYNC_WAIT_CTX_get_all_fds(c->w, NULL, &n) && n <= 16);
+	assert_true(ASYNC_WAIT_CTX_get_all_fds(c->w, all, &n));
+	for (size_t i = 0; i < n; i++) {
+		if (T.owner[all[i]] != c)
+			fail_msg("descriptor %d was never filed (HAProxy: fd_delete bug)", all[i]);
+		T.owner[all[i]] = NULL;
+	}
+	ASYNC_WAIT_CTX_free(c->w);
+	c->w = NULL;
+}
+
+static void step(conn *c)
+{
+	int r = ASYNC_start_job(&c->job, c->w, &c->ok, sign_job, &c, sizeof(c));
+	c->started = 1;
+	if (r == ASYNC_PAUSE) {
+		c->paused++;
+		apply_changes(c);
+		return;
+	}
+	assert_int_equal(r, ASYNC_FINISH);
+	c->done = 1;
+}
+
+static void conn_init(conn *c, int key, int seq)
+{
+	memset(c, 0, sizeof(*c));
+	c->key = key;
+	c->w = ASYNC_WAIT_CTX_new();
+	assert_non_null(c->w);
+	for (size_t i = 0; i < sizeof(c->msg); i++)
+		c->msg[i] = (unsigned char)(seq * 31 + (int)i);
+}
+
+/* Poll the descriptors of the waiting jobs and resume those readable,
+ * until every job is done; fails after 20 s. */
+static void run(conn *cs, int n)
+{
+	time_t end = time(NULL) + 20;
+	for (;;) {
+		struct pollfd p[MAXJOBS * 4];
+		conn *who[MAXJOBS * 4];
+		int np = 0, waiting = 0;
+		for (int i = 0; i < n; i++) {
+			conn *c = &cs[i];
+			if (c->done || !c->w)
+				continue;
+			waiting++;
+			for (int fd = 0; fd < MAXFD; fd++)
+				if (T.owner[fd] == c) {
+					p[np] = (struct pollfd){.fd = fd, .events = POLLIN};
+					who[np++] = c;
+				}
+		}
+		if (!waiting)
+			return;
+		assert_true(np > 0); /* a waiting job left something to wait on */
+		assert_true(time(NULL) < end);
+		int r = poll(p, (nfds_t)np, 1000);
+		assert_true(r >= 0);
+		for (int i = 0; i < np; i++)
+			if ((p[i].revents & POLLIN) && !who[i]->done) {
+				step(who[i]);
+				/* its other descriptors: not resumed twice this round */
+				for (int j = i + 1; j < np; j++)
+					if (who[j] == who[i])
+						p[j].revents = 0;
+			}
+	}
+}
+
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* ---- setup ---- */
+
+static EVP_PKEY *load_vgd(const char *uri)
+{
+	OSSL_STORE_CTX *s = OSSL_STORE_open(uri, NULL, NULL, NULL, NULL);
+	EVP_PKEY *k = NULL;
+	while (s && !k && !OSSL_STORE_eof(s)) {
+		OSSL_STORE_INFO *i = OSSL_STORE_load(s);
+		if (i && OSSL_STORE_INFO_get_type(i) == OSSL_STORE_INFO_PKEY)
+			k = OSSL_STORE_INFO_get1_PKEY(i);
+		OSSL_STORE_INFO_free(i);
+	}
+	OSSL_STORE_close(s);
+	return k;
+}
+
+static EVP_PKEY *load_pem(const char *file)
+{
+	char path[400];
+	FILE *f = fopen(vgt_key(&T.d, file, path, sizeof(path)), "r");
+	EVP_PKEY *k =
+		f ? PEM_read_PrivateKey_ex(f, NULL, NULL, NULL, NULL, "provider=default") : NULL;
+	if (f)
+		fclose(f);
+	return k;
+}
+
+static int setup(void **state)
+{
+	const char *provdir = getenv("VG_PROVIDER_DIR");
+	if (!provdir || vgt_setup(&T.d, NULL, keys_conf) < 0 || vgt_start(&T.d, 0, NULL) < 0)
+		return -1;
+	setenv("VGD_SOCKET", T.d.sock, 1);
+	OSSL_PROVIDER_set_default_search_path(NULL, provdir);
+	T.deflt = OSSL_PROVIDER_load(NULL, "default");
+	T.vgd = OSSL_PROVIDER_load(NULL, "vgd");
+	if (!T.deflt || !T.vgd)
+		return -1;
+	for (int k = 0; k < NKEYS; k++) {
+		T.priv[k] = load_vgd(key_uri[k]);
+		T.pub[k] = load_pem(key_pem[k]);
+		if (!T.priv[k] || !T.pub[k])
+			return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	for (int k = 0; k < NKEYS; k++) {
+		EVP_PKEY_free(T.priv[k]);
+		EVP_PKEY_free(T.pub[k]);
+	}
+	return vgt_finish(&T.d) == 0 ? 0 : -1;
+}
+
+/* ---- tests ---- */
+
+/* Outside a job: a blocking call, counted as such. */
+static void test_sync_outside_job(void **state)
+{
+	counters a = get_counters();
+	conn c;
+	conn_init(&c, K_RSA, 1);
+	assert_true(sign_job(&(conn *){&c}));
+	assert_true(verify(&c));
+	counters b = get_counters();
+	assert_int_equal(b.sync, a.sync + 1);
+	assert_int_equal(b.async, a.async);
+	ASYNC_WAIT_CTX_free(c.w);
+}
+
+/* One job per key: each pauses, is woken through its descriptors, and
+ * its signature verifies. */
+static void test_one_job_pauses(void **state)
+{
+	for (int k = 0; k < NKEYS; k++) {
+		counters a = get_counters();
+		conn c;
+		conn_init(&c, k, 2 + k);
+		step(&c);
+		assert_false(c.done); /* paused for the reply */
+		run(&c, 1);
+		assert_true(c.ok);
+		assert_true(verify(&c));
+		counters b = get_counters();
+		assert_int_equal(b.async, a.async + 1);
+		assert_int_equal(b.sync, a.sync);
+		assert_true(b.pauses >= a.pauses + 1);
+		close_conn(&c);
+	}
+}
+
+/* Many jobs of one thread in flight at once on each key's connection. */
+static void test_pipelined(void **state)
+{
+	static conn cs[48];
+	counters a = get_counters();
+	for (int i = 0; i < 48; i++) {
+		conn_init(&cs[i], i % NKEYS, 100 + i);
+		step(&cs[i]);
+		assert_false(cs[i].done);
+	}
+	counters mid = get_counters();
+	assert_int_equal(mid.async, a.async + 48);
+	/* 16 per key were submitted before any reply was read. */
+	assert_true(mid.inflight_max >= 16);
+	run(cs, 48);
+	for (int i = 0; i < 48; i++) {
+		assert_true(cs[i].ok);
+		assert_true(verify(&cs[i]));
+		close_conn(&cs[i]);
+	}
+	assert_int_equal(get_counters().sync, a.sync);
+}
+
+/* Jobs whose connection goes while they wait (the job is never resumed,
+ * its wait context freed): the others complete, nothing leaks a
+ * descriptor, the late replies are dropped, and new jobs work. The first
+ * job to wait holds the watch, so abandoning it hands the watch over. */
+static void test_abandoned(void **state)
+{
+	static conn cs[6];
+	conn warm;
+	conn_init(&warm, K_ED, 300);
+	step(&warm);
+	run(&warm, 1);
+	close_conn(&warm);
+	int fds0 = open_fds();
+	for (int i = 0; i < 6; i++) {
+		conn_init(&cs[i], K_ED, 301 + i);
+		step(&cs[i]);
+		assert_false(cs[i].done);
+	}
+	close_conn(&cs[0]); /* the watch holder */
+	close_conn(&cs[3]);
+	run(cs, 6);
+	for (int i = 0; i < 6; i++) {
+		if (i == 0 || i == 3)
+			continue;
+		assert_true(cs[i].ok);
+		assert_true(verify(&cs[i]));
+		close_conn(&cs[i]);
+	}
+	/* Every waiting job abandoned: nobody reads their replies. */
+	conn lone[2];
+	for (int i = 0; i < 2; i++) {
+		conn_init(&lone[i], K_RSA, 320 + i);
+		step(&lone[i]);
+		close_conn(&lone[i]);
+	}
+	conn after;
+	conn_init(&after, K_RSA, 330);
+	step(&after);
+	run(&after, 1);
+	assert_true(after.ok);
+	assert_true(verify(&after));
+	close_conn(&after);
+	assert_int_equal(open_fds(), fds0); /* every eventfd closed */
+}
+
+/* vgd stops while jobs wait: they complete with an error (not hang);
+ * after it is back, new jobs sign. */
+static void test_vgd_restart(void **state)
+{
+	static conn cs[6];
+	for (int i = 0; i < 6; i++) {
+		conn_init(&cs[i], i % NKEYS, 400 + i);
+		step(&cs[i]);
+	}
+	assert_int_equal(vgt_stop(&T.d), 0);
+	run(cs, 6);
+	for (int i = 0; i < 6; i++) {
+		/* vgd drains what it had before it stops: a signature that
+		 * came back must verify; the others failed. */
+		if (cs[i].ok)
+			assert_true(verify(&cs[i]));
+		close_conn(&cs[i]);
+	}
+	/* vgd down: a new job fails at once. */
+	conn down;
+	conn_init(&down, K_ED, 410);
+	step(&down);
+	run(&down, 1);
+	assert_false(down.ok);
+	close_conn(&down);
+	assert_int_equal(vgt_start(&T.d, 0, NULL), 0);
+	for (int i = 0; i < 6; i++) {
+		conn_init(&cs[i], i % NKEYS, 420 + i);
+		step(&cs[i]);
+	}
+	run(cs, 6);
+	for (int i = 0; i < 6; i++) {
+		assert_true(cs[i].ok);
+		assert_true(verify(&cs[i]));
+		close_conn(&cs[i]);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sync_outside_job), cmocka_unit_test(test_one_job_pauses),
+		cmocka_unit_test(test_pipelined),        cmocka_unit_test(test_abandoned),
+		cmocka_unit_test(test_vgd_restart),
+	};
+	return cmocka_run_group_tests_name("provider-async", tests, setup, teardown);
+}
