@@ -112,7 +112,7 @@ static int pump(vg_client *c)
 	while (c->q_head >= 0 && c->inflight < c->max_inflight) {
 		int32_t i = c->q_head;
 		struct vgc_req *r = &c->reqs[i];
-		if (wbuf_append(c, r->frame, r->frame_len) < 0)
+		if (wbuf_append(c, vgc_req_frame(r), r->frame_len) < 0)
 			break; /* out of memory: try again on the next call */
 		c->q_head = r->next;
 		if (c->q_head < 0)
@@ -124,30 +124,37 @@ static int pump(vg_client *c)
 	return vgc_conn_flush(c);
 }
 
+const uint8_t *vgc_req_frame(const struct vgc_req *r)
+{
+	return r->frame ? r->frame : r->inl;
+}
+
 int vgc_submit(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb, void *arg)
 {
 	if (c->closing)
 		return VGC_E_BUSY;
+	/* Header and items take less than 128 bytes besides DATA. */
 	size_t cap = 128 + rq->data_len;
 	if (cap > VG_PROTO_MAX_FRAME)
 		cap = VG_PROTO_MAX_FRAME;
-	uint8_t *frame = malloc(cap);
-	if (!frame)
+	uint8_t *frame = NULL;
+	if (cap > VGC_INLINE_FRAME && !(frame = malloc(cap)))
 		return VGC_E_NOMEM;
 	int32_t i = slot_alloc(c);
 	if (i < 0) {
 		free(frame);
 		return VGC_E_NOMEM;
 	}
+	struct vgc_req *q = &c->reqs[i];
+	memset(q, 0, sizeof(*q));
 	if (++c->gen == 0)
 		c->gen = 1; /* id 0 is the daemon's "connection refused" frame */
 	uint32_t id = (uint32_t)c->gen << 16 | (uint32_t)i;
 	vg_request r = *rq;
 	r.id = id;
-	long n = vg_request_encode(&r, frame, cap);
+	long n = vg_request_encode(&r, frame ? frame : q->inl, frame ? cap : sizeof(q->inl));
 	if (n < 0) {
 		free(frame);
-		c->reqs[i].frame = NULL;
 		slot_free(c, i);
 		return VGC_E_INVALID;
 	}
@@ -155,13 +162,10 @@ int vgc_submit(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb,
 		int e = vgc_conn_start(c);
 		if (e < 0) {
 			free(frame);
-			c->reqs[i].frame = NULL;
 			slot_free(c, i);
 			return e;
 		}
 	}
-	struct vgc_req *q = &c->reqs[i];
-	memset(q, 0, sizeof(*q));
 	q->id = id;
 	q->state = RQ_QUEUED;
 	q->op = rq->op;
@@ -446,15 +450,25 @@ int vgc_process(vg_client *c)
 			ran += conn_broke(c);
 			continue; /* the new connection gets its queue written */
 		}
-		int r = c->rlen < VGC_RBUF_SIZE ? vgc_conn_read(c) : 0;
+		size_t room = VGC_RBUF_SIZE - c->rlen;
+		int r = room ? vgc_conn_read(c) : 0;
 		if (r < 0) {
 			ran += conn_broke(c);
 			continue;
 		}
 		if (r == 0)
 			break;
-		if (dispatch(c, &ran) == BROKE)
+		/* A stream socket's recv takes everything queued up to the room
+		 * given: a short read left it empty, so the recv that would only
+		 * say EAGAIN is skipped (what comes later makes it readable
+		 * again, edge-triggered or not). */
+		int drained = (size_t)r < room;
+		if (dispatch(c, &ran) == BROKE) {
 			ran += conn_broke(c);
+			continue;
+		}
+		if (drained)
+			break;
 		if (round >= 1024) {
 			/* Replies keep coming (callbacks resubmitting): give
 			 * the caller's loop a turn; vg_client_timeout() says 0

@@ -57,7 +57,7 @@ vg_client *vg_client_new(const char *path)
 	memcpy(c->path, path, strlen(path) + 1);
 	c->fd = -1;
 	c->state = CS_NONE;
-	c->pid = getpid();
+	c->fork_gen = vgc_fork_gen();
 	c->timeout_ms = 5000;
 	c->max_inflight = VG_PROTO_MAX_INFLIGHT;
 	c->free_head = c->q_head = c->q_tail = -1;

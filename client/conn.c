@@ -3,6 +3,7 @@
  * buffers are wiped by async.c after each frame is used). */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,32 @@ long long vgc_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Which process a client belongs to, without a getpid() system call on
+ * every call (eight per signature before): a pthread_atfork handler bumps
+ * the generation in every child fork() makes (glibc runs it for fork(),
+ * daemon() and friends; a child made by a raw clone system call is not
+ * seen, nor needs to be unless it calls in). Registered once, by the
+ * first vg_client_new. The generation is this file's. */
+static unsigned long fork_gen;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void fork_child(void)
+{
+	/* The child has one thread here: nothing races. */
+	fork_gen++;
+}
+
+static void fork_init(void)
+{
+	pthread_atfork(NULL, NULL, fork_child);
+}
+
+unsigned long vgc_fork_gen(void)
+{
+	pthread_once(&fork_once, fork_init);
+	return __atomic_load_n(&fork_gen, __ATOMIC_RELAXED);
+}
+
 /* A forked child must never write to or read from the parent's stream:
  * replies would go to whichever process reads first. The child closes its
  * own copy of the descriptor only (close, not shutdown, so the parent's
@@ -27,10 +54,10 @@ long long vgc_now_ms(void)
  * callbacks belong to the parent. */
 int vgc_forked_check(vg_client *c)
 {
-	pid_t me = getpid();
-	if (c->pid == me)
+	unsigned long g = __atomic_load_n(&fork_gen, __ATOMIC_RELAXED);
+	if (c->fork_gen == g)
 		return 0;
-	c->pid = me;
+	c->fork_gen = g;
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;

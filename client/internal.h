@@ -22,6 +22,9 @@ enum { CS_NONE, CS_CONNECTING, CS_RETRY, CS_UP };
  * until its late reply arrives or the connection goes. */
 enum { RQ_FREE, RQ_QUEUED, RQ_SENT, RQ_ZOMBIE, RQ_DONE };
 
+/* Request frames up to this size are kept in the request slot itself. */
+#define VGC_INLINE_FRAME 224
+
 /* Internal completion: sees the whole decoded reply (rep NULL on a local
  * error) so synchronous calls can read hello/list-keys/stats items. */
 typedef void (*vgc_icb)(vg_client *c, void *arg, int status, const vg_reply *rep,
@@ -36,8 +39,11 @@ struct vgc_req {
 			  * callback it stays as a zombie, holding its id */
 	int32_t next;    /* queue or free list link, -1 at the end */
 	long long deadline; /* CLOCK_MONOTONIC ms, 0: none */
-	uint8_t *frame;  /* the encoded request, kept for a retry */
+	uint8_t *frame;  /* the encoded request, kept for a retry: malloc'ed, or
+			  * NULL when it is in inl (vgc_req_frame) */
 	size_t frame_len;
+	uint8_t inl[VGC_INLINE_FRAME]; /* a small frame (every sign request of a
+					* TLS handshake), so none is allocated */
 	vg_client_cb cb;
 	vgc_icb icb;     /* used instead of cb when set */
 	void *arg;
@@ -48,7 +54,8 @@ struct vg_client {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int fd;
 	int state;        /* CS_* */
-	pid_t pid;        /* process that owns fd and the pending requests */
+	unsigned long fork_gen; /* the fork generation (conn.c) that owns fd and the
+				 * pending requests */
 	long long retry_at; /* CS_RETRY: when to try connect() again */
 	int timeout_ms;
 	int in_cb;        /* > 0 while a callback runs */
@@ -77,6 +84,8 @@ struct vg_client {
 
 /* conn.c */
 VGC_HIDDEN long long vgc_now_ms(void);
+/* This process's fork generation: bumped in every child fork() makes. */
+VGC_HIDDEN unsigned long vgc_fork_gen(void);
 VGC_HIDDEN int vgc_forked_check(vg_client *c);
 VGC_HIDDEN int vgc_conn_start(vg_client *c);
 VGC_HIDDEN int vgc_conn_step(vg_client *c);
@@ -88,6 +97,8 @@ VGC_HIDDEN int vgc_conn_read(vg_client *c);
 VGC_HIDDEN int vgc_submit(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb,
 			  void *arg);
 VGC_HIDDEN int vgc_process(vg_client *c);
+/* The request's encoded frame (in the slot or allocated). */
+VGC_HIDDEN const uint8_t *vgc_req_frame(const struct vgc_req *r);
 VGC_HIDDEN void vgc_drop_all(vg_client *c);
 
 /* errors.c */

@@ -52,8 +52,14 @@ static int run(vg_client *c, int err, const vg_request *rq, struct sync_ctx *x)
 	int r = vgc_submit(c, rq, NULL, sync_done, x);
 	if (r < 0)
 		return r == VGC_E_CONNECT ? r : vgc_set_err(c, r, NULL, 0);
+	/* A request that went out whole has no reply yet: wait before the
+	 * first read (a recv that would say EAGAIN, saved). */
+	int wait_first = c->state == CS_UP && !c->broken && c->woff == c->wlen &&
+			 c->q_head < 0 && !c->more;
 	while (!x->done) {
-		vgc_process(c);
+		if (!wait_first)
+			vgc_process(c);
+		wait_first = 0;
 		if (x->done)
 			break;
 		int ev = vg_client_events(c), t = vg_client_timeout(c);

@@ -15,7 +15,10 @@
  * may be used from different threads at the same time. vg_client_strerror
  * is thread-safe.
  *
- * FORK. Every call checks the process id. In a forked child the parent's
+ * FORK. Every call checks whether it runs in a child forked since the
+ * client's connection was made (a pthread_atfork handler marks each child
+ * of fork(), so the check costs no system call; a child made by a raw
+ * clone system call is not seen). In a forked child the parent's
  * connection is never used: the child closes its copy of the descriptor
  * (which does not disturb the parent), forgets every request the parent
  * had pending (their callbacks never run in the child; the parent still
