@@ -3,20 +3,21 @@
  * the request goes out through libvgclient's asynchronous API, the job
  * registers descriptors on its wait context and pauses, and the server
  * resumes it when one is readable; several jobs share one connection
- * (pipelined). conn.h describes the watch: one eventfd per wait context
- * (a slot), and one epoll descriptor over the socket and a deadline timer
- * held by one waiting job at a time.
+ * (pipelined). conn.h describes the watch: an eventfd per wait context
+ * (a slot), and the socket and a deadline timer in an epoll descriptor of
+ * the one waiting job that holds the watch.
  *
  * Ownership. A slot belongs to its wait context (freed by the context's
- * cleanup, e.g. SSL_free) and, while a request is pending, to that
- * request's callback: whichever lets go last frees it. A job that waits
- * holds a reference to the connection; if the server frees the SSL while
- * the job is paused (the client went away), the cleanup gives that
- * reference back, marks the slot abandoned (its callback then writes
- * nowhere) and passes the watch on; a late reply is dropped. Everything
- * here runs under the connection's lock except the eventfd flag (atomic).
- * Secret: rsa-private results, in a slot's buffer until the job copies
- * them; wiped then, or when the slot is freed. */
+ * cleanup, e.g. SSL_free, which closes the slot's descriptors) and, while
+ * a request is pending, to that request's callback: whichever lets go
+ * last frees it. A job that waits holds a reference to the connection;
+ * if the server frees the SSL while the job is paused (the client went
+ * away), the cleanup gives that reference back, marks the slot abandoned
+ * (its callback then writes nowhere) and passes the watch on; a late
+ * reply is dropped. Everything here runs under the connection's lock
+ * except the eventfd flag (atomic). Secret: rsa-private results, in a
+ * slot's buffer until the job copies them; wiped then, or when the slot
+ * is freed. */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -36,20 +37,18 @@
 #include "vgdprov_stats.h"
 
 enum { SLOT_IDLE, SLOT_PENDING, SLOT_DONE };
-/* The watch (pfd): asked for (the job has been woken to take it), held
- * (in the job's wait context), being released (cleared from the context,
- * the job paused once more so the server forgets it). */
-enum { HOLD_NONE, HOLD_ASKED, HOLD_HELD, HOLD_RELEASING };
+/* The watch: asked for (the job has been woken to take it), or held (the
+ * socket and timer are in the job's epoll descriptor). */
+enum { HOLD_NONE, HOLD_ASKED, HOLD_HELD };
 
 struct vg_prov_slot {
 	int refs;                  /* atomic: the wait context's, a pending request's */
 	int efd;                   /* eventfd; -1 once the wait context let go */
+	int pfd;                   /* epoll descriptor, made when the slot first holds the watch */
 	int signaled;              /* atomic: efd has a count to read */
 	int abandoned;             /* the wait context was freed while a job used the slot */
 	int state;                 /* SLOT_* */
-	int has_watch;             /* pfd is in this slot's wait context */
-	int watch_paused;          /* the job paused with pfd registered */
-	int seen;                  /* a job paused since efd was added: the server knows it */
+	int seen;                  /* the job paused since its last descriptor was added */
 	vg_prov_conn *conn;        /* the connection of the job's request */
 	vg_prov_slot *prev, *next; /* the pending list */
 	int status;                /* SLOT_DONE: 0 or VGC_E_* */
@@ -61,10 +60,9 @@ struct vg_prov_slot {
 /* Keys of our entries in a wait context (their addresses). */
 static const char slot_key, watch_key;
 
-/* Bumped in a forked child: the epoll and timer descriptors, and the
- * waiting jobs, are the parent's. pthread_atfork instead of getpid() on
- * every call (a system call each); glibc drops the handler if the
- * provider is unloaded. */
+/* Bumped in a forked child: the timer and the waiting jobs are the
+ * parent's. pthread_atfork instead of a getpid() system call on every
+ * request; glibc drops the handler if the provider is unloaded. */
 static uint64_t fork_gen;
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
@@ -88,35 +86,29 @@ static long long now_ms(void)
 void vg_prov_async_init(vg_prov_async *a)
 {
 	memset(a, 0, sizeof(*a));
-	a->pfd = a->tfd = a->sock = -1;
+	a->tfd = a->sock = -1;
 }
 
 void vg_prov_async_destroy(vg_prov_async *a)
 {
-	if (a->pfd >= 0)
-		close(a->pfd);
 	if (a->tfd >= 0)
 		close(a->tfd);
-	a->pfd = a->tfd = -1;
+	a->tfd = -1;
 }
 
-/* The epoll descriptor and timer, made on first use and again in a
- * forked child. 0 or -1. */
+/* The timer, made on first use and again in a forked child (whose
+ * waiting jobs, if any, are the parent's). 0 or -1. */
 static int async_ready(vg_prov_async *a)
 {
 	pthread_once(&fork_once, fork_init);
 	uint64_t g = __atomic_load_n(&fork_gen, __ATOMIC_RELAXED);
-	if (a->pfd >= 0 && a->fork_gen == g)
+	if (a->tfd >= 0 && a->fork_gen == g)
 		return 0;
 	vg_prov_async_destroy(a);
 	vg_prov_async_init(a);
-	a->pfd = epoll_create1(EPOLL_CLOEXEC);
 	a->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	struct epoll_event e = {.events = EPOLLIN, .data.fd = a->tfd};
-	if (a->pfd < 0 || a->tfd < 0 || epoll_ctl(a->pfd, EPOLL_CTL_ADD, a->tfd, &e) < 0) {
-		vg_prov_async_destroy(a);
+	if (a->tfd < 0)
 		return -1;
-	}
 	a->fork_gen = g;
 	return 0;
 }
@@ -135,23 +127,6 @@ static void signal_slot(vg_prov_slot *s)
 	__atomic_store_n(&s->signaled, 1, __ATOMIC_RELEASE);
 }
 
-/* HAProxy files every descriptor of a wait context when the job pauses
- * and drops each one when the SSL goes; one it never saw makes it abort
- * (fd_delete of an unknown descriptor). A slot made in a job that did not
- * pause (its reply came at once, the submit failed, or the job falls back
- * to a blocking call) pauses once, woken at once, before returning. */
-static void drain_slot(vg_prov_slot *s);
-
-static void make_seen(vg_prov_slot *s)
-{
-	if (s->seen)
-		return;
-	signal_slot(s);
-	if (ASYNC_pause_job())
-		drain_slot(s);
-	s->seen = 1;
-}
-
 static void drain_slot(vg_prov_slot *s)
 {
 	if (__atomic_exchange_n(&s->signaled, 0, __ATOMIC_ACQ_REL)) {
@@ -162,12 +137,36 @@ static void drain_slot(vg_prov_slot *s)
 	}
 }
 
+/* HAProxy files every descriptor of a wait context when the job pauses
+ * and drops each one when the SSL goes; one it never saw makes it abort
+ * (fd_delete of an unknown descriptor). A job that added a descriptor
+ * and did not pause since (its reply came at once, the submit failed, or
+ * it falls back to a blocking call) pauses once, woken at once, before
+ * returning. */
+static void make_seen(vg_prov_slot *s)
+{
+	if (s->seen)
+		return;
+	signal_slot(s);
+	if (ASYNC_pause_job())
+		drain_slot(s);
+	s->seen = 1;
+}
+
+static void slot_close_fds(vg_prov_slot *s)
+{
+	if (s->efd >= 0)
+		close(s->efd);
+	if (s->pfd >= 0)
+		close(s->pfd);
+	s->efd = s->pfd = -1;
+}
+
 static void slot_unref(vg_prov_slot *s)
 {
 	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
-	if (s->efd >= 0)
-		close(s->efd);
+	slot_close_fds(s);
 	OPENSSL_cleanse(s->result, sizeof(s->result));
 	free(s);
 }
@@ -198,37 +197,20 @@ static void list_remove(vg_prov_async *a, vg_prov_slot *s)
 	a->npending--;
 }
 
-/* The watch goes to the newest waiting job (it will wait longest, so the
- * watch moves least), or to nobody when no job waits. */
-static void pass_watch(vg_prov_async *a, vg_prov_slot *from)
-{
-	vg_prov_slot *n = a->tail;
-	while (n && (n->abandoned || n == from))
-		n = n->prev;
-	a->holder = n;
-	a->holder_state = n ? HOLD_ASKED : HOLD_NONE;
-	if (n) {
-		vg_prov_stat_add(VG_PROV_ST_WATCHERS, 1);
-		signal_slot(n);
-	}
-}
-
-/* Keep pfd watching the client's socket (a new one after a reconnect;
- * writable too while requests wait to be written) and the timer armed
- * for the earliest request deadline. A socket closed and reopened with
- * the same number inside one vg_client_process() is not seen here: the
- * timer's next expiry registers the socket again (the holder forgets
- * a->sock then). */
-static void watch_update(vg_prov_async *a, vg_client *cl)
+/* Keep the holder's epoll descriptor watching the client's socket (a new
+ * one after a reconnect; writable too while requests wait to be written)
+ * and the timer armed for the earliest request deadline. A socket closed
+ * and reopened with the same number inside one vg_client_process() is
+ * not seen here: the timer's next expiry registers the socket again. */
+static void watch_update(vg_prov_async *a, vg_client *cl, int pfd)
 {
 	int fd = vg_client_fd(cl);
 	uint32_t ev = EPOLLIN | ((vg_client_events(cl) & POLLOUT) ? EPOLLOUT : 0);
 	if (fd >= 0 && (fd != a->sock || ev != a->sock_ev)) {
 		struct epoll_event e = {.events = ev, .data.fd = fd};
 		int op = fd == a->sock ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
-		if (epoll_ctl(a->pfd, op, fd, &e) < 0 && (errno == EEXIST || errno == ENOENT))
-			epoll_ctl(a->pfd, op == EPOLL_CTL_ADD ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd,
-				  &e);
+		if (epoll_ctl(pfd, op, fd, &e) < 0 && (errno == EEXIST || errno == ENOENT))
+			epoll_ctl(pfd, op == EPOLL_CTL_ADD ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &e);
 	}
 	a->sock = fd;
 	a->sock_ev = fd >= 0 ? ev : 0;
@@ -244,6 +226,60 @@ static void watch_update(vg_prov_async *a, vg_client *cl)
 		.it_value = {.tv_sec = due / 1000, .tv_nsec = due % 1000 * 1000000}};
 	if (timerfd_settime(a->tfd, TFD_TIMER_ABSTIME, &its, NULL) == 0)
 		a->armed_ms = due;
+}
+
+/* The holder lets go: the socket and timer leave its epoll descriptor
+ * (a closed socket has left it already), which then never fires. */
+static void unwatch(vg_prov_async *a, vg_prov_slot *s)
+{
+	if (a->holder_state != HOLD_HELD || s->pfd < 0)
+		return;
+	struct epoll_event e = {0};
+	if (a->sock >= 0)
+		epoll_ctl(s->pfd, EPOLL_CTL_DEL, a->sock, &e);
+	epoll_ctl(s->pfd, EPOLL_CTL_DEL, a->tfd, &e);
+	a->sock = -1;
+}
+
+/* The watch goes from the holder to the newest waiting job (it will wait
+ * longest, so the watch moves least), or to nobody when no job waits. */
+static void pass_watch(vg_prov_async *a, vg_prov_slot *from)
+{
+	unwatch(a, from);
+	vg_prov_slot *n = a->tail;
+	while (n && (n->abandoned || n == from))
+		n = n->prev;
+	a->holder = n;
+	a->holder_state = n ? HOLD_ASKED : HOLD_NONE;
+	if (n) {
+		vg_prov_stat_add(VG_PROV_ST_WATCHERS, 1);
+		signal_slot(n);
+	}
+}
+
+/* The slot asked to hold the watch takes it: its epoll descriptor (made
+ * and added to the wait context the first time) gets the timer and the
+ * socket. 0, or -1 when that fails (the job then waits blocking). */
+static int take_watch(vg_prov_async *a, vg_prov_slot *s, ASYNC_WAIT_CTX *w, vg_client *cl)
+{
+	if (s->pfd < 0) {
+		int pfd = epoll_create1(EPOLL_CLOEXEC);
+		if (pfd < 0)
+			return -1;
+		if (!ASYNC_WAIT_CTX_set_wait_fd(w, &watch_key, pfd, NULL, NULL)) {
+			close(pfd);
+			return -1;
+		}
+		s->pfd = pfd;
+		s->seen = 0;
+	}
+	struct epoll_event e = {.events = EPOLLIN, .data.fd = a->tfd};
+	if (epoll_ctl(s->pfd, EPOLL_CTL_ADD, a->tfd, &e) < 0 && errno != EEXIST)
+		return -1;
+	a->holder_state = HOLD_HELD;
+	a->sock = -1; /* register the current socket */
+	watch_update(a, cl, s->pfd);
+	return 0;
 }
 
 /* The request's completion (under the connection's lock, from whichever
@@ -275,28 +311,27 @@ static void slot_cb(int st, const uint8_t *res, size_t len, const char *reason, 
 }
 
 /* The wait context is being freed (SSL_free): the job will not run
- * again. The server has stopped polling our descriptors (HAProxy deletes
- * them first); the eventfd is ours to close. */
+ * again. The server has stopped polling our descriptors (HAProxy drops
+ * them first); closing them is ours, and takes them out of the server's
+ * epoll sets. */
 static void slot_cleanup(ASYNC_WAIT_CTX *w, const void *key, OSSL_ASYNC_FD fd, void *custom)
 {
 	vg_prov_slot *s = custom;
 	vg_prov_conn *c = s->conn;
 	if (!c) {
 		/* No job attached (between handshakes): nothing else uses it. */
-		close(s->efd);
-		s->efd = -1;
+		slot_close_fds(s);
 		slot_unref(s);
 		return;
 	}
 	pthread_mutex_lock(&c->lock);
 	vg_prov_async *a = &c->async;
 	s->abandoned = 1;
-	close(s->efd);
-	s->efd = -1;
 	if (s->state == SLOT_PENDING)
 		vg_prov_stat_add(VG_PROV_ST_ABANDONED, 1);
 	if (a->holder == s)
 		pass_watch(a, s);
+	slot_close_fds(s);
 	/* Nobody left to read the replies of the abandoned requests: cancel
 	 * them so their slots go now (late replies are dropped by the
 	 * client). Only abandoned ones can be pending here: a live waiting
@@ -320,6 +355,7 @@ static vg_prov_slot *slot_get(ASYNC_WAIT_CTX *w)
 	if (!s)
 		return NULL;
 	s->refs = 1;
+	s->pfd = -1;
 	s->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (s->efd < 0 || !ASYNC_WAIT_CTX_set_wait_fd(w, &slot_key, s->efd, s, slot_cleanup)) {
 		if (s->efd >= 0)
@@ -345,24 +381,27 @@ static int submit(vg_client *cl, const vg_prov_req *rq, vg_prov_slot *s)
 	}
 }
 
-/* Pause the job until woken. A server that cannot take the watch
- * descriptor (out of memory) or a job that cannot pause makes this job
- * wait here instead, blocking its thread as a synchronous call would. */
+/* Pause the job until woken. A job that cannot make its watch descriptor
+ * or cannot pause waits here instead, blocking its thread as a
+ * synchronous call would. */
 static void pause_job(vg_prov_conn *c, vg_prov_slot *s, int block)
 {
 	vg_prov_stat_add(VG_PROV_ST_PAUSES, 1);
 	if (block || !ASYNC_pause_job()) {
-		struct pollfd p[2] = {{.fd = s->efd, .events = POLLIN},
-				      {.fd = c->async.pfd, .events = POLLIN}};
+		int sock = c->client ? vg_client_fd(c->client) : -1;
+		struct pollfd p[3] = {{.fd = s->efd, .events = POLLIN},
+				      {.fd = c->async.tfd, .events = POLLIN},
+				      {.fd = sock, .events = POLLIN}};
 		int t = c->timeout_ms > 0 ? c->timeout_ms : -1;
-		(void)poll(p, 2, t);
+		(void)poll(p, sock >= 0 ? 3 : 2, t);
 	} else {
 		s->seen = 1;
 	}
 	drain_slot(s);
 }
 
-/* Wait for the slot's reply; reads replies while holding the watch. */
+/* Wait for the slot's reply, reading replies while holding the watch;
+ * give the watch up when done. */
 static void wait_reply(vg_prov_conn *c, ASYNC_WAIT_CTX *w, vg_prov_slot *s)
 {
 	vg_prov_async *a = &c->async;
@@ -370,13 +409,9 @@ static void wait_reply(vg_prov_conn *c, ASYNC_WAIT_CTX *w, vg_prov_slot *s)
 	for (;;) {
 		pthread_mutex_lock(&c->lock);
 		vg_client *cl = c->client;
-		if (s->state != SLOT_DONE && a->holder == s && a->holder_state == HOLD_ASKED) {
-			if (ASYNC_WAIT_CTX_set_wait_fd(w, &watch_key, a->pfd, NULL, NULL)) {
-				s->has_watch = 1;
-				s->watch_paused = 0;
-			} else {
-				block = 1;
-			}
+		if (s->state != SLOT_DONE && a->holder == s && a->holder_state == HOLD_ASKED &&
+		    take_watch(a, s, w, cl) < 0) {
+			block = 1; /* no descriptor: read replies here, blocking */
 			a->holder_state = HOLD_HELD;
 		}
 		if (s->state != SLOT_DONE && a->holder == s) {
@@ -386,50 +421,26 @@ static void wait_reply(vg_prov_conn *c, ASYNC_WAIT_CTX *w, vg_prov_slot *s)
 					/* EAGAIN: not expired after all */
 				}
 				a->armed_ms = 0;
-				a->sock = -1; /* register the socket again (watch_update) */
+				if (a->sock >= 0 && s->pfd >= 0) {
+					struct epoll_event e = {0};
+					epoll_ctl(s->pfd, EPOLL_CTL_DEL, a->sock, &e);
+				}
+				a->sock = -1; /* register the socket again */
 			}
 			a->running = s;
 			vg_client_process(cl);
 			a->running = NULL;
-			watch_update(a, cl);
+			if (s->pfd >= 0)
+				watch_update(a, cl, s->pfd);
 		}
 		int done = s->state == SLOT_DONE;
-		/* Done before it could take the watch it was asked to: on. */
-		if (done && a->holder == s && a->holder_state == HOLD_ASKED)
+		if (done && a->holder == s)
 			pass_watch(a, s);
 		pthread_mutex_unlock(&c->lock);
 		if (done)
 			return;
-		if (s->has_watch)
-			s->watch_paused = 1;
 		pause_job(c, s, block);
 	}
-}
-
-/* The holder is done: clear pfd from its wait context and, if the
- * server has seen it there (the job paused with it), pause once more so
- * the server drops it before another job registers it; then pass the
- * watch on. */
-static void release_watch(vg_prov_conn *c, ASYNC_WAIT_CTX *w, vg_prov_slot *s)
-{
-	vg_prov_async *a = &c->async;
-	if (s->has_watch) {
-		ASYNC_WAIT_CTX_clear_fd(w, &watch_key);
-		if (s->watch_paused) {
-			pthread_mutex_lock(&c->lock);
-			a->holder_state = HOLD_RELEASING;
-			pthread_mutex_unlock(&c->lock);
-			signal_slot(s);
-			if (ASYNC_pause_job())
-				drain_slot(s);
-			s->seen = 1;
-		}
-		s->has_watch = 0;
-	}
-	pthread_mutex_lock(&c->lock);
-	if (a->holder == s)
-		pass_watch(a, s);
-	pthread_mutex_unlock(&c->lock);
 }
 
 int vg_prov_async_call(vg_prov_conn *c, const vg_prov_req *rq, uint8_t *out, size_t cap,
@@ -471,11 +482,9 @@ int vg_prov_async_call(vg_prov_conn *c, const vg_prov_req *rq, uint8_t *out, siz
 		a->holder = s;
 		a->holder_state = HOLD_ASKED;
 	}
-	watch_update(a, cl);
 	pthread_mutex_unlock(&c->lock);
 
 	wait_reply(c, w, s);
-	release_watch(c, w, s);
 	make_seen(s);
 
 	pthread_mutex_lock(&c->lock);

@@ -20,18 +20,20 @@ typedef struct vg_prov_slot vg_prov_slot;
  *
  * Every job waiting for a reply registers its own eventfd (its slot's,
  * one per ASYNC_WAIT_CTX) and is woken through it. The connection's
- * socket is watched by one waiting job at a time, the holder: it also
- * registers pfd, an epoll descriptor that holds the socket and a timer
- * (the earliest request deadline), and when woken it reads every reply,
- * completing the others' requests (their callbacks write their eventfds).
- * A server such as HAProxy files each async descriptor under one
- * connection, so pfd is registered by one job at a time: a holder that
- * is done clears it from its wait context and pauses once more so the
- * server drops it, then passes the watch on to the newest waiting job. */
+ * socket is watched by one waiting job at a time, the holder: its slot
+ * also registers an epoll descriptor of its own (made the first time the
+ * slot holds the watch), into which the holder puts the socket and the
+ * deadline timer; when woken it reads every reply, completing the others'
+ * requests (their callbacks write their eventfds). When the holder is
+ * done it takes the socket and timer out of its epoll descriptor and the
+ * watch passes to the newest waiting job. Each descriptor belongs to one
+ * wait context and is closed with it: HAProxy files an async descriptor
+ * under one connection, never closes it (the engine does), and relies on
+ * that close to drop it from its threads' epoll sets. */
 typedef struct {
-	int pfd, tfd;       /* epoll (socket + timer), timerfd; -1 until first use */
-	uint64_t fork_gen;  /* the fork generation that made them */
-	int sock;           /* the socket registered in pfd, -1 */
+	int tfd;            /* timerfd; -1 until first use */
+	uint64_t fork_gen;  /* the fork generation that made it */
+	int sock;           /* the socket in the holder's epoll descriptor, -1 */
 	uint32_t sock_ev;   /* its epoll events */
 	long long armed_ms; /* the timer's expiry (monotonic ms), 0: not armed */
 	vg_prov_slot *holder;
@@ -55,7 +57,7 @@ vg_client *vg_prov_conn_client(vg_prov_conn *c);
 
 /* async.c */
 void vg_prov_async_init(vg_prov_async *a);
-/* Close the descriptors (no job is waiting: each holds a reference). */
+/* Close the timer (no job is waiting: each holds a reference). */
 void vg_prov_async_destroy(vg_prov_async *a);
 /* In an OpenSSL async job: submit rq, pause the job until its reply, and
  * copy the result as vg_prov_conn_call does. Returns 1 when it ran (the

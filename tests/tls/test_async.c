@@ -5,11 +5,14 @@
  * descriptors are readable. The loop keeps the books the way HAProxy does
  * (it files a descriptor under one connection when a job pauses, from
  * ASYNC_WAIT_CTX_get_changed_fds, and drops every one of them when the
- * connection goes) and fails on what makes HAProxy abort: a descriptor
- * filed by two connections at once, or one it is asked to drop that it
- * never filed. Pipelining is deterministic here: every job is started
+ * connection goes, never closing them: the engine does) and fails on what
+ * breaks HAProxy: a descriptor filed by two connections at once, one it
+ * is asked to drop that it never filed (it aborts), or one still open
+ * after its connection's wait context was freed (it would stay in the
+ * server's epoll sets and wake other connections). Pipelining is deterministic here: every job is started
  * (and pauses) before any is resumed. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -51,6 +54,8 @@ typedef struct conn {
 	unsigned char msg[32];
 	unsigned char sig[512];
 	size_t siglen;
+	int filed[16]; /* every descriptor this connection ever filed */
+	int nfiled;
 } conn;
 
 static struct {
@@ -127,6 +132,8 @@ static void apply_changes(conn *c)
 		if (T.owner[add[i]] != NULL)
 			fail_msg("descriptor %d filed by two connections", add[i]);
 		T.owner[add[i]] = c;
+		assert_true(c->nfiled < 16);
+		c->filed[c->nfiled++] = add[i];
 	}
 }
 
@@ -147,6 +154,10 @@ static void close_conn(conn *c)
 	}
 	ASYNC_WAIT_CTX_free(c->w);
 	c->w = NULL;
+	for (int i = 0; i < c->nfiled; i++)
+		if (fcntl(c->filed[i], F_GETFD) >= 0)
+			fail_msg("descriptor %d still open after its wait context was freed",
+				 c->filed[i]);
 }
 
 static void step(conn *c)
