@@ -71,3 +71,26 @@ int vgh_machine(uint64_t *idle, uint64_t *total)
 	*total = t;
 	return 0;
 }
+
+void vgh_vgd_cpu(pid_t supervisor, uint64_t ns[VGH_VGD_NROLES])
+{
+	pid_t pids[VGH_MAX_PIDS];
+	int n = vgh_tree(supervisor, pids, VGH_MAX_PIDS);
+	for (int r = 0; r < VGH_VGD_NROLES; r++)
+		ns[r] = 0;
+	for (int i = 0; i < n; i++) {
+		char p[64], comm[32] = "";
+		snprintf(p, sizeof(p), "/proc/%d/comm", (int)pids[i]);
+		FILE *f = fopen(p, "r");
+		if (f) {
+			if (!fgets(comm, sizeof(comm), f))
+				comm[0] = 0;
+			fclose(f);
+		}
+		/* The children name themselves (README: vgd-front, vgd-keyholder). */
+		int role = strncmp(comm, "vgd-front", 9) == 0        ? VGH_VGD_FRONT
+			   : strncmp(comm, "vgd-keyholder", 13) == 0 ? VGH_VGD_KEYHOLDERS
+								     : VGH_VGD_SUPERVISOR;
+		ns[role] += vgh_cpu_ns(&pids[i], 1);
+	}
+}

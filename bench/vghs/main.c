@@ -41,7 +41,7 @@
 typedef struct {
 	double seconds;
 	int rounds, conns, lat_count, workers, tsv, keep, smoke;
-	int client_cpu, client_nice;
+	int client_cpu, client_nice, client_procs;
 	int servers[VGH_NSERVERS]; /* which to run */
 	int keys[16];              /* indices into vgh_keys that run */
 	int nkeys;
@@ -56,6 +56,7 @@ typedef struct {
 	int ran;
 	uint64_t done, completed, errors;
 	double window_s, srv_s, vgd_s, client_s, idle_frac_sum;
+	double role_s[VGH_VGD_NROLES];
 	int idle_n;
 	long long signs; /* vgd sign.count over the phases, -1: unknown */
 	uint64_t pauses, submits, inflight_max;
@@ -71,8 +72,9 @@ typedef struct {
 	const vgh_server *srv;
 	const vgh_daemon *d;
 	int with_vgd;
-	uint64_t srv0, vgd0, idle0, tot0;
+	uint64_t srv0, vgd0[VGH_VGD_NROLES], idle0, tot0;
 	double srv_s, vgd_s, idle_frac;
+	double role_s[VGH_VGD_NROLES];
 } sampler;
 
 static void sample(void *arg, int which)
@@ -81,22 +83,24 @@ static void sample(void *arg, int which)
 	pid_t pids[VGH_MAX_PIDS];
 	int n = vgh_server_pids(s->srv, pids, VGH_MAX_PIDS);
 	uint64_t srv = vgh_cpu_ns(pids, n);
-	uint64_t vgd = 0;
-	if (s->with_vgd) {
-		n = vgh_tree(s->d->pid, pids, VGH_MAX_PIDS);
-		vgd = vgh_cpu_ns(pids, n);
-	}
+	uint64_t vgd[VGH_VGD_NROLES] = {0};
+	if (s->with_vgd)
+		vgh_vgd_cpu(s->d->pid, vgd);
 	uint64_t idle = 0, tot = 0;
 	vgh_machine(&idle, &tot);
 	if (which == 0) {
 		s->srv0 = srv;
-		s->vgd0 = vgd;
+		memcpy(s->vgd0, vgd, sizeof(vgd));
 		s->idle0 = idle;
 		s->tot0 = tot;
 		return;
 	}
 	s->srv_s = (double)(srv - s->srv0) / NS;
-	s->vgd_s = (double)(vgd - s->vgd0) / NS;
+	s->vgd_s = 0;
+	for (int r = 0; r < VGH_VGD_NROLES; r++) {
+		s->role_s[r] = (double)(vgd[r] - s->vgd0[r]) / NS;
+		s->vgd_s += s->role_s[r];
+	}
 	s->idle_frac = tot > s->tot0 ? (double)(idle - s->idle0) / (double)(tot - s->tot0) : -1;
 }
 
@@ -116,6 +120,7 @@ static void usage(FILE *f)
 		"  --tls LIST       1.3,1.2 (default both)\n"
 		"  --workers N      nginx worker_processes and HAProxy nbthread (default: CPUs)\n"
 		"  --haproxy-sync   also HAProxy with vgd through blocking calls (no async)\n"
+		"  --client-procs N load generator processes at saturation (default: CPUs)\n"
 		"  --client-cpu N   pin the load generator to CPU N\n"
 		"  --client-nice N  run the load generator at niceness N (servers stay at 0)\n"
 		"  --smoke          a short run (one key, TLS 1.3, 0.3 s phases); passes with\n"
@@ -177,6 +182,7 @@ static int parse_args(int argc, char **argv, options *o)
 		O_HSYNC,
 		O_CCPU,
 		O_CNICE,
+		O_CPROCS,
 		O_SMOKE,
 		O_TSV,
 		O_KEEP,
@@ -194,6 +200,7 @@ static int parse_args(int argc, char **argv, options *o)
 					   {"haproxy-sync", no_argument, NULL, O_HSYNC},
 					   {"client-cpu", required_argument, NULL, O_CCPU},
 					   {"client-nice", required_argument, NULL, O_CNICE},
+					   {"client-procs", required_argument, NULL, O_CPROCS},
 					   {"smoke", no_argument, NULL, O_SMOKE},
 					   {"tsv", no_argument, NULL, O_TSV},
 					   {"keep", no_argument, NULL, O_KEEP},
@@ -213,6 +220,7 @@ static int parse_args(int argc, char **argv, options *o)
 		       .protos = {1, 1},
 		       .client_cpu = -1,
 		       .client_nice = 0,
+		       .client_procs = ncpu > 0 ? (int)ncpu : 1,
 		       .vgd = VGHS_VGD,
 		       .keys_dir = VGHS_KEYS,
 		       .provider_dir = VGHS_PROVIDER_DIR};
@@ -269,6 +277,10 @@ static int parse_args(int argc, char **argv, options *o)
 			if (parse_int(optarg, 0, CPU_SETSIZE - 1, &o->client_cpu) < 0)
 				return fprintf(stderr, "vghs: --client-cpu wants a CPU number\n"),
 				       -1;
+			break;
+		case O_CPROCS:
+			if (parse_int(optarg, 1, 64, &o->client_procs) < 0)
+				return fprintf(stderr, "vghs: --client-procs wants 1..64\n"), -1;
 			break;
 		case O_CNICE:
 			if (parse_int(optarg, -20, 19, &o->client_nice) < 0)
@@ -353,6 +365,8 @@ static void add_phase(row *w, const vgh_result *r, const sampler *s)
 	w->client_s += r->client_cpu_s;
 	w->srv_s += s->srv_s;
 	w->vgd_s += s->vgd_s;
+	for (int i = 0; i < VGH_VGD_NROLES; i++)
+		w->role_s[i] += s->role_s[i];
 	if (s->idle_frac >= 0) {
 		w->idle_frac_sum += s->idle_frac;
 		w->idle_n++;
@@ -397,7 +411,9 @@ static int run_phase(run_ctx *x, const vgh_server *s, int tls13, int sat, row *w
 		p.t_end = p.t_stop;
 	}
 	vgh_result r;
-	if (vgh_load_run(x->cl, &p, &r) < 0) {
+	int lr = sat ? vgh_load_run_procs(x->cl, &p, o->client_procs, &r)
+		     : vgh_load_run(x->cl, &p, &r);
+	if (lr < 0) {
 		fprintf(stderr, "vghs: %s\n", r.first_error);
 		return -1;
 	}
@@ -446,7 +462,8 @@ static void print_header(const options *o)
 		printf("server\tkey\ttls\tmode\ths_s\tratio\tcpu_us_hs\tdelta_us\tsrv_pct\tvgd_"
 		       "pct\t"
 		       "gen_pct\tgen_us_hs\tidle_pct\tp50_us\tp90_us\tp99_us\thandshakes\terrors\t"
-		       "signs_per_hs\tpauses_per_hs\tinflight_max\n");
+		       "signs_per_hs\tpauses_per_hs\tinflight_max\tsrv_us_hs\tfront_us_hs\t"
+		       "keyholders_us_hs\tsupervisor_us_hs\n");
 		return;
 	}
 	printf("| server | key | TLS | key in | hs/s | x in | CPU us/hs | +us | srv%% | vgd%% | "
@@ -473,13 +490,15 @@ static void print_row(const options *o, int kind, const vgh_key *k, int tls13, i
 	double pz = w->have_prov && w->completed ? (double)w->pauses / (double)w->completed : -1;
 	const char *tls = tls13 ? "1.3" : "1.2";
 	if (o->tsv) {
-		printf("%s\t%s\t%s\t%s\t%.0f\t%.2f\t%.1f\t%.1f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%."
-		       "0f\t%.0f\t"
-		       "%.0f\t%llu\t%llu\t%.2f\t%.2f\t%llu\n",
+		printf("%s\t%s\t%s\t%s\t%.0f\t%.2f\t%.1f\t%.1f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t"
+		       "%.0f\t%.0f\t%.0f\t%llu\t%llu\t%.2f\t%.2f\t%llu\t%.1f\t%.1f\t%.1f\t%.1f\n",
 		       vgh_server_names[kind], k->name, tls, vgh_mode_names[mode], hs, ratio, cpu,
 		       isnan(delta) ? 0 : delta, srv, vgdp, gen, genhs, idle, w->p50, w->p90,
 		       w->p99, (unsigned long long)w->done, (unsigned long long)w->errors, sig, pz,
-		       (unsigned long long)w->inflight_max);
+		       (unsigned long long)w->inflight_max, per(w->srv_s * 1e6, w->done),
+		       per(w->role_s[VGH_VGD_FRONT] * 1e6, w->done),
+		       per(w->role_s[VGH_VGD_KEYHOLDERS] * 1e6, w->done),
+		       per(w->role_s[VGH_VGD_SUPERVISOR] * 1e6, w->done));
 		return;
 	}
 	char rs[16] = "", ds[16] = "", ss[16] = "-", ps[16] = "-";
@@ -581,10 +600,11 @@ static void print_intro(const options *o, const vgh_daemon *d, double bound_s)
 	fprintf(out,
 		"vghs: %s, %ld CPUs, load average %.2f; %s; %s\n"
 		"vghs: %d worker(s)/thread(s) per server, %d connections at saturation, %.1f s "
-		"phases x %d rounds, %d handshakes at low load; client %s%s; at most %.0f s\n",
+		"phases x %d rounds, %d handshakes at low load; load generator: %d process(es), "
+		"%s%s; at most %.0f s\n",
 		model, sysconf(_SC_NPROCESSORS_ONLN), load, OpenSSL_version(OPENSSL_VERSION),
 		h.server[0] ? h.server : "vgd ?", o->so.workers, o->conns, o->seconds, o->rounds,
-		o->lat_count, o->client_cpu >= 0 ? "pinned" : "unpinned",
+		o->lat_count, o->client_procs, o->client_cpu >= 0 ? "pinned" : "unpinned",
 		o->client_nice ? " and niced" : "", bound_s);
 }
 

@@ -95,6 +95,9 @@ int vgh_server_pids(const vgh_server *s, pid_t *pids, int cap);
 uint64_t vgh_cpu_ns(const pid_t *pids, int n);
 /* Pids of a process and its live children. */
 int vgh_tree(pid_t root, pid_t *pids, int cap);
+/* vgd's CPU so far by role, from the processes' names. */
+enum { VGH_VGD_FRONT, VGH_VGD_KEYHOLDERS, VGH_VGD_SUPERVISOR, VGH_VGD_NROLES };
+void vgh_vgd_cpu(pid_t supervisor, uint64_t ns[VGH_VGD_NROLES]);
 /* The machine's idle and total jiffies so far (/proc/stat). */
 int vgh_machine(uint64_t *idle, uint64_t *total);
 
@@ -131,6 +134,10 @@ vgh_client *vgh_client_new(char *why, size_t whylen);
 void vgh_client_free(vgh_client *c);
 
 int vgh_load_run(vgh_client *c, const vgh_phase *p, vgh_result *r);
+/* The same phase in procs processes (the connections split between
+ * them); the caller's sample runs in this process at the window's edges.
+ * No latencies are kept. procs <= 1: vgh_load_run. */
+int vgh_load_run_procs(vgh_client *c, const vgh_phase *p, int procs, vgh_result *r);
 void vgh_result_free(vgh_result *r);
 /* Percentile (0..100) of the handshake latencies in microseconds; -1. */
 double vgh_percentile_us(vgh_result *r, double pct);
