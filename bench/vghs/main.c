@@ -61,8 +61,8 @@ typedef struct {
 	long long signs; /* vgd sign.count over the phases, -1: unknown */
 	uint64_t pauses, submits, inflight_max;
 	int have_prov;
-	double p50, p90, p99;
-	uint64_t lat_n;
+	uint64_t *lat_ns; /* handshake latencies of the low-load phases, pooled */
+	size_t nlat, lat_cap;
 	int verified;
 	char first_error[200];
 } row;
@@ -405,7 +405,7 @@ static int run_phase(run_ctx *x, const vgh_server *s, int tls13, int sat, row *w
 		p.t_end = p.t_stop + DRAIN_NS;
 	} else {
 		p.conns = 1;
-		p.max_count = (uint64_t)o->lat_count + 1;
+		p.max_count = (uint64_t)(o->lat_count + o->rounds - 1) / (uint64_t)o->rounds + 1;
 		p.t_warm = t + 1; /* the first (verifying) connection is not timed */
 		p.t_stop = t + len;
 		p.t_end = p.t_stop;
@@ -424,10 +424,16 @@ static int run_phase(run_ctx *x, const vgh_server *s, int tls13, int sat, row *w
 	if (sat) {
 		add_phase(w, &r, &smp);
 	} else {
-		w->p50 = vgh_percentile_us(&r, 50);
-		w->p90 = vgh_percentile_us(&r, 90);
-		w->p99 = vgh_percentile_us(&r, 99);
-		w->lat_n = r.nhs;
+		if (w->nlat + r.nhs > w->lat_cap) {
+			size_t cap = w->nlat + r.nhs;
+			uint64_t *n = realloc(w->lat_ns, cap * sizeof(*n));
+			if (n) {
+				w->lat_ns = n;
+				w->lat_cap = cap;
+			}
+		}
+		for (size_t i = 0; i < r.nhs && w->nlat < w->lat_cap; i++)
+			w->lat_ns[w->nlat++] = r.hs_ns[i];
 		w->errors += r.errors;
 		w->completed += r.completed_all;
 		if (r.first_error[0] && !w->first_error[0])
@@ -466,8 +472,8 @@ static void print_header(const options *o)
 		       "keyholders_us_hs\tsupervisor_us_hs\n");
 		return;
 	}
-	printf("| server | key | TLS | key in | hs/s | x in | CPU us/hs | +us | srv%% | vgd%% | "
-	       "gen%% | gen us/hs | idle%% | p50 | p90 | p99 | err | sig/hs | pause/hs |\n"
+	printf("| server | key | TLS | key in | hs/s | x in | CPU us/hs | +us | server | front | "
+	       "keyholders | client us/hs | idle%% | p50 | p90 | p99 | err | sig/hs | pauses/hs |\n"
 	       "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	       "---:|---:|\n");
 }
@@ -489,12 +495,18 @@ static void print_row(const options *o, int kind, const vgh_key *k, int tls13, i
 	double sig = w->signs >= 0 && w->completed ? (double)w->signs / (double)w->completed : -1;
 	double pz = w->have_prov && w->completed ? (double)w->pauses / (double)w->completed : -1;
 	const char *tls = tls13 ? "1.3" : "1.2";
+	vgh_result lr = {.hs_ns = w->lat_ns, .nhs = w->nlat};
+	double p50 = vgh_percentile_us(&lr, 50), p90 = vgh_percentile_us(&lr, 90),
+	       p99 = vgh_percentile_us(&lr, 99);
+	(void)srv;
+	(void)vgdp;
+	(void)gen;
 	if (o->tsv) {
 		printf("%s\t%s\t%s\t%s\t%.0f\t%.2f\t%.1f\t%.1f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t"
 		       "%.0f\t%.0f\t%.0f\t%llu\t%llu\t%.2f\t%.2f\t%llu\t%.1f\t%.1f\t%.1f\t%.1f\n",
 		       vgh_server_names[kind], k->name, tls, vgh_mode_names[mode], hs, ratio, cpu,
-		       isnan(delta) ? 0 : delta, srv, vgdp, gen, genhs, idle, w->p50, w->p90,
-		       w->p99, (unsigned long long)w->done, (unsigned long long)w->errors, sig, pz,
+		       isnan(delta) ? 0 : delta, srv, vgdp, gen, genhs, idle, p50, p90, p99,
+		       (unsigned long long)w->done, (unsigned long long)w->errors, sig, pz,
 		       (unsigned long long)w->inflight_max, per(w->srv_s * 1e6, w->done),
 		       per(w->role_s[VGH_VGD_FRONT] * 1e6, w->done),
 		       per(w->role_s[VGH_VGD_KEYHOLDERS] * 1e6, w->done),
@@ -510,11 +522,16 @@ static void print_row(const options *o, int kind, const vgh_key *k, int tls13, i
 		snprintf(ss, sizeof(ss), "%.2f", sig);
 	if (pz >= 0)
 		snprintf(ps, sizeof(ps), "%.2f", pz);
-	printf("| %s | %s | %s | %s | %.0f | %s | %.0f | %s | %.0f | %.0f | %.0f | %.0f | %.0f | "
+	char fr[16] = "-", kh[16] = "-";
+	if (mode != VGH_INPROC) {
+		snprintf(fr, sizeof(fr), "%.0f", per(w->role_s[VGH_VGD_FRONT] * 1e6, w->done));
+		snprintf(kh, sizeof(kh), "%.0f", per(w->role_s[VGH_VGD_KEYHOLDERS] * 1e6, w->done));
+	}
+	printf("| %s | %s | %s | %s | %.0f | %s | %.0f | %s | %.0f | %s | %s | %.0f | %.0f | "
 	       "%.0f | %.0f | %.0f | %llu | %s | %s |\n",
-	       vgh_server_names[kind], k->label, tls, vgh_mode_names[mode], hs, rs, cpu, ds, srv,
-	       vgdp, gen, genhs, idle, w->p50, w->p90, w->p99, (unsigned long long)w->errors, ss,
-	       ps);
+	       vgh_server_names[kind], k->label, tls, vgh_mode_names[mode], hs, rs, cpu, ds,
+	       per(w->srv_s * 1e6, w->done), fr, kh, genhs, idle, p50, p90, p99,
+	       (unsigned long long)w->errors, ss, ps);
 	fflush(stdout);
 }
 
@@ -545,17 +562,19 @@ static void run_key(run_ctx *x, int kind, const vgh_key *k)
 		memset(w, 0, sizeof(w));
 		for (int m = 0; m < nm; m++)
 			w[m].signs = -1;
+		/* Saturation, then low load, alternating the modes within each
+		 * round (who goes first rotates): a shared machine's speed drifts
+		 * over seconds, so the modes see the same machine. */
 		for (int r = 0; r < o->rounds; r++)
-			for (int i = 0; i < nm; i++) {
-				int m = (i + r) % nm; /* rotate who goes first */
-				if (run_phase(x, &srv[m], tls13, 1, &w[m]) < 0)
-					x->failed = 1;
-			}
-		for (int m = 0; m < nm; m++)
-			if (run_phase(x, &srv[m], tls13, 0, &w[m]) < 0)
-				x->failed = 1;
+			for (int sat = 1; sat >= 0; sat--)
+				for (int i = 0; i < nm; i++) {
+					int m = (i + r) % nm;
+					if (run_phase(x, &srv[m], tls13, sat, &w[m]) < 0)
+						x->failed = 1;
+				}
 		for (int m = 0; m < nm; m++) {
 			print_row(o, kind, k, tls13, modes[m], &w[m], m ? &w[0] : NULL);
+			free(w[m].lat_ns);
 			if (w[m].errors || !w[m].verified) {
 				fprintf(stderr,
 					"vghs: %s %s TLS %s %s: %llu errors; %s (log: %s)\n",
@@ -614,6 +633,10 @@ int main(int argc, char **argv)
 	if (parse_args(argc, argv, &o) < 0)
 		return 64;
 	signal(SIGPIPE, SIG_IGN);
+	if (o.so.nginx && access(o.so.nginx, X_OK) != 0)
+		o.so.nginx = NULL;
+	if (o.so.haproxy && access(o.so.haproxy, X_OK) != 0)
+		o.so.haproxy = NULL;
 	int any = 0;
 	for (int s = 0; s < VGH_NSERVERS; s++) {
 		const char *bin = s == VGH_NGINX ? o.so.nginx : o.so.haproxy;
