@@ -42,6 +42,7 @@ typedef struct {
 	double seconds;
 	int rounds, conns, lat_count, workers, tsv, keep, smoke;
 	int client_cpu, client_nice, client_procs;
+	int check; /* fail on a row that is not sane (--check; --smoke implies it) */
 	int servers[VGH_NSERVERS]; /* which to run */
 	int keys[16];              /* indices into vgh_keys that run */
 	int nkeys;
@@ -59,6 +60,7 @@ typedef struct {
 	double role_s[VGH_VGD_NROLES];
 	int idle_n;
 	long long signs; /* vgd sign.count over the phases, -1: unknown */
+	long long stray_signs; /* in-process rows: vgd signatures during their phases */
 	uint64_t pauses, submits, inflight_max;
 	int have_prov;
 	uint64_t *lat_ns; /* handshake latencies of the low-load phases, pooled */
@@ -123,8 +125,12 @@ static void usage(FILE *f)
 		"  --client-procs N load generator processes at saturation (default: CPUs)\n"
 		"  --client-cpu N   pin the load generator to CPU N\n"
 		"  --client-nice N  run the load generator at niceness N (servers stay at 0)\n"
-		"  --smoke          a short run (one key, TLS 1.3, 0.3 s phases); passes with\n"
-		"                   a note when nginx or HAProxy is not installed\n"
+		"  --smoke          a short run (one key, TLS 1.3, 0.3 s phases) with --check;\n"
+		"                   passes with a note when nginx or HAProxy is not installed\n"
+		"  --check          fail unless every row is sane: handshakes and latencies\n"
+		"                   measured, server CPU seen, one vgd signature per vgd\n"
+		"                   handshake and none for in-process ones, async rows paused\n"
+		"                   (no timing is judged)\n"
 		"  --tsv            tab-separated rows with a header line\n"
 		"  --keep           keep the temporary directory (configs, logs)\n"
 		"  --vgd PATH --keys-dir DIR --provider-dir DIR --nginx PATH --haproxy PATH\n");
@@ -184,6 +190,7 @@ static int parse_args(int argc, char **argv, options *o)
 		O_CNICE,
 		O_CPROCS,
 		O_SMOKE,
+		O_CHECK,
 		O_TSV,
 		O_KEEP,
 		O_VGD,
@@ -202,6 +209,7 @@ static int parse_args(int argc, char **argv, options *o)
 					   {"client-nice", required_argument, NULL, O_CNICE},
 					   {"client-procs", required_argument, NULL, O_CPROCS},
 					   {"smoke", no_argument, NULL, O_SMOKE},
+					   {"check", no_argument, NULL, O_CHECK},
 					   {"tsv", no_argument, NULL, O_TSV},
 					   {"keep", no_argument, NULL, O_KEEP},
 					   {"vgd", required_argument, NULL, O_VGD},
@@ -289,6 +297,9 @@ static int parse_args(int argc, char **argv, options *o)
 		case O_SMOKE:
 			o->smoke = 1;
 			break;
+		case O_CHECK:
+			o->check = 1;
+			break;
 		case O_TSV:
 			o->tsv = 1;
 			break;
@@ -323,6 +334,7 @@ static int parse_args(int argc, char **argv, options *o)
 		return -1;
 	}
 	if (o->smoke) {
+		o->check = 1;
 		o->seconds = 0.3;
 		o->rounds = 1;
 		o->lat_count = 20;
@@ -387,7 +399,8 @@ static int run_phase(run_ctx *x, const vgh_server *s, int tls13, int sat, row *w
 	const options *o = x->o;
 	int in_vgd = s->mode != VGH_INPROC;
 	sampler smp = {.srv = s, .d = x->d, .with_vgd = in_vgd};
-	long long signs0 = in_vgd ? vgh_daemon_signs(x->d) : -1;
+	/* Read for in-process phases too: vgd must sign nothing then. */
+	long long signs0 = vgh_daemon_signs(x->d);
 	uint64_t pz0 = 0, sub0 = 0, infl = 0;
 	int prov = in_vgd && vgh_provider_counters(x->d, &pz0, &sub0, &infl) == 0;
 	uint64_t t = vgh_now_ns(), len = (uint64_t)(o->seconds * NS);
@@ -440,8 +453,10 @@ static int run_phase(run_ctx *x, const vgh_server *s, int tls13, int sat, row *w
 			snprintf(w->first_error, sizeof(w->first_error), "%s", r.first_error);
 	}
 	w->verified = w->verified || r.verified;
+	long long signs1 = vgh_daemon_signs(x->d);
+	if (!in_vgd && signs0 >= 0 && signs1 >= signs0)
+		w->stray_signs += signs1 - signs0;
 	if (in_vgd) {
-		long long signs1 = vgh_daemon_signs(x->d);
 		if (signs0 >= 0 && signs1 >= signs0)
 			w->signs = (w->signs < 0 ? 0 : w->signs) + (signs1 - signs0);
 		uint64_t pz1, sub1;
@@ -535,6 +550,35 @@ static void print_row(const options *o, int kind, const vgh_key *k, int tls13, i
 	fflush(stdout);
 }
 
+/* What is wrong with a finished row (--check), or NULL. Counts only, no
+ * timing: a row that measured nothing, a "vgd" row whose server did not
+ * sign through vgd (or an in-process row whose server did), an async row
+ * whose jobs never paused. The bounds on signatures allow for the
+ * connections a phase abandons after the server signed (at most conns a
+ * phase). */
+static const char *row_insane(const options *o, int mode, const row *w)
+{
+	uint64_t phases = (uint64_t)o->rounds * 2;
+	if (w->done == 0)
+		return "no handshake completed in a saturation window";
+	if (w->nlat == 0)
+		return "no latency measured at low load";
+	if (!(w->srv_s > 0))
+		return "no server CPU seen";
+	if (mode == VGH_INPROC)
+		return w->stray_signs == 0 ? NULL : "vgd signed for the in-process server";
+	if (w->signs < 0)
+		return "vgd's sign.count unreadable";
+	if ((uint64_t)w->signs < w->completed ||
+	    (uint64_t)w->signs > w->completed + phases * (uint64_t)o->conns)
+		return "vgd signatures do not match the handshakes";
+	if (!(w->vgd_s > 0))
+		return "no vgd CPU seen";
+	if (mode == VGH_VGD_ASYNC && (!w->have_prov || w->pauses < w->completed / 2))
+		return "the async jobs did not pause for vgd";
+	return NULL;
+}
+
 /* One key on one server: start every mode's server, alternate their
  * saturation phases over the rounds, then their latency phases. */
 static void run_key(run_ctx *x, int kind, const vgh_key *k)
@@ -581,6 +625,13 @@ static void run_key(run_ctx *x, int kind, const vgh_key *k)
 					vgh_server_names[kind], k->name, tls13 ? "1.3" : "1.2",
 					vgh_mode_names[modes[m]], (unsigned long long)w[m].errors,
 					w[m].first_error[0] ? w[m].first_error : "-", srv[m].log);
+				x->failed = 1;
+			}
+			const char *bad = o->check ? row_insane(o, modes[m], &w[m]) : NULL;
+			if (bad) {
+				fprintf(stderr, "vghs: %s %s TLS %s %s: check: %s\n",
+					vgh_server_names[kind], k->name, tls13 ? "1.3" : "1.2",
+					vgh_mode_names[modes[m]], bad);
 				x->failed = 1;
 			}
 		}
