@@ -13,6 +13,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
@@ -136,4 +138,51 @@ int vgt_hs_run(const vgt_hs_load *l, vgt_hs_result *r)
 			snprintf(r->first_error, sizeof(r->first_error), "%s", w[i].err);
 	}
 	return started == l->threads ? 0 : -1;
+}
+
+/* One ClientHello on a non-blocking socket: SSL_connect sends it and
+ * stops at the server's answer (SSL_ERROR_WANT_READ). The SSL is freed
+ * (nothing more is sent); the socket stays open for the caller. */
+static int hello_only(SSL_CTX *ctx, int port, const char *host)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in a = {.sin_family = AF_INET,
+				.sin_port = htons((uint16_t)port),
+				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    fcntl(fd, F_SETFL, O_NONBLOCK) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	SSL *s = SSL_new(ctx);
+	int sent = s && SSL_set_fd(s, fd) && SSL_set_tlsext_host_name(s, host) &&
+		   SSL_connect(s) < 0 && SSL_get_error(s, -1) == SSL_ERROR_WANT_READ;
+	SSL_free(s);
+	ERR_clear_error();
+	if (!sent) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int vgt_hs_hello_only(int port, const char *host, int n, int *fds)
+{
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	int got = 0;
+	if (ctx && SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION))
+		while (got < n && (fds[got] = hello_only(ctx, port, host)) >= 0)
+			got++;
+	SSL_CTX_free(ctx);
+	return got;
+}
+
+void vgt_hs_reset(const int *fds, int n)
+{
+	struct linger lg = {.l_onoff = 1, .l_linger = 0};
+	for (int i = 0; i < n; i++) {
+		setsockopt(fds[i], SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+		close(fds[i]);
+	}
 }

@@ -32,4 +32,12 @@ typedef struct {
 /* Run the load; fills r. 0, or -1 if the threads could not start. */
 int vgt_hs_run(const vgt_hs_load *l, vgt_hs_result *r);
 
+/* Clients that will go away mid-handshake: open n connections to port and
+ * send each a TLS 1.3 ClientHello for host, without waiting for the
+ * server's answer. Their sockets go to fds; returns how many were sent. */
+int vgt_hs_hello_only(int port, const char *host, int n, int *fds);
+/* Drop those connections with a reset (SO_LINGER 0), as a client that
+ * vanishes does. */
+void vgt_hs_reset(const int *fds, int n);
+
 #endif

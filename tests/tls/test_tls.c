@@ -6,7 +6,9 @@
  * with Ed25519, RSA and ECDSA P-256/P-384 keys, checked with openssl
  * s_client / curl and vgd's statistics. Every process started here is
  * killed at the end (proc.c), all on 127.0.0.1. */
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -791,6 +793,100 @@ static void test_haproxy_async_concurrent(void **state)
 	assert_true(vgt_alive(W.pid[0]));
 }
 
+/* Descriptors HAProxy has open (its process's /proc/PID/fd). */
+static int open_fds(pid_t pid)
+{
+	char d[64];
+	snprintf(d, sizeof(d), "/proc/%d/fd", (int)pid);
+	DIR *dir = opendir(d);
+	assert_non_null(dir);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(dir));)
+		n += e->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
+
+/* HAProxy closes a finished client's connection a little after the
+ * client saw its response: wait until the count of open descriptors
+ * reaches want (want < 0: stays the same for 200 ms), at most 5 s. */
+static int settled_fds(pid_t pid, int want)
+{
+	int n = open_fds(pid), same = 0;
+	for (int i = 0; i < 500 && (want >= 0 ? n != want : same < 20); i++) {
+		usleep(10000);
+		int m = open_fds(pid);
+		same = m == n ? same + 1 : 0;
+		n = m;
+	}
+	return n;
+}
+
+/* vgd's processes stopped (SIGSTOP) or continued: requests queue unread
+ * in its socket meanwhile, so the provider's replies are held. */
+static void freeze_vgd(int sig)
+{
+	pid_t kids[16];
+	int n = vgt_children(&W.d, kids, 16);
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(kill(kids[i], sig), 0);
+	assert_int_equal(kill(W.d.pid, sig), 0);
+}
+
+/* Clients that go away while their handshakes wait for vgd. vgd is
+ * frozen, so every signature's reply is held: more handshakes than
+ * HAProxy has threads all submit their request (only an async job that
+ * paused lets its thread take the next one), then the clients reset
+ * their connections. vgd continues; HAProxy must free those connections
+ * (no descriptor left open), stay up, and serve new clients. */
+static void test_haproxy_client_gone(void **state)
+{
+	enum { GONE = 12 };
+	int fds[GONE];
+	/* Warm: the provider's vgd connection for the key is already open. */
+	vgt_hs_result r = haproxy_load(3, 1);
+	assert_int_equal(r.ok, 3);
+	int fd0 = settled_fds(W.pid[0], -1);
+	uint64_t async0 = prov_counter(VG_PROV_ST_ASYNC), pauses0 = prov_counter(VG_PROV_ST_PAUSES);
+	uint64_t signs0 = stat_value("sign.count");
+	freeze_vgd(SIGSTOP);
+	int n = vgt_hs_hello_only(W.port[0], srv_host[SRV_ED], GONE, fds);
+	uint64_t async = async0;
+	for (int i = 0; i < 300 && async < async0 + (uint64_t)n; i++) {
+		usleep(10000);
+		async = prov_counter(VG_PROV_ST_ASYNC);
+	}
+	uint64_t pauses = prov_counter(VG_PROV_ST_PAUSES);
+	vgt_hs_reset(fds, n);
+	usleep(100000); /* HAProxy sees the resets (or not) while the jobs wait */
+	freeze_vgd(SIGCONT);
+	fprintf(stderr, "HAProxy: %d handshakes waiting on a frozen vgd at once, %llu pauses\n",
+		(int)(async - async0), (unsigned long long)(pauses - pauses0));
+	assert_int_equal(n, GONE);
+	assert_int_equal(async, async0 + GONE); /* all in flight at once: paused */
+	assert_true(pauses >= pauses0 + GONE);
+	/* Their late replies come and are dropped; HAProxy closes what it
+	 * opened for them. */
+	assert_int_equal(settled_fds(W.pid[0], fd0), fd0);
+	assert_true(vgt_alive(W.pid[0]));
+	/* vgd answers the held requests after it continues (HAProxy may have
+	 * let those connections go before): wait for its count. */
+	uint64_t signs = stat_value("sign.count");
+	for (int i = 0; i < 500 && signs < signs0 + GONE; i++) {
+		usleep(10000);
+		signs = stat_value("sign.count");
+	}
+	assert_int_equal(signs, signs0 + GONE);
+	r = haproxy_load(8, 2);
+	if (r.failed) {
+		fprintf(stderr, "%d handshakes failed: %s\n", r.failed, r.first_error);
+		dump(W.haproxy_log);
+	}
+	assert_int_equal(r.ok, 16);
+	assert_int_equal(settled_fds(W.pid[0], fd0), fd0);
+}
+
 /* vgd stops: handshakes fail (they do not hang) and HAProxy stays up;
  * vgd back: they succeed again. */
 static void test_haproxy_vgd_restart(void **state)
@@ -833,6 +929,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest haproxy_tests[] = {
 		cmocka_unit_test(test_haproxy_keys),
 		cmocka_unit_test(test_haproxy_async_concurrent),
+		cmocka_unit_test(test_haproxy_client_gone),
 		cmocka_unit_test(test_haproxy_vgd_restart),
 	};
 	if (argc == 2 && strcmp(argv[1], "s_server") == 0)
