@@ -33,7 +33,11 @@ static int write_configs(vgh_daemon *d, const char *keys_dir, const char *provid
 {
 	char conf[4096];
 	int n = snprintf(conf, sizeof(conf),
-			 "socket = %s\nkeyholders = 0\nlog_level = warning\nmax_inflight = 128\n",
+			 "socket = %s\nkeyholders = 0\nlog_level = warning\nmax_inflight = 128\n"
+			 /* Started as root, vgd wants a user of its own for the
+			  * front (README "Users"); a temporary bench uses nobody,
+			  * as vgload does. */
+			 "front_user = nobody\n",
 			 d->sock);
 	for (size_t i = 0; i < vgh_nkeys; i++) {
 		char a[512], b[512];
