@@ -108,11 +108,19 @@ static void test_keyholders_lock_keys(void **state)
 	assert_int_equal(vgt_start(&D, 0, NULL), 0);
 	pid_t kh[8], fr[8];
 	assert_int_equal(dt_wait_children(&D, "vgd-keyholder", 2, 0, kh), 2);
+	/* A keyholder is named before it locks its copy of the keys (right
+	 * after fork): give it until it could have served a request. */
 	for (int i = 0; i < 2; i++) {
-		long kb = dt_proc_status(kh[i], "VmLck");
+		long kb = 0;
+		for (int t = 0; t < 200 && kb <= 0; t++) {
+			kb = dt_proc_status(kh[i], "VmLck");
+			if (kb <= 0)
+				usleep(10000);
+		}
 		printf("# keyholder %d: VmLck %ld kB\n", (int)kh[i], kb);
 		assert_true(kb > 0);
 	}
+	assert_int_equal(vgt_log_count(&D, "could not mlock key memory"), 0);
 	/* The front has no key memory to lock. */
 	assert_int_equal(dt_wait_children(&D, "vgd-front", 1, 0, fr), 1);
 	assert_int_equal(dt_proc_status(fr[0], "VmLck"), 0);
