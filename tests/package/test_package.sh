@@ -125,6 +125,22 @@ if [ -f "$T/ctl/lib/symbols" ]; then
 else
 	fail "libvgclient2 has no symbols file"
 fi
+# Every program the units run that vgd does not ship (ExecReload=/bin/kill)
+# comes from a package vgd depends on.
+dpkg-deb --fsys-tarfile "$(DEB vgd)" | tar -xOf - ./usr/lib/systemd/system/vgd.service |
+	sed -n 's/^Exec[A-Za-z]*=[-@:+!]*\(\/[^ ]*\).*/\1/p' | sort -u >"$T/execs"
+while read -r bin; do
+	case "$bin" in /usr/sbin/vgd) continue ;; esac
+	pkg=$(dpkg -S "$(readlink -f "$bin")" 2>/dev/null | sed -n '1s/:.*//p')
+	[ -n "$pkg" ] || pkg=$(dpkg -S "$bin" 2>/dev/null | sed -n '1s/:.*//p')
+	if [ -z "$pkg" ]; then
+		fail "no installed package provides $bin (vgd.service runs it)"
+	elif dpkg-deb -f "$(DEB vgd)" Depends | tr ',' '\n' | grep -q "^ *$pkg\( \|$\)"; then
+		ok "vgd depends on $pkg ($bin, which vgd.service runs)"
+	else
+		fail "vgd.service runs $bin from $pkg, which vgd does not depend on"
+	fi
+done <"$T/execs"
 dpkg-deb -f "$(DEB vgd)" Depends | grep -q "libvgclient2 (>= " &&
 	ok "vgd depends on libvgclient2 (from the symbols file)" || fail "vgd's Depends lacks libvgclient2"
 
