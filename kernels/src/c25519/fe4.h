@@ -86,12 +86,22 @@ void vg_fe4_to_fe(vg_fe *h, const vg_fe4 *f);
 /* h = 1/f (0 for f = 0 mod p), constant time: Bernstein-Yang divsteps
  * (fe4_inv.c); any tier (its one product uses vg_fe4_mul_base). */
 void vg_fe4_invert(vg_fe4 *h, const vg_fe4 *f);
-/* The inner loop of vg_fe4_invert: n divsteps (1 <= n <= 19) on the low
- * bits of f (odd) and g with t = 2 delta (odd); returns the new t and
- * writes the transition matrix m = (u, v, q, r): f_n 2^n = u f + v g,
- * g_n 2^n = q f + r g. The asm (fe4_base.asm, any tier) and its C
- * reference (fe4_inv.c). */
-int64_t vg_fe4_divsteps(int64_t m[4], int64_t t, uint64_t f, uint64_t g, unsigned n);
+/* The two parts of a batch of vg_fe4_invert, in asm (fe4_inv.asm, any
+ * tier) and as C references (fe4_inv.c):
+ * vg_fe4_divsteps62: n divsteps (1 <= n <= 62) on the low 64 bits of f
+ * (odd) and g with t = 2 delta (odd); returns the new t and writes the
+ * transition matrix m = (u, v, q, r): f_n 2^n = u f + v g,
+ * g_n 2^n = q f + r g.
+ * vg_fe4_inv_apply: with M = (u, v; q, r) = m from 62 steps, f, g
+ * (fg[0..5), fg[5..10): signed 62-bit limbs, the top one signed) <-
+ * M (f, g) / 2^62 (the floor when fewer steps left low bits), and
+ * d, e (de[0], de[1], below 2^256) <- M (d, e) mod p, below 2^256.
+ * vg_fe4_divsteps_c: one chunk of the reference (1 <= n <= 19), the
+ * step the asm's packed words follow. */
+int64_t vg_fe4_divsteps62(int64_t m[4], int64_t t, uint64_t f, uint64_t g, unsigned n);
+int64_t vg_fe4_divsteps62_c(int64_t m[4], int64_t t, uint64_t f, uint64_t g, unsigned n);
+void vg_fe4_inv_apply(int64_t fg[10], vg_fe4 de[2], const int64_t m[4]);
+void vg_fe4_inv_apply_c(int64_t fg[10], vg_fe4 de[2], const int64_t m[4]);
 int64_t vg_fe4_divsteps_c(int64_t m[4], int64_t t, uint64_t f, uint64_t g, unsigned n);
 /* if ctl (0 or 1): f = g */
 void vg_fe4_cmov(vg_fe4 *f, const vg_fe4 *g, uint64_t ctl);

@@ -4,14 +4,16 @@
  * intermediate value; the step count is fixed and every choice is a mask.
  *
  * Each batch runs 62 divsteps on the low 64 bits of f and g only (in
- * chunks of at most 19, vg_fe4_divsteps in fe4_base.asm) and records
+ * chunks of at most 19, vg_fe4_divsteps62 in fe4_inv.asm) and records
  * them as a 2x2 matrix M with f_new 2^62 = u f + v g and
  * g_new 2^62 = q f + r g; then M is applied to the full f, g (signed
  * 62-bit limbs, exact division by 2^62) and to the field elements d, e
  * (f = d x 2^-n, g = e x 2^-n mod p after n steps). At the end f = +-1,
  * so 1/x = +-d 2^-590, one multiplication by a constant. The last batch
  * (32 steps) needs only the sign of f and d: M is applied the same way,
- * and the sign of the floor-shifted sum is the sign of u f + v g. */
+ * and the sign of the floor-shifted sum is the sign of u f + v g.
+ * The asm does each batch in two calls (fe4_inv.asm: the steps, then M
+ * applied to f, g, d, e); the C functions below are their references. */
 #include "ct.h"
 #include "fe4.h"
 #include "vg/wipe.h"
@@ -30,8 +32,8 @@ typedef struct {
 	int64_t u, v, q, r;
 } mat;
 
-/* The portable reference of vg_fe4_divsteps (fe4.h; the asm in
- * fe4_base.asm, which packs each row with its value, runs the inversion):
+/* One chunk of the portable reference of vg_fe4_divsteps62 (fe4.h; the
+ * asm in fe4_inv.asm packs each row with its value the same way):
  * n <= 19 divsteps on the low bits of f (odd) and g; t = 2 delta (odd),
  * kept negated (nt = -t) so the sign mask of delta is one shift. Per step:
  * swap when delta > 0 and g is odd, then
@@ -64,11 +66,11 @@ int64_t vg_fe4_divsteps_c(int64_t m[4], int64_t t, uint64_t f, uint64_t g, unsig
 	return (int64_t)(0 - nt);
 }
 
-/* n <= 19 steps by the asm; m = their matrix. */
+/* n <= 19 steps; m = their matrix. */
 static int64_t chunk(int64_t t, uint64_t f, uint64_t g, int n, mat *m)
 {
 	int64_t e[4];
-	t = vg_fe4_divsteps(e, t, f, g, (unsigned)n);
+	t = vg_fe4_divsteps_c(e, t, f, g, (unsigned)n);
 	*m = (mat){e[0], e[1], e[2], e[3]};
 	return t;
 }
@@ -86,10 +88,11 @@ static void mat_mul(mat *a, const mat *b)
 	*a = (mat){(int64_t)u, (int64_t)v, (int64_t)q, (int64_t)r};
 }
 
-/* n <= 62 divsteps on the low 64 bits of f and g, as chunks of at most
- * 19 (62 = 19 + 19 + 19 + 5, 32 = 19 + 13); each later chunk starts from the
- * low bits of (u f + v g) / 2^s, still exact in 64 - s bits. Returns the
- * new t; m = the n-step matrix (f_n 2^n = u f + v g, ...). */
+/* vg_fe4_divsteps62's reference: n <= 62 divsteps on the low 64 bits of
+ * f and g, as chunks of at most 19 (62 = 19 + 19 + 19 + 5, 32 = 19 + 13);
+ * each later chunk starts from the low bits of (u f + v g) / 2^s, still
+ * exact in 64 - s bits. Returns the new t; m = the n-step matrix
+ * (f_n 2^n = u f + v g, ...). */
 static int64_t batch(int64_t t, uint64_t f, uint64_t g, int n, mat *m)
 {
 	mat mk;
@@ -155,13 +158,36 @@ static void lin(vg_fe4 *h, int64_t a, const vg_fe4 *d, int64_t b, const vg_fe4 *
 	}
 }
 
+int64_t vg_fe4_divsteps62_c(int64_t m[4], int64_t t, uint64_t f, uint64_t g, unsigned n)
+{
+	mat mm;
+	t = batch(t, f, g, (int)n, &mm);
+	m[0] = mm.u;
+	m[1] = mm.v;
+	m[2] = mm.q;
+	m[3] = mm.r;
+	return t;
+}
+
+void vg_fe4_inv_apply_c(int64_t fg[10], vg_fe4 de[2], const int64_t m[4])
+{
+	const mat mm = {m[0], m[1], m[2], m[3]};
+	vg_fe4 nd;
+	apply_fg(fg, fg + 5, &mm);
+	lin(&nd, mm.u, &de[0], mm.v, &de[1]);
+	lin(&de[1], mm.q, &de[0], mm.r, &de[1]);
+	de[0] = nd;
+	vg_wipe(&nd, sizeof(nd));
+}
+
 void vg_fe4_invert(vg_fe4 *h, const vg_fe4 *z)
 {
 	uint8_t s[32];
-	vg_fe4 x, d = {{0, 0, 0, 0}}, e = {{1, 0, 0, 0}}, nd;
-	int64_t f[5] = {(int64_t)(M62 - 18), (int64_t)M62, (int64_t)M62, (int64_t)M62, 0x7f};
-	int64_t g[5];
-	mat m;
+	vg_fe4 x, de[2] = {{{0, 0, 0, 0}}, {{1, 0, 0, 0}}}; /* d, e */
+	/* f = p, then g = x: 62-bit limbs, the top ones signed */
+	int64_t fg[10] = {(int64_t)(M62 - 18), (int64_t)M62, (int64_t)M62, (int64_t)M62, 0x7f};
+	int64_t *f = fg, *g = fg + 5;
+	int64_t m[4];
 
 	vg_fe4_tobytes(s, z); /* the unique representative: 0 <= g < p */
 	vg_fe4_frombytes(&x, s);
@@ -175,23 +201,18 @@ void vg_fe4_invert(vg_fe4 *h, const vg_fe4 *z)
 	for (int k = 0; k < BATCHES; k++) {
 		uint64_t flo = (uint64_t)f[0] | (uint64_t)f[1] << 62;
 		uint64_t glo = (uint64_t)g[0] | (uint64_t)g[1] << 62;
-		t = batch(t, flo, glo, k < BATCHES - 1 ? 62 : 32, &m); /* public count */
-		apply_fg(f, g, &m);
-		lin(&nd, m.u, &d, m.v, &e);
-		lin(&e, m.q, &d, m.r, &e);
-		d = nd;
+		/* public count */
+		t = vg_fe4_divsteps62(m, t, flo, glo, k < BATCHES - 1 ? 62 : 32);
+		vg_fe4_inv_apply(fg, de, m);
 	}
 	/* f = +-1 (or 0 / +-p for x = 0, where d = 0): 1/x = sign(f) d 2^-590 */
 	int64_t sgn = (int64_t)(1 | (uint64_t)(f[4] >> 63)); /* 1 or -1, as a mask op */
-	lin(&d, sgn, &d, 0, &e);
-	vg_fe4_mul_base(h, &d, &inv2_590);
+	lin(&de[0], sgn, &de[0], 0, &de[1]);
+	vg_fe4_mul_base(h, &de[0], &inv2_590);
 
 	vg_wipe(s, sizeof(s));
 	vg_wipe(&x, sizeof(x));
-	vg_wipe(&d, sizeof(d));
-	vg_wipe(&e, sizeof(e));
-	vg_wipe(&nd, sizeof(nd));
-	vg_wipe(f, sizeof(f));
-	vg_wipe(g, sizeof(g));
-	vg_wipe(&m, sizeof(m));
+	vg_wipe(de, sizeof(de));
+	vg_wipe(fg, sizeof(fg));
+	vg_wipe(m, sizeof(m));
 }

@@ -203,33 +203,88 @@ static void check_ladder(const char *name,
 	vg_checkasm_func_done();
 }
 
-/* vg_fe4_divsteps (asm, every tier) against its C reference: random odd
+/* vg_fe4_divsteps62 (asm, every tier) against its C reference: random odd
  * f, any g, odd t from small to near the int64 range, every step count
- * 1..19, and the edges f = 1 or all ones, g = 0, 1 or all ones, t = +-1. */
+ * 1..62 (each chunk boundary: 19, 38, 57, and the inversion's 62 and
+ * 32), and the edges f = 1 or all ones, g = 0, 1 or all ones, t = +-1. */
 static void check_divsteps(void)
 {
 	static const uint64_t fe[] = {1, ~(uint64_t)0, 0x8000000000000001u};
 	static const uint64_t ge[] = {0, 1, ~(uint64_t)0, 0x8000000000000000u};
 	static const int64_t te[] = {1, -1, 3, -3, 0x3fffffffffffffff, -0x3fffffffffffffff};
-	vg_checkasm_func("vg_fe4_divsteps");
+	vg_checkasm_func("vg_fe4_divsteps62");
 	int n = vg_checkasm_iters();
 	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
 		uint64_t f = vg_checkasm_rand64() | 1, g = vg_checkasm_rand64();
 		int64_t t = (int64_t)((vg_checkasm_rand64() >> (vg_checkasm_rand64() % 63)) | 1);
 		if (vg_checkasm_rand64() & 1)
 			t = -t;
-		if (i < 72) { /* every combination of the edges once */
+		if (i < 72 * 3) { /* every combination of the edges, at 19, 62, 32 steps */
 			f = fe[i % 3];
 			g = ge[(i / 3) % 4];
 			t = te[(i / 12) % 6];
 		}
-		unsigned steps = 1 + (unsigned)(i % 19);
+		unsigned steps = i < 72 * 3 ? (unsigned[]){19, 62, 32}[i / 72] : 1 + (unsigned)(i % 62);
 		int64_t got[4], want[4];
-		int64_t tg = (int64_t)vg_checkasm_call(vg_fe4_divsteps, got, t, f, g, steps);
-		int64_t tw = vg_fe4_divsteps_c(want, t, f, g, steps);
+		int64_t tg = (int64_t)vg_checkasm_call(vg_fe4_divsteps62, got, t, f, g, steps);
+		int64_t tw = vg_fe4_divsteps62_c(want, t, f, g, steps);
 		if (!vg_checkasm_eq(got, want, sizeof(got), "rows, i=%d n=%u", i, steps))
 			break;
 		vg_checkasm_eq(&tg, &tw, sizeof(tg), "t, i=%d n=%u", i, steps);
+	}
+	vg_checkasm_func_done();
+}
+
+/* A signed 62-bit limb string of |value| < 2^(62 * 4 + top bits): limbs
+ * 0..3 below 2^62, the top one signed. */
+static void rand_limbs62(int64_t *x, int top_bits)
+{
+	for (int i = 0; i < 4; i++)
+		x[i] = (int64_t)(vg_checkasm_rand64() >> 2);
+	x[4] = (int64_t)vg_checkasm_rand64() >> (64 - top_bits);
+}
+
+/* vg_fe4_inv_apply (asm, every tier) against its C reference, on the
+ * states the inversion meets: matrices of 62 divsteps of random f, g
+ * (|u| + |v| <= 2^62, exact division), and also random matrices with
+ * entries up to +-2^62 (the extremes +-2^62, 0 included) on random limbs
+ * (there only d and e are compared: f and g would not divide exactly);
+ * d and e random below 2^256, edge values among them (0, p, 2^256 - 1). */
+static void check_inv_apply(void)
+{
+	static const int64_t me[] = {0, 1, -1, (int64_t)1 << 62, -((int64_t)1 << 62),
+				     ((int64_t)1 << 62) - 1, -((int64_t)1 << 62) + 1};
+	vg_checkasm_func("vg_fe4_inv_apply");
+	int n = vg_checkasm_iters();
+	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
+		int64_t fg[10], fgw[10], m[4];
+		vg_fe4 de[2], dew[2];
+		int exact = i % 2 == 0;
+		rand_limbs62(fg, 9);
+		rand_limbs62(fg + 5, 9);
+		if (exact) {
+			uint64_t flo = (uint64_t)fg[0] | (uint64_t)fg[1] << 62;
+			uint64_t glo = (uint64_t)fg[5] | (uint64_t)fg[6] << 62;
+			fg[0] |= 1; /* f odd */
+			flo |= 1;
+			(void)vg_fe4_divsteps62_c(m, (int64_t)(vg_checkasm_rand64() % 64) * 2 - 63,
+						  flo, glo, 62);
+		} else {
+			for (int k = 0; k < 4; k++)
+				m[k] = (int64_t)(vg_checkasm_rand64() >> 1) >> 1; /* |.| < 2^62 */
+			if (i % 8 == 1)
+				for (int k = 0; k < 4; k++)
+					m[k] = me[vg_checkasm_rand64() % 7];
+		}
+		input(&de[0], i % 64 < NEDGE ? i % 64 : NEDGE + 1);
+		input(&de[1], (i / 2) % 64 < NEDGE ? (i / 2) % 64 : NEDGE + 1);
+		memcpy(fgw, fg, sizeof(fg));
+		memcpy(dew, de, sizeof(de));
+		vg_checkasm_call(vg_fe4_inv_apply, fg, de, m);
+		vg_fe4_inv_apply_c(fgw, dew, m);
+		if (exact && !vg_checkasm_eq(fg, fgw, sizeof(fg), "f, g: i=%d", i))
+			break;
+		vg_checkasm_eq(de, dew, sizeof(de), "d, e: i=%d", i);
 	}
 	vg_checkasm_func_done();
 }
@@ -628,6 +683,7 @@ int main(int argc, char **argv)
 		 * Fermat's chain in fe.c, including 0, p, 2p - 1 and 2^256 - 1 */
 		check_unary("vg_fe4_invert", vg_fe4_invert, vg_fe_invert);
 		check_divsteps();
+		check_inv_apply();
 		check_ladder("vg_x25519_ladder_base", vg_x25519_ladder_base);
 		check_comb("vg_ge4_comb_base", (combfn)vg_ge4_comb_base, vg_ge4_base_comb32(), 16);
 		check_points("base", (gefn)vg_ge4_madd_base, (gefn)vg_ge4_add_base, vg_ge4_dbl_base,
