@@ -73,10 +73,12 @@ typedef struct {
 void vg_ge52_add_ifma(vg_ge52_p3 *s, const vg_ge52_niels *q);
 void vg_ge52_dbl_ifma(vg_ge52_p3 *s);
 
-/* Tier-independent assembly (fe4_base.asm): h = f + g, f - g, 121665 f. */
+/* Tier-independent assembly (fe4_base.asm): h = f + g, f - g, 121665 f,
+ * 121665 f + g (the ladders' macros, exported for checkasm). */
 void vg_fe4_add(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);
 void vg_fe4_sub(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);
 void vg_fe4_mul_a24(vg_fe4 *h, const vg_fe4 *f);
+void vg_fe4_mul_a24_add(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);
 
 /* C helpers (fe4.c). frombytes ignores bit 255; tobytes reduces fully. */
 void vg_fe4_frombytes(vg_fe4 *h, const uint8_t s[32]);

@@ -32,3 +32,11 @@ FUNC vg_fe4_mul_a24
     FE_MUL_A24 rdi, rsi
     ret
 ENDFUNC vg_fe4_mul_a24
+
+; void vg_fe4_mul_a24_add(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
+; h = 121665 f + g: the ladder's macro, here for checkasm's edge inputs.
+FUNC vg_fe4_mul_a24_add
+    mov rcx, rdx                ; the macro takes rdx for itself
+    FE_MUL_A24_ADD rdi, rsi, rcx
+    ret
+ENDFUNC vg_fe4_mul_a24_add

@@ -11,7 +11,7 @@
 ;   FE_MUL_BASE: rax rbx rdx r8-r15                 (never rcx rsi rdi rbp;
 ;                the product alone uses rax rdx r8-r15, REDUCE_BASE rbx)
 ;   FE_SQR_BASE: rax rbx rbp rdx r8-r15             (never rcx rsi rdi)
-;   FE_ADD/FE_SUB/FE_MUL_A24: rax rdx r8-r11
+;   FE_ADD/FE_SUB/FE_MUL_A24/FE_MUL_A24_ADD: rax rdx r8-r11
 ; The result is written only after every input has been read, so the
 ; destination may alias an input.
 %ifndef VG_FE4_MACROS_ASM
@@ -396,6 +396,45 @@
     adc r10, rdx
     adc r11, rdx
     sbb rax, rax
+    and eax, 38
+    add r8, rax
+    FE_STORE %1
+%endmacro
+
+; %1 = %2 * 121665 + %3: the ladder's AA + a24 E in one pass, the sum
+; added to the unfolded product (below 2^273) so one fold of its top word
+; serves both (FE_MUL_A24 then FE_ADD folded twice and stored between).
+; The addresses must not use rax, rdx or r8-r11.
+%macro FE_MUL_A24_ADD 3
+    mov eax, 121665
+    mul qword [%2]
+    mov r8, rax
+    mov r9, rdx
+    mov eax, 121665
+    mul qword [%2 + 16]
+    mov r10, rax
+    mov r11, rdx
+    mov eax, 121665
+    mul qword [%2 + 8]
+    add r9, rax
+    adc r10, rdx
+    adc r11, 0
+    mov eax, 121665
+    mul qword [%2 + 24]
+    add r11, rax
+    adc rdx, 0
+    add r8, [%3]
+    adc r9, [%3 + 8]
+    adc r10, [%3 + 16]
+    adc r11, [%3 + 24]
+    adc rdx, 0                  ; rdx = carry word < 2^17 + 1
+    imul rdx, rdx, 38
+    add r8, rdx
+    mov edx, 0
+    adc r9, rdx
+    adc r10, rdx
+    adc r11, rdx
+    sbb rax, rax                ; a carry left the value below 2^23: once
     and eax, 38
     add r8, rax
     FE_STORE %1

@@ -146,9 +146,8 @@ FUNC vg_x25519_ladder_ %+ TIER
     FE_SQR rsp + L_X3, rsp + L_X3               ; x3 = (DA + CB)^2
     FE_SUB rsp + L_E, rsp + L_AA, rsp + L_BB    ; E = AA - BB
     FE_MUL rsp + L_Z3, rsp + L_Z3, rsp + L_X1   ; z3 = x1 * (DA - CB)^2
-    FE_MUL_A24 rsp + L_Z2, rsp + L_E
+    FE_MUL_A24_ADD rsp + L_Z2, rsp + L_E, rsp + L_AA ; AA + a24 E
     FE_MUL rsp + L_X2, rsp + L_AA, rsp + L_BB   ; x2 = AA * BB
-    FE_ADD rsp + L_Z2, rsp + L_Z2, rsp + L_AA
     FE_MUL rsp + L_Z2, rsp + L_Z2, rsp + L_E    ; z2 = E * (AA + a24 * E)
 
     dec qword [rsp + L_T]

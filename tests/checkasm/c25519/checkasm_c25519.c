@@ -84,6 +84,13 @@ static void check_binary(const char *name, fn2 f, void (*ref)(vg_fe *, const vg_
 
 static void ref_a24(vg_fe *h, const vg_fe *f) { vg_fe_mul_small(h, f, 121665); }
 
+static void ref_a24_add(vg_fe *h, const vg_fe *f, const vg_fe *g)
+{
+	vg_fe t;
+	vg_fe_mul_small(&t, f, 121665);
+	vg_fe_add(h, &t, g);
+}
+
 static void check_unary(const char *name, fn1 f, void (*ref)(vg_fe *, const vg_fe *))
 {
 	vg_checkasm_func(name);
@@ -679,6 +686,7 @@ int main(int argc, char **argv)
 		check_binary("vg_fe4_add", vg_fe4_add, vg_fe_add);
 		check_binary("vg_fe4_sub", vg_fe4_sub, vg_fe_sub);
 		check_unary("vg_fe4_mul_a24", vg_fe4_mul_a24, ref_a24);
+		check_binary("vg_fe4_mul_a24_add", vg_fe4_mul_a24_add, ref_a24_add);
 		/* C (divsteps, fe4_inv.c), but every tier's inversion: against
 		 * Fermat's chain in fe.c, including 0, p, 2p - 1 and 2^256 - 1 */
 		check_unary("vg_fe4_invert", vg_fe4_invert, vg_fe_invert);
