@@ -12,6 +12,7 @@
 ;                the product alone uses rax rdx r8-r15, REDUCE_BASE rbx)
 ;   FE_SQR_BASE: rax rbx rbp rdx r8-r15             (never rcx rsi rdi)
 ;   FE_ADD/FE_SUB/FE_MUL_A24/FE_MUL_A24_ADD: rax rdx r8-r11
+;   FE_SELECT_SSE: xmm1-xmm4
 ; The result is written only after every input has been read, so the
 ; destination may alias an input.
 %ifndef VG_FE4_MACROS_ASM
@@ -438,6 +439,25 @@
     and eax, 38
     add r8, rax
     FE_STORE %1
+%endmacro
+
+; %1 = %3 ? %2 : %1 for the 32-byte elements at %1 and %2, %3 an xmm
+; register of all ones or zeros (both qwords), in SSE2: the ladder's
+; choice of the point to double, off the integer units the arithmetic
+; keeps busy. Clobbers xmm1, xmm2, xmm3, xmm4.
+%macro FE_SELECT_SSE 3
+    movdqu xmm1, [%1]
+    movdqu xmm2, [%2]
+    movdqu xmm3, [%1 + 16]
+    movdqu xmm4, [%2 + 16]
+    pxor xmm2, xmm1
+    pxor xmm4, xmm3
+    pand xmm2, %3
+    pand xmm4, %3
+    pxor xmm1, xmm2
+    pxor xmm3, xmm4
+    movdqu [%1], xmm1
+    movdqu [%1 + 16], xmm3
 %endmacro
 
 ; Swap the elements at %1 and %2 when %3 (a register) is all ones; keep

@@ -127,17 +127,24 @@ FUNC vg_x25519_ladder_ %+ TIER
     mov [rsp + L_SWAP], rax
     xor rbx, rax
     neg rbx                     ; all ones to swap
-    FE_CSWAP rsp + L_X2, rsp + L_X3, rbx
-    FE_CSWAP rsp + L_Z2, rsp + L_Z3, rbx
+    movq xmm0, rbx
+    punpcklqdq xmm0, xmm0       ; the mask in both qwords, kept across the products
 
-    ; ordered so the longest chain (D A -> (DA - CB)^2 -> x1 (DA - CB)^2)
-    ; starts first and the independent squarings fill in behind it
+    ; No swap of the points: the sum's coordinates (DA + CB)^2 and
+    ; x1 (DA - CB)^2 are the same whichever point comes first (a swap only
+    ; exchanges DA and CB), so only the point doubled depends on the bit:
+    ; A, B are replaced by C, D when the mask is set (FE_SELECT_SSE), after
+    ; the two products that read them as they are. The ordering puts the
+    ; longest chain (D A -> (DA - CB)^2 -> x1 (DA - CB)^2) first and the
+    ; independent squarings fill in behind it.
     FE_ADD rsp + L_A, rsp + L_X2, rsp + L_Z2    ; A = x2 + z2
     FE_SUB rsp + L_B, rsp + L_X2, rsp + L_Z2    ; B = x2 - z2
     FE_ADD rsp + L_C, rsp + L_X3, rsp + L_Z3    ; C = x3 + z3
     FE_SUB rsp + L_D, rsp + L_X3, rsp + L_Z3    ; D = x3 - z3
     FE_MUL rsp + L_DA, rsp + L_D, rsp + L_A     ; DA = D * A
     FE_MUL rsp + L_CB, rsp + L_C, rsp + L_B     ; CB = C * B
+    FE_SELECT_SSE rsp + L_A, rsp + L_C, xmm0    ; A, B of the point doubled
+    FE_SELECT_SSE rsp + L_B, rsp + L_D, xmm0
     FE_SQR rsp + L_AA, rsp + L_A                ; AA = A^2
     FE_SQR rsp + L_BB, rsp + L_B                ; BB = B^2
     FE_SUB rsp + L_Z3, rsp + L_DA, rsp + L_CB
