@@ -441,19 +441,19 @@
     FE_STORE %1
 %endmacro
 
-; %1 = %3 ? %2 : %1 for the 32-byte elements at %1 and %2, %3 an xmm
+; %1 = %4 ? %3 : %2 for the 32-byte elements at %2 and %3, %4 an xmm
 ; register of all ones or zeros (both qwords), in SSE2: the ladder's
 ; choice of the point to double, off the integer units the arithmetic
 ; keeps busy. Clobbers xmm1, xmm2, xmm3, xmm4.
-%macro FE_SELECT_SSE 3
-    movdqu xmm1, [%1]
-    movdqu xmm2, [%2]
-    movdqu xmm3, [%1 + 16]
-    movdqu xmm4, [%2 + 16]
+%macro FE_SELECT_SSE 4
+    movdqu xmm1, [%2]
+    movdqu xmm2, [%3]
+    movdqu xmm3, [%2 + 16]
+    movdqu xmm4, [%3 + 16]
     pxor xmm2, xmm1
     pxor xmm4, xmm3
-    pand xmm2, %3
-    pand xmm4, %3
+    pand xmm2, %4
+    pand xmm4, %4
     pxor xmm1, xmm2
     pxor xmm3, xmm4
     movdqu [%1], xmm1

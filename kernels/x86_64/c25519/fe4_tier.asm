@@ -78,7 +78,9 @@ ENDFUNC vg_fe4_sqrn_ %+ TIER
 %define L_EPTR 456              ; saved e pointer (public)
 %define L_T    464              ; bit position t (public)
 %define L_SWAP 472              ; previous bit (secret)
-%define L_SIZE 480
+%define L_AS   480              ; A, B of the point doubled
+%define L_BS   512
+%define L_SIZE 544
 
 FUNC vg_x25519_ladder_ %+ TIER
     PUSH_CALLEE
@@ -133,20 +135,28 @@ FUNC vg_x25519_ladder_ %+ TIER
     ; No swap of the points: the sum's coordinates (DA + CB)^2 and
     ; x1 (DA - CB)^2 are the same whichever point comes first (a swap only
     ; exchanges DA and CB), so only the point doubled depends on the bit:
-    ; A, B are replaced by C, D when the mask is set (FE_SELECT_SSE), after
-    ; the two products that read them as they are. The ordering puts the
-    ; longest chain (D A -> (DA - CB)^2 -> x1 (DA - CB)^2) first and the
-    ; independent squarings fill in behind it.
+    ; its A, B are C, D when the mask is set (FE_SELECT_SSE, into AS, BS).
+    ; The ordering puts the longest chain (D A -> (DA - CB)^2 ->
+    ; x1 (DA - CB)^2) first and the independent squarings fill in behind
+    ; it. Where the selection goes was measured per tier on Zen 4 (ladder
+    ; alone, interleaved): after the two products at adx (0.975 of before
+    ; them), before them at base (0.98 of after).
     FE_ADD rsp + L_A, rsp + L_X2, rsp + L_Z2    ; A = x2 + z2
     FE_SUB rsp + L_B, rsp + L_X2, rsp + L_Z2    ; B = x2 - z2
     FE_ADD rsp + L_C, rsp + L_X3, rsp + L_Z3    ; C = x3 + z3
     FE_SUB rsp + L_D, rsp + L_X3, rsp + L_Z3    ; D = x3 - z3
+%ifdef LADDER_SELECT_EARLY
+    FE_SELECT_SSE rsp + L_AS, rsp + L_A, rsp + L_C, xmm0
+    FE_SELECT_SSE rsp + L_BS, rsp + L_B, rsp + L_D, xmm0
+%endif
     FE_MUL rsp + L_DA, rsp + L_D, rsp + L_A     ; DA = D * A
     FE_MUL rsp + L_CB, rsp + L_C, rsp + L_B     ; CB = C * B
-    FE_SELECT_SSE rsp + L_A, rsp + L_C, xmm0    ; A, B of the point doubled
-    FE_SELECT_SSE rsp + L_B, rsp + L_D, xmm0
-    FE_SQR rsp + L_AA, rsp + L_A                ; AA = A^2
-    FE_SQR rsp + L_BB, rsp + L_B                ; BB = B^2
+%ifndef LADDER_SELECT_EARLY
+    FE_SELECT_SSE rsp + L_AS, rsp + L_A, rsp + L_C, xmm0
+    FE_SELECT_SSE rsp + L_BS, rsp + L_B, rsp + L_D, xmm0
+%endif
+    FE_SQR rsp + L_AA, rsp + L_AS               ; AA = A^2 (the point doubled)
+    FE_SQR rsp + L_BB, rsp + L_BS               ; BB = B^2
     FE_SUB rsp + L_Z3, rsp + L_DA, rsp + L_CB
     FE_SQR rsp + L_Z3, rsp + L_Z3               ; (DA - CB)^2
     FE_ADD rsp + L_X3, rsp + L_DA, rsp + L_CB
@@ -174,6 +184,12 @@ FUNC vg_x25519_ladder_ %+ TIER
 %assign i i + 8
 %endrep
     ; wipe the secret frame (vectors would be faster; this runs once)
+    ; and the selection's registers (the mask, A..D's halves)
+    pxor xmm0, xmm0
+    pxor xmm1, xmm1
+    pxor xmm2, xmm2
+    pxor xmm3, xmm3
+    pxor xmm4, xmm4
     xor eax, eax
     mov ecx, L_SIZE / 8
     mov rdi, rsp
