@@ -148,6 +148,7 @@ static void make_seen(vg_prov_slot *s)
 	if (s->seen)
 		return;
 	signal_slot(s);
+	vg_prov_stat_add(VG_PROV_ST_SEEN_PAUSES, 1);
 	if (ASYNC_pause_job())
 		drain_slot(s);
 	s->seen = 1;

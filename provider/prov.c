@@ -91,6 +91,7 @@ static const OSSL_PARAM *prov_gettable(void *provctx)
 		OSSL_PARAM_uint64("vgd-async-requests", NULL),
 		OSSL_PARAM_uint64("vgd-async-pauses", NULL),
 		OSSL_PARAM_uint64("vgd-async-inflight-max", NULL),
+		OSSL_PARAM_uint64("vgd-async-seen-pauses", NULL),
 		OSSL_PARAM_END,
 	};
 	return t;
@@ -106,6 +107,7 @@ static const struct {
 	{"vgd-async-requests", VG_PROV_ST_ASYNC},
 	{"vgd-async-pauses", VG_PROV_ST_PAUSES},
 	{"vgd-async-inflight-max", VG_PROV_ST_INFLIGHT_MAX},
+	{"vgd-async-seen-pauses", VG_PROV_ST_SEEN_PAUSES},
 };
 
 static int prov_get_params(void *provctx, OSSL_PARAM params[])

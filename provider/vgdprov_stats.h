@@ -21,6 +21,8 @@ enum vg_prov_stat {
 	VG_PROV_ST_WATCHERS,     /* times the vgd connection's watch passed to another job */
 	VG_PROV_ST_ABANDONED,    /* async requests whose job was freed before the reply */
 	VG_PROV_ST_ERRORS,       /* async requests that completed with an error */
+	VG_PROV_ST_SEEN_PAUSES,  /* pauses only to show the server a new descriptor:
+				  * the reply had already come (async.c make_seen) */
 	VG_PROV_ST_N = 16,
 };
 

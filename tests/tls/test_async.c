@@ -69,7 +69,7 @@ static struct {
 /* ---- the provider's counters ---- */
 
 typedef struct {
-	uint64_t sync, async, pauses, inflight_max;
+	uint64_t sync, async, pauses, inflight_max, seen_pauses;
 } counters;
 
 static counters get_counters(void)
@@ -80,6 +80,7 @@ static counters get_counters(void)
 		OSSL_PARAM_uint64("vgd-async-requests", &c.async),
 		OSSL_PARAM_uint64("vgd-async-pauses", &c.pauses),
 		OSSL_PARAM_uint64("vgd-async-inflight-max", &c.inflight_max),
+		OSSL_PARAM_uint64("vgd-async-seen-pauses", &c.seen_pauses),
 		OSSL_PARAM_END,
 	};
 	assert_true(OSSL_PROVIDER_get_params(T.vgd, p));
@@ -312,14 +313,17 @@ static void test_one_job_pauses(void **state)
 		conn c;
 		conn_init(&c, k, 2 + k);
 		step(&c);
-		assert_false(c.done); /* paused for the reply */
+		assert_false(c.done); /* paused */
 		run(&c, 1);
 		assert_true(c.ok);
 		assert_true(verify(&c));
 		counters b = get_counters();
 		assert_int_equal(b.async, a.async + 1);
 		assert_int_equal(b.sync, a.sync);
-		assert_true(b.pauses >= a.pauses + 1);
+		/* Paused for the reply, or (when vgd answered before the job
+		 * got to pause) once only to show the server its descriptor:
+		 * either way the pause was counted. */
+		assert_true(b.pauses + b.seen_pauses >= a.pauses + a.seen_pauses + 1);
 		close_conn(&c);
 	}
 }
