@@ -33,6 +33,7 @@ void vgd_config_defaults(vgd_config *cfg)
 	snprintf(cfg->socket_path, sizeof(cfg->socket_path), "%s", VG_DEFAULT_SOCKET);
 	cfg->socket_mode = 0660;
 	cfg->keyholders = 0;
+	cfg->pin_keyholders = 1;
 	cfg->max_connections = 1024;
 	cfg->max_inflight = VG_PROTO_MAX_INFLIGHT;
 	cfg->max_queue = 4096;
@@ -194,6 +195,13 @@ static int set_global(vgd_config *cfg, const char *k, const char *v)
 				cfg->log_level = levels[i].l;
 				return 0;
 			}
+		return -1;
+	}
+	if (strcmp(k, "pin_keyholders") == 0) {
+		if (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0) {
+			cfg->pin_keyholders = v[0] == 'y';
+			return 0;
+		}
 		return -1;
 	}
 	if (strcmp(k, "max_reply_buffers") == 0)

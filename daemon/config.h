@@ -44,7 +44,8 @@ typedef struct {
 	char group[64];
 	char front_user[64];  /* the front when started as root: its own user */
 	char front_group[64];
-	int keyholders;       /* 0: one per online CPU */
+	int keyholders;       /* 0: one per CPU vgd may run on */
+	int pin_keyholders;   /* 1: keyholder slot i runs only on the i-th allowed CPU */
 	int max_connections;
 	int max_inflight;     /* per connection */
 	int max_queue;        /* requests queued to keyholders, all connections */

@@ -361,6 +361,8 @@ int vgd_front_main(const vgd_front_args *a)
 	f->defer_ev = event_new(f->base, -1, 0, on_deferred, f);
 	f->nkh = a->nkeyholders < VGD_KH_MAX ? a->nkeyholders : VGD_KH_MAX;
 	for (int i = 0; i < f->nkh; i++)
+		f->kh_cpu[i] = a->kh_cpu ? a->kh_cpu[i] : -1;
+	for (int i = 0; i < f->nkh; i++)
 		if (a->kh_fds[i] >= 0)
 			vgd_front_kh_attach(f, i, a->kh_fds[i]);
 	f->listener = evconnlistener_new(f->base, vgd_front_on_accept, f, 0,

@@ -15,7 +15,8 @@ typedef struct {
 	int nkeyholders;  /* slots */
 	const int *kh_fds; /* initial keyholder channels, one per slot */
 	unsigned generation;
-	int ncpus; /* online CPUs (read before the sandbox: sysconf opens /sys) */
+	int ncpus; /* CPUs vgd may run on (read before the sandbox: sysconf opens /sys) */
+	const int *kh_cpu; /* per slot: the CPU its keyholder is pinned to, or -1 */
 } vgd_front_args;
 
 /* Runs until drained; returns the process exit status. */

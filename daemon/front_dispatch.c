@@ -1,12 +1,14 @@
 /* front_dispatch.c: the front's jobs between the queue and the
- * keyholders (see front_internal.h): dispatch to the least-loaded
- * keyholder, each reply checked and matched to its job's answer, a lost keyholder's jobs back
- * to the queue, new keyholders attached and replaced ones retired. Holds
- * no key material: replies pass through to front_reply.c (an X25519
- * result is a shared secret: the receive buffer is wiped once it is in
- * its reply frame). */
+ * keyholders (see front_internal.h): dispatch to an idle keyholder on the
+ * front's CPU or else the least-loaded one, each reply checked and
+ * matched to its job's answer, a lost keyholder's jobs back to the
+ * queue, new keyholders attached and replaced ones retired. Holds no key
+ * material: replies pass through to front_reply.c (an X25519 result is a
+ * shared secret: the receive buffer is wiped once it is in its reply
+ * frame). */
 #include "front_internal.h"
 
+#include <sched.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -121,24 +123,48 @@ static void kh_readable(evutil_socket_t fd, short what, void *arg)
 	vgd_front_want_pump(f);
 }
 
-/* Hand queued jobs to the least-loaded live keyholders: assign first,
- * then one sendmmsg per keyholder. */
+/* An idle live keyholder pinned to cpu, or NULL. */
+static khchan *idle_on_cpu(front *f, int cpu)
+{
+	for (int i = 0; i < f->nkh; i++) {
+		khchan *k = f->kh[i];
+		if (k && f->kh_cpu[i] == cpu && k->out.len == 0 && !k->full)
+			return k;
+	}
+	return NULL;
+}
+
+/* Hand queued jobs to keyholders: the first to an idle keyholder pinned
+ * to the CPU the front runs on, if there is one (its wake-up is no
+ * inter-processor interrupt, and the keyholder's reply wakes the front
+ * where it slept: daemon/DESIGN-cpu.md), the rest to the least-loaded
+ * live keyholders; assign first, then one sendmmsg per keyholder. Under
+ * load no keyholder is idle, so the choice is the least-loaded one as
+ * before. sched_getcpu is the vDSO or rseq's cpu_id: no system call on
+ * x86-64 Linux (getcpu is allowed for other systems). */
 void vgd_front_pump(front *f)
 {
+	int cpu = f->queue.head ? sched_getcpu() : -1;
+	khchan *local = cpu >= 0 ? idle_on_cpu(f, cpu) : NULL;
 	while (f->queue.head) {
-		khchan *best = NULL;
-		for (int i = 0; i < f->nkh; i++) {
+		khchan *best = local;
+		for (int i = 0; !local && i < f->nkh; i++) {
 			khchan *k = f->kh[i];
 			if (!k || k->full || k->out.len >= VGD_KH_DEPTH)
 				continue;
 			if (!best || k->out.len < best->out.len)
 				best = k;
 		}
+		local = NULL;
 		if (!best)
 			break;
 		job *j = f->queue.head;
 		vgd_front_q_remove(&f->queue, j);
 		vgd_front_kh_assign(best, j);
+		if (cpu >= 0 && best->slot >= 0 && f->kh_cpu[best->slot] == cpu)
+			f->stats.dispatch_local++;
+		else
+			f->stats.dispatch_remote++;
 	}
 	/* Send every batch before handling a broken channel: kh_lost()
 	 * must not find another keyholder's jobs assigned but unsent. */

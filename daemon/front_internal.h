@@ -172,6 +172,7 @@ struct front {
 	 * replaced ones that still owe replies */
 	khchan *kh[VGD_KH_MAX];
 	int nkh;
+	int kh_cpu[VGD_KH_MAX]; /* the CPU slot i's keyholder is pinned to, or -1 */
 	khchan *retiring[VGD_KH_PROCS_MAX];
 	int nretiring;
 	jobq queue;

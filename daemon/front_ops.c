@@ -109,6 +109,8 @@ static long encode_stats(front *f, const conn *c, uint32_t id)
 	put_stat(&w, "reply_buffers.bytes", f->out_bytes);
 	put_stat(&w, "reply_buffers.max", s->out_bytes_max);
 	put_stat(&w, "reply_buffers.paused", s->out_paused);
+	put_stat(&w, "dispatch.local", s->dispatch_local);
+	put_stat(&w, "dispatch.remote", s->dispatch_remote);
 	for (int k = 0; k < VGD_LK_COUNT; k++) {
 		snprintf(name, sizeof(name), "log.suppressed.%s", f->logs[k].name);
 		put_stat(&w, name, f->logs[k].suppressed);

@@ -113,6 +113,10 @@ static const rule front_rules[] = {
 	ANY(rt_sigprocmask), ANY(exit),          ANY(exit_group),
 	ANY(pipe2),         ANY(futex),          ANY(getuid),
 	ANY(geteuid),       ANY(getgid),         ANY(getegid),
+	/* sched_getcpu (the dispatch to the keyholder on the front's CPU):
+	 * the vDSO or rseq where the kernel has them, getcpu elsewhere. It
+	 * only tells the caller where it runs. */
+	ANY(getcpu),
 #ifdef VGD_TEST_HOOKS
 	/* vgd-testhooks only: kill(pid, 0), which sends nothing and tells
 	 * whether the kernel would let the front signal pid, so a test can

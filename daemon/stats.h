@@ -27,6 +27,9 @@ typedef struct {
 	uint64_t malformed; /* frames refused with a closing status */
 	uint64_t out_bytes_max; /* peak of the reply buffers' total */
 	uint64_t out_paused;    /* pauses for max_reply_buffers */
+	/* Jobs handed to a keyholder pinned to the CPU the front ran on at
+	 * that moment (local) or not (remote: another CPU, or unpinned). */
+	uint64_t dispatch_local, dispatch_remote;
 } vgd_stats;
 
 void vgd_stats_record(vgd_stats *s, uint8_t op, int status, uint64_t usec);

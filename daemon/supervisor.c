@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cpus.h"
 #include "log.h"
 #include "notify.h"
 #include "supervisor_internal.h"
@@ -178,6 +179,32 @@ static int resolve_users(sup *s)
 	return 0;
 }
 
+/* How many keyholders, and on which CPUs. By default one per CPU in vgd's
+ * affinity mask (not per online CPU: under taskset or a cpuset the others
+ * are not ours), each pinned to its own CPU (pin_keyholders), so that the
+ * front can hand a request to the keyholder on the CPU it runs on and the
+ * keyholder's wake-up and reply stay there (daemon/DESIGN-cpu.md). Only
+ * when the keyholders spread evenly over the CPUs (a multiple of their
+ * number): with fewer, a pinned keyholder could not move off a CPU that
+ * other work keeps busy while another CPU idles, and some CPUs would have
+ * none; with an uneven number, some CPUs would have more than others. */
+static void plan_cpus(sup *s, const vgd_config *cfg)
+{
+	int cpus[VGD_KH_MAX];
+	int n = vgd_cpus_allowed(cpus, VGD_KH_MAX);
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	s->ncpus = n > 0 ? n : online > 0 ? (int)online : 1;
+	s->nslots = cfg->keyholders > 0 ? cfg->keyholders : s->ncpus;
+	if (s->nslots > VGD_KH_MAX)
+		s->nslots = VGD_KH_MAX;
+	int pin = cfg->pin_keyholders && n > 0 && s->nslots % n == 0;
+	if (cfg->pin_keyholders && !pin)
+		vgd_info("keyholders not pinned: %d keyholder(s) do not spread evenly over %d CPU(s)",
+			 s->nslots, s->ncpus);
+	for (int i = 0; i < s->nslots; i++)
+		s->kh_cpu[i] = pin ? cpus[i % n] : -1;
+}
+
 int vgd_supervisor_main(vgd_config *cfg)
 {
 	static sup S; /* the supervisor's state: one per process */
@@ -218,11 +245,7 @@ int vgd_supervisor_main(vgd_config *cfg)
 	if (!s->respawn_timer || vgd_sup_live_start(s) < 0)
 		return 1;
 
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	s->ncpus = ncpu > 0 ? (int)ncpu : 1;
-	s->nslots = cfg->keyholders > 0 ? cfg->keyholders : (int)(ncpu > 0 ? ncpu : 1);
-	if (s->nslots > VGD_KH_MAX)
-		s->nslots = VGD_KH_MAX;
+	plan_cpus(s, cfg);
 	if (front_fd_budget(s) < 0)
 		return 1;
 	for (int i = 0; i < s->nslots; i++)

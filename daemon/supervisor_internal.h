@@ -75,7 +75,11 @@ struct sup {
 	int counters_pending; /* counters changed while the queue was not empty */
 	int front_ready;      /* READY seen from the current front */
 	int nslots;
-	int ncpus; /* online CPUs at start */
+	int ncpus; /* CPUs vgd may run on (its affinity mask) at start */
+	/* The CPU each keyholder slot is pinned to (pin_keyholders), or -1:
+	 * a restarted keyholder goes back to its slot's CPU, and the front
+	 * gets the list to dispatch to the keyholder on its own CPU. */
+	int kh_cpu[VGD_KH_MAX];
 	int pending_fds[VGD_KH_MAX]; /* channels made before the front exists */
 	uint64_t restarts, front_restarts, violations, hung, dropped;
 	/* crash-loop brake: restarts in the current one-second window, and

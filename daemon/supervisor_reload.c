@@ -42,15 +42,16 @@ void vgd_sup_on_sighup(evutil_socket_t sig, short what, void *arg)
 	}
 	if (strcmp(nc->socket_path, s->cfg->socket_path) || nc->socket_mode != s->cfg->socket_mode ||
 	    strcmp(nc->socket_group, s->cfg->socket_group) || nc->keyholders != s->cfg->keyholders ||
+	    nc->pin_keyholders != s->cfg->pin_keyholders ||
 	    strcmp(nc->user, s->cfg->user) || strcmp(nc->group, s->cfg->group) ||
 	    strcmp(nc->front_user, s->cfg->front_user) ||
 	    strcmp(nc->front_group, s->cfg->front_group) ||
 	    nc->max_connections != s->cfg->max_connections ||
 	    nc->max_reply_buffers != s->cfg->max_reply_buffers ||
 	    nc->liveness_timeout_ms != s->cfg->liveness_timeout_ms)
-		vgd_warn("reload: socket, users, groups, keyholders, max_connections, "
-			 "max_reply_buffers and liveness_timeout change only on restart; keeping "
-			 "the running values");
+		vgd_warn("reload: socket, users, groups, keyholders, pin_keyholders, "
+			 "max_connections, max_reply_buffers and liveness_timeout change only "
+			 "on restart; keeping the running values");
 	/* Keep settings that need a restart; take keys, policies and the
 	 * other limits. */
 	snprintf(nc->socket_path, sizeof(nc->socket_path), "%s", s->cfg->socket_path);
@@ -62,6 +63,7 @@ void vgd_sup_on_sighup(evutil_socket_t sig, short what, void *arg)
 	snprintf(nc->front_group, sizeof(nc->front_group), "%s", s->cfg->front_group);
 	nc->liveness_timeout_ms = s->cfg->liveness_timeout_ms;
 	nc->keyholders = s->cfg->keyholders;
+	nc->pin_keyholders = s->cfg->pin_keyholders;
 	nc->max_connections = s->cfg->max_connections;
 	nc->max_reply_buffers = s->cfg->max_reply_buffers;
 	vgd_keystore_free(&s->ks);

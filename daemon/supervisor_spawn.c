@@ -17,6 +17,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "cpus.h"
 #include "front.h"
 #include "keyholder.h"
 #include "log.h"
@@ -96,11 +97,20 @@ int vgd_sup_spawn_keyholder(sup *s, int slot)
 	}
 	if (pid == 0) {
 		child_signals();
+		/* Its slot's CPU (pin_keyholders), before the filter (the
+		 * sandbox has no sched_setaffinity) and before the name (a
+		 * process named vgd-keyholder is pinned: tests rely on it).
+		 * Not fatal: a cpuset that shrank since the start leaves it
+		 * unpinned, and the front then only loses a preference. */
+		int pin = s->kh_cpu[slot] >= 0 ? vgd_cpu_pin(s->kh_cpu[slot]) : 0;
 		/* A name operators (ps, top) and tests can tell apart. */
 		(void)prctl(PR_SET_NAME, "vgd-keyholder", 0, 0, 0);
 		int keep[] = {sv[1], sc[1]};
 		close_fds_except(keep, 2);
 		vgd_log_setup("keyholder", s->cfg->log_level);
+		if (pin < 0)
+			vgd_warn("keyholder %d: cannot pin to CPU %d; running unpinned", slot,
+				 s->kh_cpu[slot]);
 		/* Its own copy of the keys, locked by itself: locks are not
 		 * inherited across fork (README: keyholders mlock their keys).
 		 * Before the privilege drop, so RLIMIT_MEMLOCK of the user it
@@ -205,6 +215,7 @@ int vgd_sup_spawn_front(sup *s)
 			.kh_fds = s->pending_fds,
 			.generation = s->gen,
 			.ncpus = s->ncpus,
+			.kh_cpu = s->kh_cpu,
 		};
 		vgd_sandbox_exit(vgd_front_main(&a));
 	}

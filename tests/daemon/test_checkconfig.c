@@ -95,6 +95,10 @@ static void test_good_and_bad_config(void **state)
 	expect(1, D.conf, "bad value for 'max_reply_buffers'");
 	assert_int_equal(vgt_write_config(&D, "busy_poll_us = 5000\n", vgt_default_keys), 0);
 	expect(1, D.conf, "bad value for 'busy_poll_us'"); /* at most 1000 */
+	assert_int_equal(vgt_write_config(&D, "pin_keyholders = no\n", vgt_default_keys), 0);
+	expect(0, "OK", NULL);
+	assert_int_equal(vgt_write_config(&D, "pin_keyholders = maybe\n", vgt_default_keys), 0);
+	expect(1, D.conf, "bad value for 'pin_keyholders'");
 	assert_int_equal(vgt_write_config(&D, "[server]\n", vgt_default_keys), 0);
 	expect(1, D.conf, "unknown section");
 	assert_int_equal(vgt_write_config(&D, NULL, "[key a]\nallow = sign\n"), 0);
