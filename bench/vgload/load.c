@@ -6,6 +6,7 @@
  * Nothing here is secret. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,13 @@ static void on_reply(lstate *s, lconn *c, const uint8_t *fr, size_t len, uint64_
 	s->r->ok++;
 	if (sent >= p->t_warm)
 		record(s->r, now - sent);
+	if (p->front_stat_fd >= 0 && sent >= p->t_warm && s->r->ok % VGL_WHERE_EVERY == 0) {
+		int fc = vgl_proc_cpu(p->front_stat_fd), cc = sched_getcpu();
+		if (fc >= 0 && cc >= 0) {
+			s->r->where_n++;
+			s->r->where_same += fc == cc;
+		}
+	}
 	if (now >= p->t_warm && now <= p->t_submit)
 		s->r->completed++;
 }

@@ -48,6 +48,10 @@ typedef struct {
 	vgl_result res;
 	double gen_cpu, front_cpu, kh_cpu; /* cores busy (1.0 = one core) */
 	int have_dcpu;
+	/* 1x1 only, -1 when not measured: % of jobs the front gave to the
+	 * keyholder pinned on its own CPU (vgd's dispatch.local), and % of
+	 * sampled replies read on the CPU the front sent them from. */
+	double kh_local_pct, cf_same_pct;
 } row;
 
 static void usage(FILE *f)
@@ -187,12 +191,35 @@ static int run_phase(const char *sock, pid_t dpid, const vgl_op *op,
 	vgl_phase p = {.sock = sock, .op = op, .data = data, .keys = keys, .clients = clients,
 		       .depth = depth, .t_warm = t0 + len / 10, .t_submit = end - len / 10,
 		       .t_end = end};
+	/* Where 1x1 requests ran: the daemon's dispatch counters, and the
+	 * front's CPU against ours, sampled during the phase. */
+	int one = clients == 1 && depth == 1;
+	p.front_stat_fd = one ? vgl_proc_stat_open(vgl_front_pid(dpid)) : -1;
+	long long l0 = -1, r0 = -1;
+	if (one) {
+		l0 = vgl_stat(sock, "dispatch.local", hard_end);
+		r0 = vgl_stat(sock, "dispatch.remote", hard_end);
+	}
 	vgl_dcpu d0, d1;
 	vgl_dcpu_sample(dpid, &d0);
 	uint64_t w0 = vgl_now_ns();
 	int r = vgl_load_run(&p, &rw->res);
 	double wall = (double)(vgl_now_ns() - w0) / NS;
 	vgl_dcpu_sample(dpid, &d1);
+	rw->kh_local_pct = rw->cf_same_pct = -1;
+	if (l0 >= 0 && r0 >= 0) {
+		long long l1 = vgl_stat(sock, "dispatch.local", hard_end);
+		long long r1 = vgl_stat(sock, "dispatch.remote", hard_end);
+		/* Minus the two stats requests themselves, which no keyholder
+		 * serves: they count in neither. */
+		if (l1 >= l0 && r1 >= r0 && l1 - l0 + r1 - r0 > 0)
+			rw->kh_local_pct = 100.0 * (double)(l1 - l0) / (double)(l1 - l0 + r1 - r0);
+	}
+	if (p.front_stat_fd >= 0) {
+		close(p.front_stat_fd);
+		if (rw->res.where_n > 0)
+			rw->cf_same_pct = 100.0 * (double)rw->res.where_same / (double)rw->res.where_n;
+	}
 	rw->ran = r == 0;
 	if (r == 0 && rw->res.ok == 0 && !rw->res.errors) {
 		/* Silence is a failure too: the daemon answered nothing. */
@@ -258,17 +285,20 @@ static void print_row(const options *o, const vgl_op *op, const char *mode, int 
 	fmt(sg, sizeof(sg), 100 * rw->gen_cpu, 0);
 	fmt(sf, sizeof(sf), rw->have_dcpu ? 100 * rw->front_cpu : -1, 0);
 	fmt(sh, sizeof(sh), rw->have_dcpu ? 100 * rw->kh_cpu : -1, 0);
+	char skl[24], scf[24];
+	fmt(skl, sizeof(skl), lat == NULL ? rw->kh_local_pct : -1, 0);
+	fmt(scf, sizeof(scf), lat == NULL ? rw->cf_same_pct : -1, 0);
 	if (o->tsv)
 		printf("%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%llu\t%llu\t%s\t%s\t%s\t%s\t%s\t%s\t"
-		       "%s\t%s\t%s\n",
+		       "%s\t%s\t%s\t%s\t%s\n",
 		       op->name, mode, clients, depth, kh, s_thr, s50, s90, s99, s999,
 		       (unsigned long long)r->errors, (unsigned long long)r->unfinished, sk, sov, sef,
-		       sce, so, sg, sf, sh, spar);
+		       sce, so, sg, sf, sh, spar, skl, scf);
 	else
 		printf("%-16s %-4s %3dx%-3d %8s %8s %8s %8s %8s %4llu %8s %7s %6s %5s %5s %8s %4s %4s "
-		       "%4s\n",
+		       "%4s %4s %4s\n",
 		       op->name, mode, clients, depth, s_thr, s50, s90, s99, s999,
-		       (unsigned long long)r->errors, sk, sov, sef, spar, sce, so, sg, sf, sh);
+		       (unsigned long long)r->errors, sk, sov, sef, spar, sce, so, sg, sf, sh, skl, scf);
 	if (r->first_error[0])
 		fprintf(stderr, "vgload: %s %s: %llu error(s), first: %s\n", op->name, mode,
 			(unsigned long long)r->errors, r->first_error);
@@ -368,11 +398,12 @@ int main(int argc, char **argv)
 		printf("op\tmode\tclients\tdepth\tkeyholders\treq_per_s\tp50_us\tp90_us\tp99_us\t"
 		       "p999_us\terrors\tunfinished\tkernel_us\toverhead_us\tefficiency_pct\t"
 		       "kh_cpu_efficiency_pct\topenssl_us\tloadgen_cpu_pct\tfront_cpu_pct\tkeyholders_cpu_pct\t"
-		       "parallel_pct\n");
+		       "parallel_pct\tkh_local_pct\tsame_cpu_pct\n");
 	else
-		printf("%-16s %-4s %7s %8s %8s %8s %8s %8s %4s %8s %7s %6s %5s %5s %8s %4s %4s %4s\n",
+		printf("%-16s %-4s %7s %8s %8s %8s %8s %8s %4s %8s %7s %6s %5s %5s %8s %4s %4s %4s "
+		       "%4s %4s\n",
 		       "op", "mode", "c x k", "req/s", "p50", "p90", "p99", "p99.9", "err", "kernel",
-		       "ovh", "eff%", "par%", "khe%", "openssl", "gen%", "frt%", "kh%");
+		       "ovh", "eff%", "par%", "khe%", "openssl", "gen%", "frt%", "kh%", "khl%", "cpu%");
 	fflush(stdout);
 
 	unsigned long long total_errors = 0;

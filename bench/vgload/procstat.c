@@ -1,7 +1,10 @@
 /* procstat.c: CPU time of the daemon's processes from /proc: the front
  * (the child with an epoll descriptor: libevent) and the keyholders (the
- * other children), so the report shows who is busy. Nothing secret. */
+ * other children), so the report shows who is busy; and the CPU the front
+ * last ran on, so a 1x1 row shows whether its requests stayed on one CPU.
+ * Nothing secret. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,4 +76,44 @@ void vgl_dcpu_sample(pid_t supervisor, vgl_dcpu *out)
 		}
 	}
 	out->ok = n > 0;
+}
+
+pid_t vgl_front_pid(pid_t supervisor)
+{
+	pid_t kids[64];
+	if (supervisor <= 0)
+		return 0;
+	int n = vg_proc_children(supervisor, kids, 64);
+	for (int i = 0; i < n; i++)
+		if (has_epoll(kids[i]))
+			return kids[i];
+	return 0;
+}
+
+int vgl_proc_stat_open(pid_t pid)
+{
+	char p[64];
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+	return pid > 0 ? open(p, O_RDONLY | O_CLOEXEC) : -1;
+}
+
+int vgl_proc_cpu(int fd)
+{
+	char buf[1024];
+	ssize_t len = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (len <= 0)
+		return -1;
+	buf[len] = 0;
+	char *p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	/* After ") " come fields 3, 4, ...: the processor is field 39. */
+	p += 2;
+	for (int field = 3; field < 39; field++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return -1;
+		p++;
+	}
+	return atoi(p);
 }

@@ -147,6 +147,12 @@ typedef struct {
 } vgl_dcpu;
 /* Sample the children of supervisor pid (front: the one with an epoll fd). */
 void vgl_dcpu_sample(pid_t supervisor, vgl_dcpu *out);
+/* The front among the children of supervisor, or 0. */
+pid_t vgl_front_pid(pid_t supervisor);
+/* /proc/PID/stat opened for vgl_proc_cpu, or -1. */
+int vgl_proc_stat_open(pid_t pid);
+/* The CPU the process last ran on (field 39 of the open stat file), or -1. */
+int vgl_proc_cpu(int stat_fd);
 
 /* ---- the load phase (load.c) ---- */
 typedef struct {
@@ -158,7 +164,14 @@ typedef struct {
 	uint64_t t_warm;   /* latencies of requests sent before: not recorded */
 	uint64_t t_submit; /* no request sent after */
 	uint64_t t_end;    /* hard end: what is still in flight is abandoned */
+	int front_stat_fd; /* the front's /proc stat: sample where replies came
+			    * from (every VGL_WHERE_EVERY-th reply), or -1 */
 } vgl_phase;
+
+/* One reply in this many is sampled for where it ran: often enough for a
+ * share within a few %, rarely enough that the reads (between requests,
+ * not inside the timed ones) leave the loop's timing alone. */
+#define VGL_WHERE_EVERY 16u
 
 typedef struct {
 	uint64_t completed; /* replies received in [t_warm, t_submit] */
@@ -168,6 +181,10 @@ typedef struct {
 	size_t nlat, lat_cap;
 	int sorted;
 	double cpu_s; /* the load generator's user + system time */
+	/* Sampled replies, and those read on the CPU the front last ran on
+	 * (it sent them from there: the front -> client wake-up stayed on
+	 * one CPU). */
+	uint64_t where_n, where_same;
 	char first_error[160];
 } vgl_result;
 
