@@ -32,7 +32,7 @@ import sys
 TESTS = ["e2e", "vgctl", "client-sync", "client-async",
          "daemon-pipeline", "daemon-conns", "daemon-malformed", "daemon-access",
          "daemon-crash", "daemon-reload", "daemon-stats", "daemon-checkconfig",
-         "daemon-sched", "daemon-completion", "daemon-spec",
+         "daemon-sched", "daemon-cpus", "daemon-completion", "daemon-spec",
          "sandbox-seccomp", "sandbox-privsep", "sandbox-liveness", "sandbox-keyfiles",
          "sandbox-supchan"]
 
