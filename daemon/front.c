@@ -252,6 +252,7 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	 * hung (stopped, looping): its jobs go to another keyholder, and its
 	 * channel is closed (the supervisor's ping restarts it). */
 	vgd_front_kh_check_progress(f, now);
+	vgd_front_sched_tick(f, now);
 	/* Jobs that found no keyholder in time fail rather than wait forever. */
 	while (f->queue.head && vgd_ms_since(now, f->queue.head->t_queued_ms) > QUEUE_TIMEOUT_MS) {
 		job *j = f->queue.head;

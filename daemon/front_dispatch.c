@@ -175,6 +175,7 @@ void vgd_front_pump(front *f)
 			lost[nlost++] = f->kh[i];
 	for (int i = 0; i < nlost; i++)
 		kh_lost(f, lost[i]); /* requeues; asks for another pump */
+	vgd_front_sched_dispatched(f);
 	if (f->queue.len > f->stats.queue_max)
 		f->stats.queue_max = f->queue.len;
 }

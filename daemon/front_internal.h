@@ -15,6 +15,8 @@
  *                    the resume and dirty queues;
  *   front_uid.c      per-uid counts of connections and requests in
  *                    flight (max_connections_per_uid, _inflight_per_uid);
+ *   front_sched.c    the front's scheduling policy: SCHED_BATCH only
+ *                    while every CPU has a busy keyholder and jobs wait;
  *   front_jobs.c     the job pool and job queues (a leaf).
  * A keyholder's reply thus never parses requests on its own stack: it
  * queues its connection for resumption, and the loop's settle step reads
@@ -195,6 +197,9 @@ struct front {
 	int deferred, pump_wanted;
 	uint64_t settled; /* settle() passes: the loop did work (busy polling) */
 	int ncpus;
+	int batch;       /* SCHED_BATCH now (front_sched.c) */
+	int sched_fixed; /* the policy cannot be changed: stop trying */
+	uint64_t batch_until_ms; /* back to SCHED_OTHER at the first tick after */
 	int draining;
 	uint64_t drain_deadline_ms;
 	/* Reply buffers of all connections (front_conn.c): bytes allocated,
@@ -305,6 +310,11 @@ void vgd_front_uid_resume_all(front *f);
 int vgd_front_test_hook(front *f, conn *c, const uint8_t *data, size_t len, char *out,
 			size_t cap);
 #endif
+
+/* front_sched.c: SCHED_BATCH while saturated. After each dispatch, and
+ * at the tick. */
+void vgd_front_sched_dispatched(front *f);
+void vgd_front_sched_tick(front *f, uint64_t now_ms);
 
 /* front_jobs.c: job pool and queues. */
 void vgd_front_q_push_tail(jobq *q, job *j);

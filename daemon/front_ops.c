@@ -111,6 +111,8 @@ static long encode_stats(front *f, const conn *c, uint32_t id)
 	put_stat(&w, "reply_buffers.paused", s->out_paused);
 	put_stat(&w, "dispatch.local", s->dispatch_local);
 	put_stat(&w, "dispatch.remote", s->dispatch_remote);
+	put_stat(&w, "front.sched_batch", (uint64_t)f->batch);
+	put_stat(&w, "front.sched_switches", s->sched_switches);
 	for (int k = 0; k < VGD_LK_COUNT; k++) {
 		snprintf(name, sizeof(name), "log.suppressed.%s", f->logs[k].name);
 		put_stat(&w, name, f->logs[k].suppressed);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +118,11 @@ static const rule front_rules[] = {
 	 * the vDSO or rseq where the kernel has them, getcpu elsewhere. It
 	 * only tells the caller where it runs. */
 	ANY(getcpu),
+	/* Its own scheduling policy, between the two it uses (front_sched.c):
+	 * never another process, never a real-time policy (and these two take
+	 * priority 0 only). */
+	IF2(sched_setscheduler, EQ(0, 0), EQ(1, SCHED_OTHER)),
+	IF2(sched_setscheduler, EQ(0, 0), EQ(1, SCHED_BATCH)),
 #ifdef VGD_TEST_HOOKS
 	/* vgd-testhooks only: kill(pid, 0), which sends nothing and tells
 	 * whether the kernel would let the front signal pid, so a test can

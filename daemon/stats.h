@@ -30,6 +30,7 @@ typedef struct {
 	/* Jobs handed to a keyholder pinned to the CPU the front ran on at
 	 * that moment (local) or not (remote: another CPU, or unpinned). */
 	uint64_t dispatch_local, dispatch_remote;
+	uint64_t sched_switches; /* the front's SCHED_OTHER <-> SCHED_BATCH changes */
 } vgd_stats;
 
 void vgd_stats_record(vgd_stats *s, uint8_t op, int status, uint64_t usec);

@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -147,23 +146,6 @@ int vgd_sup_spawn_keyholder(sup *s, int slot)
 	return 0;
 }
 
-/* Under load every reply and request wakes the front, and on a machine
- * with no spare core each wake-up preempted a keyholder: two context
- * switches per request, which cost more than the front's own work
- * (vgload, RSA-2048 saturated on 2 cores: the keyholders got 1.45 of the
- * 2 cores). A SCHED_BATCH task never preempts the task running when it
- * wakes: the front runs when a CPU is free or at the next tick and then
- * handles everything that arrived meanwhile in one pass (keyholders got
- * 1.75 cores). It keeps its full share of the CPU, and on an idle CPU it
- * runs at once, so latency at light load is unchanged. Not fatal: a
- * filter (systemd's SystemCallFilter) may refuse the call. */
-static void front_yields_to_keyholders(void)
-{
-	struct sched_param sp = {.sched_priority = 0};
-	if (sched_setscheduler(0, SCHED_BATCH, &sp) < 0)
-		vgd_info("front stays SCHED_OTHER (sched_setscheduler: %s)", strerror(errno));
-}
-
 /* The front, with the keyholder channels made before it and a new
  * control channel (non-blocking on the supervisor's side: see
  * supervisor_ctl.c), under its own user. */
@@ -187,7 +169,6 @@ int vgd_sup_spawn_front(sup *s)
 	}
 	if (pid == 0) {
 		child_signals();
-		front_yields_to_keyholders(); /* before the name: tests rely on it */
 		(void)prctl(PR_SET_NAME, "vgd-front", 0, 0, 0);
 		int keep[VGD_KH_MAX + 2];
 		int nk = 0;

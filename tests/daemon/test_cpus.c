@@ -117,7 +117,11 @@ static void test_pinned_per_cpu(void **state)
 	(void)state;
 	unsigned char sup[MAXCPU], seen[MAXCPU] = {0};
 	int ncpu = allowed(D.pid, sup);
-	assert_true(ncpu >= 1 && ncpu <= 8); /* dt_wait_children holds 8 */
+	assert_true(ncpu >= 1);
+	if (ncpu > 8) { /* dt_wait_children holds 8 */
+		print_message("skipped: %d CPUs\n", ncpu);
+		skip();
+	}
 	assert_int_equal(dt_stat(D.sock, "keyholders.configured"), ncpu);
 	pid_t kh[8];
 	assert_int_equal(dt_wait_children(&D, "vgd-keyholder", ncpu, 0, kh), ncpu);
@@ -176,7 +180,11 @@ static void test_unpinned(void **state)
 	(void)state;
 	unsigned char sup[MAXCPU], ks[MAXCPU];
 	int ncpu = allowed(D.pid, sup);
-	assert_true(ncpu >= 1 && ncpu <= 8);
+	assert_true(ncpu >= 1);
+	if (ncpu > 8) {
+		print_message("skipped: %d CPUs\n", ncpu);
+		skip();
+	}
 	pid_t kh[8];
 	assert_int_equal(dt_wait_children(&D, "vgd-keyholder", ncpu, 0, kh), ncpu);
 	for (int i = 0; i < ncpu; i++) {

@@ -1,16 +1,19 @@
 /* test_sched.c: how vgd's processes use the CPU. The front is
- * SCHED_BATCH so that its wake-ups do not preempt keyholders under load
- * (daemon/supervisor_spawn.c, front_yields_to_keyholders); the keyholders and
- * the supervisor stay SCHED_OTHER, so a keyholder woken for a request
- * still preempts whatever else runs. A restarted front gets it again.
- * With busy_poll_us the front polls instead of sleeping between
- * back-to-back requests (counted in its voluntary context switches). */
+ * SCHED_OTHER while vgd has CPU to spare and SCHED_BATCH only while every
+ * CPU has a busy keyholder, so that its wake-ups do not preempt keyholders
+ * under load and do not wait for a tick at light load
+ * (daemon/front_sched.c); the keyholders and the supervisor stay
+ * SCHED_OTHER, so a keyholder woken for a request still preempts whatever
+ * else runs. A restarted front starts over as SCHED_OTHER. With
+ * busy_poll_us the front polls instead of sleeping between back-to-back
+ * requests (counted in its voluntary context switches). */
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -18,8 +21,6 @@
 
 static vgt_daemon D;
 
-/* The front sets its policy before it takes its name, so a process
- * named vgd-front already has it. */
 static int start(const char *globals)
 {
 	return vgt_setup(&D, globals, vgt_default_keys) < 0 || vgt_start(&D, 2, NULL) < 0 ? -1 : 0;
@@ -29,6 +30,13 @@ static int setup_plain(void **state)
 {
 	(void)state;
 	return start(NULL);
+}
+
+/* One keyholder per CPU (vgd's default; the harness sets 2). */
+static int setup_per_cpu(void **state)
+{
+	(void)state;
+	return start("keyholders = 0\n");
 }
 
 static int setup_polling(void **state)
@@ -50,16 +58,69 @@ static void test_policies(void **state)
 	pid_t fr[8], kh[8];
 	assert_int_equal(dt_wait_children(&D, "vgd-front", 1, 0, fr), 1);
 	pid_t front = fr[0];
-	assert_int_equal(sched_getscheduler(front), SCHED_BATCH);
+	assert_int_equal(sched_getscheduler(front), SCHED_OTHER);
 	assert_int_equal(dt_wait_children(&D, "vgd-keyholder", 2, 0, kh), 2);
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(sched_getscheduler(kh[i]), SCHED_OTHER);
 	assert_int_equal(sched_getscheduler(D.pid), SCHED_OTHER);
 
-	/* The supervisor restarts a killed front with the same policy. */
+	/* The supervisor restarts a killed front, which starts over. */
 	assert_int_equal(kill(front, SIGKILL), 0);
 	assert_int_equal(dt_wait_children(&D, "vgd-front", 1, front, fr), 1);
-	assert_int_equal(sched_getscheduler(fr[0]), SCHED_BATCH);
+	assert_int_equal(sched_getscheduler(fr[0]), SCHED_OTHER);
+}
+
+/* Saturated (more RSA-4096 signatures in flight than the keyholders on all
+ * CPUs can take at once), the front switches to SCHED_BATCH; idle again,
+ * it switches back within a few ticks. */
+static void test_batch_when_saturated(void **state)
+{
+	(void)state;
+	cpu_set_t mine;
+	assert_int_equal(sched_getaffinity(D.pid, sizeof(mine), &mine), 0);
+	int ncpu = CPU_COUNT(&mine);
+	assert_int_equal(dt_stat(D.sock, "front.sched_switches"), 0);
+	assert_int_equal(dt_stat(D.sock, "front.sched_batch"), 0);
+	/* One connection per CPU, 32 requests each: every keyholder gets
+	 * jobs at the first dispatches. */
+	enum { PER = 32, MAXC = 64 };
+	int fds[MAXC], nc = ncpu < MAXC ? ncpu : MAXC;
+	static uint8_t out[PER * 512], buf[4096];
+	uint8_t digest[32] = {1};
+	for (int c = 0; c < nc; c++) {
+		fds[c] = dt_connect(D.sock);
+		assert_true(fds[c] >= 0);
+		size_t olen = 0;
+		for (int i = 0; i < PER; i++) {
+			long n = dt_req_sign(out + olen, sizeof(out) - olen, 1u + (uint32_t)i,
+					     "rsa4096", VG_ALG_RSA_PKCS1_SHA256, digest,
+					     sizeof(digest));
+			assert_true(n > 0);
+			olen += (size_t)n;
+		}
+		assert_int_equal(dt_send_all(fds[c], out, olen), 0);
+	}
+	for (int c = 0; c < nc; c++) {
+		for (int i = 0; i < PER; i++) {
+			vg_reply rep;
+			assert_int_equal(dt_read_reply(fds[c], buf, sizeof(buf), 30000, &rep), 0);
+			assert_int_equal(rep.status, VG_ST_OK);
+		}
+		close(fds[c]);
+	}
+	long long sw = dt_stat(D.sock, "front.sched_switches");
+	print_message("front switched policy %lld time(s) under load\n", sw);
+	assert_true(sw >= 1);
+	/* Back to SCHED_OTHER once the load is gone (SCHED_HOLD_MS, then
+	 * the next tick); the deadline only bounds a failure. */
+	pid_t fr[8];
+	assert_int_equal(dt_wait_children(&D, "vgd-front", 1, 0, fr), 1);
+	long long deadline = dt_now_ms() + 10000;
+	while (sched_getscheduler(fr[0]) != SCHED_OTHER && dt_now_ms() < deadline)
+		usleep(20000);
+	assert_int_equal(sched_getscheduler(fr[0]), SCHED_OTHER);
+	assert_int_equal(dt_stat(D.sock, "front.sched_batch"), 0);
+	assert_true(dt_stat(D.sock, "front.sched_switches") >= 2);
 }
 
 /* Sleeps of the front during n back-to-back pings on one connection. */
@@ -103,6 +164,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_policies, setup_plain, teardown),
+		cmocka_unit_test_setup_teardown(test_batch_when_saturated, setup_per_cpu, teardown),
 		cmocka_unit_test_setup_teardown(test_front_sleeps, setup_plain, teardown),
 		cmocka_unit_test_setup_teardown(test_busy_poll, setup_polling, teardown),
 	};
