@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -328,17 +329,34 @@ static void test_one_job_pauses(void **state)
 	}
 }
 
-/* Many jobs of one thread in flight at once on each key's connection. */
+/* vgd's processes stopped (SIGSTOP) or continued: requests queue unread
+ * in its socket meanwhile, so no reply can come back early. */
+static void freeze_vgd(int sig)
+{
+	pid_t kids[16];
+	int n = vgt_children(&T.d, kids, 16);
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(kill(kids[i], sig), 0);
+	assert_int_equal(kill(T.d.pid, sig), 0);
+}
+
+/* Many jobs of one thread in flight at once on each key's connection.
+ * vgd is frozen while they are submitted: a vgd quicker than the client
+ * (an idle machine, a front on the client's CPU) would otherwise answer
+ * each before the next is sent, and nothing would show pipelining. */
 static void test_pipelined(void **state)
 {
 	static conn cs[48];
 	counters a = get_counters();
+	freeze_vgd(SIGSTOP);
 	for (int i = 0; i < 48; i++) {
 		conn_init(&cs[i], i % NKEYS, 100 + i);
 		step(&cs[i]);
 		assert_false(cs[i].done);
 	}
 	counters mid = get_counters();
+	freeze_vgd(SIGCONT);
 	assert_int_equal(mid.async, a.async + 48);
 	/* 16 per key were submitted before any reply was read. */
 	assert_true(mid.inflight_max >= 16);
