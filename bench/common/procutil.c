@@ -6,9 +6,13 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 int vg_proc_children(pid_t parent, pid_t *pids, int cap)
@@ -81,4 +85,52 @@ void vg_remove_dir(const char *dir)
 {
 	/* FTW_PHYS: a symlink is removed, never followed out of the tree. */
 	(void)nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+pid_t vg_spawn_vgd(const char *vgd, const char *conf, const char *log)
+{
+	pid_t pid = fork();
+	if (pid != 0)
+		return pid;
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() == 1)
+		_exit(127); /* the parent is already gone */
+	int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+	int nul = open("/dev/null", O_RDWR);
+	if (fd >= 0)
+		dup2(fd, 2);
+	if (nul >= 0) {
+		dup2(nul, 0);
+		dup2(nul, 1);
+	}
+	execl(vgd, vgd, "-c", conf, (char *)NULL);
+	_exit(127);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void vg_stop_vgd(pid_t pid, int timeout_ms)
+{
+	if (pid <= 0)
+		return;
+	pid_t kids[64];
+	int nkids = vg_proc_children(pid, kids, 64);
+	long long end = now_ms() + timeout_ms;
+	int st;
+	kill(pid, SIGTERM);
+	while (waitpid(pid, &st, WNOHANG) == 0) {
+		if (now_ms() >= end) {
+			/* Out of time: the daemon and its children go now. */
+			for (int i = 0; i < nkids; i++)
+				kill(kids[i], SIGKILL);
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			break;
+		}
+		usleep(5000);
+	}
 }

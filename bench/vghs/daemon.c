@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -96,25 +95,10 @@ int vgh_daemon_start(vgh_daemon *d, const char *vgd, const char *keys_dir, const
 	snprintf(d->prov_stats, sizeof(d->prov_stats), "%s/provider.stats", d->dir);
 	if (write_configs(d, keys_dir, provider_dir, why, whylen) < 0)
 		return -1;
-	pid_t pid = fork();
+	pid_t pid = vg_spawn_vgd(vgd, d->conf, d->log); /* dies with vghs */
 	if (pid < 0) {
 		snprintf(why, whylen, "fork: %s", strerror(errno));
 		return -1;
-	}
-	if (pid == 0) {
-		/* If vghs dies, its vgd goes too. */
-		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() == 1)
-			_exit(127);
-		int fd = open(d->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
-		int nul = open("/dev/null", O_RDWR);
-		if (fd >= 0)
-			dup2(fd, 2);
-		if (nul >= 0) {
-			dup2(nul, 0);
-			dup2(nul, 1);
-		}
-		execl(vgd, vgd, "-c", d->conf, (char *)NULL);
-		_exit(127);
 	}
 	d->pid = pid;
 	while (vgh_now_ns() < deadline_ns) {
@@ -134,24 +118,8 @@ int vgh_daemon_start(vgh_daemon *d, const char *vgd, const char *keys_dir, const
 
 void vgh_daemon_stop(vgh_daemon *d, int keep_dir)
 {
-	if (d->pid > 0) {
-		pid_t kids[VGH_MAX_PIDS];
-		int nkids = vg_proc_children(d->pid, kids, VGH_MAX_PIDS);
-		kill(d->pid, SIGTERM);
-		uint64_t end = vgh_now_ns() + 3000000000u;
-		int st;
-		while (waitpid(d->pid, &st, WNOHANG) == 0) {
-			if (vgh_now_ns() >= end) {
-				for (int i = 0; i < nkids; i++)
-					kill(kids[i], SIGKILL);
-				kill(d->pid, SIGKILL);
-				waitpid(d->pid, &st, 0);
-				break;
-			}
-			usleep(5000);
-		}
-		d->pid = 0;
-	}
+	vg_stop_vgd(d->pid, 3000);
+	d->pid = 0;
 	if (d->dir[0] && !keep_dir)
 		vg_remove_dir(d->dir);
 }

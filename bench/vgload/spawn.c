@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -61,25 +60,11 @@ int vgl_daemon_start(vgl_daemon *d, const char *vgd, const char *keys_dir, int k
 		snprintf(why, whylen, "cannot write %s", d->conf);
 		return -1;
 	}
-	pid_t pid = fork();
+	/* If vgload dies (SIGKILL, a closed pipe), its vgd goes too. */
+	pid_t pid = vg_spawn_vgd(vgd, d->conf, d->log);
 	if (pid < 0) {
 		snprintf(why, whylen, "fork: %s", strerror(errno));
 		return -1;
-	}
-	if (pid == 0) {
-		/* If vgload dies (SIGKILL, a closed pipe), its vgd goes too. */
-		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() == 1)
-			_exit(127);
-		int fd = open(d->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
-		int nul = open("/dev/null", O_RDWR);
-		if (fd >= 0)
-			dup2(fd, 2);
-		if (nul >= 0) {
-			dup2(nul, 0);
-			dup2(nul, 1);
-		}
-		execl(vgd, vgd, "-c", d->conf, (char *)NULL);
-		_exit(127);
 	}
 	d->pid = pid;
 	while (vgl_now_ns() < deadline_ns) {
@@ -100,24 +85,9 @@ int vgl_daemon_start(vgl_daemon *d, const char *vgd, const char *keys_dir, int k
 
 void vgl_daemon_stop(vgl_daemon *d, uint64_t deadline_ns, int keep_log)
 {
-	if (d->pid > 0) {
-		int st;
-		pid_t kids[64];
-		int nkids = vg_proc_children(d->pid, kids, 64);
-		kill(d->pid, SIGTERM);
-		while (waitpid(d->pid, &st, WNOHANG) == 0) {
-			if (vgl_now_ns() >= deadline_ns) {
-				/* Out of time: our daemon and its children go now. */
-				for (int i = 0; i < nkids; i++)
-					kill(kids[i], SIGKILL);
-				kill(d->pid, SIGKILL);
-				waitpid(d->pid, &st, 0);
-				break;
-			}
-			usleep(5000);
-		}
-		d->pid = 0;
-	}
+	uint64_t now = vgl_now_ns();
+	vg_stop_vgd(d->pid, deadline_ns > now ? (int)((deadline_ns - now) / 1000000u) : 0);
+	d->pid = 0;
 	if (d->dir[0] && !keep_log)
 		vg_remove_dir(d->dir);
 	else if (d->dir[0])
