@@ -1,5 +1,7 @@
 /* md.c: the digests the RSA and ECDSA signatures need locally (SHA-256/384/512 from
  * the project's kernels) and their OpenSSL names. Hashes public data. */
+#include <stdint.h>
+#include <string.h>
 #include <strings.h>
 
 #include "md.h"
@@ -55,4 +57,34 @@ void vg_prov_hash_final(vg_prov_hash *h, uint8_t out[64])
 		vg_sha384_final(&h->u.s512, out);
 	else
 		vg_sha512_final(&h->u.s512, out);
+}
+
+void vg_prov_digest(int md_len, const void *data, size_t len, uint8_t out[64])
+{
+	vg_prov_hash h;
+	vg_prov_hash_init(&h, md_len);
+	vg_prov_hash_update(&h, data, len);
+	vg_prov_hash_final(&h, out);
+}
+
+void vg_prov_msg_init(vg_prov_msg *m, int md_len)
+{
+	vg_prov_hash_init(&m->hash, md_len);
+	m->total = 0;
+}
+
+void vg_prov_msg_update(vg_prov_msg *m, const void *data, size_t len)
+{
+	if (m->total <= sizeof(m->head) && len <= sizeof(m->head) - m->total)
+		memcpy(m->head + m->total, data, len);
+	m->total = m->total + len < m->total ? SIZE_MAX : m->total + len;
+	vg_prov_hash_update(&m->hash, data, len);
+}
+
+const uint8_t *vg_prov_msg_whole(const vg_prov_msg *m, size_t *len)
+{
+	if (m->total > sizeof(m->head))
+		return NULL;
+	*len = m->total;
+	return m->head;
 }

@@ -20,10 +20,7 @@ typedef struct {
 	vg_prov *prov;
 	vg_prov_key *key;
 	int md; /* digest length, 0: not set */
-	/* digest_sign_update/final state */
-	vg_prov_hash hash;
-	uint8_t head[VG_TLS13_CONTENT_MAX]; /* the message while it is short */
-	size_t total;
+	vg_prov_msg msg; /* digest_sign_update/final state */
 } ec_ctx;
 
 static void *ec_newctx(void *provctx, const char *propq)
@@ -139,8 +136,7 @@ static int ec_digest_sign_init(void *vctx, const char *mdname, void *vkey,
 	c->md = c->key->type == VGC_KEY_ECDSA_P256 ? 32 : 48;
 	if (mdname && mdname[0] && !set_md(c, mdname))
 		return 0;
-	vg_prov_hash_init(&c->hash, c->md);
-	c->total = 0;
+	vg_prov_msg_init(&c->msg, c->md);
 	return 1;
 }
 
@@ -206,11 +202,7 @@ static int try_tls13(ec_ctx *c, const uint8_t *msg, size_t len, unsigned char *s
 
 static int ec_digest_sign_update(void *vctx, const unsigned char *data, size_t len)
 {
-	ec_ctx *c = vctx;
-	if (c->total <= sizeof(c->head) && len <= sizeof(c->head) - c->total)
-		memcpy(c->head + c->total, data, len);
-	c->total = c->total + len < c->total ? SIZE_MAX : c->total + len;
-	vg_prov_hash_update(&c->hash, data, len);
+	vg_prov_msg_update(&((ec_ctx *)vctx)->msg, data, len);
 	return 1;
 }
 
@@ -220,13 +212,15 @@ static int ec_digest_sign_final(void *vctx, unsigned char *sig, size_t *siglen, 
 	int r = size_ok(c, sig, siglen, sigsize);
 	if (r != 2)
 		return r;
-	if (c->total <= sizeof(c->head)) {
-		r = try_tls13(c, c->head, c->total, sig, siglen, sigsize);
+	size_t len;
+	const uint8_t *whole = vg_prov_msg_whole(&c->msg, &len);
+	if (whole) {
+		r = try_tls13(c, whole, len, sig, siglen, sigsize);
 		if (r >= 0)
 			return r;
 	}
 	uint8_t d[64];
-	vg_prov_hash_final(&c->hash, d);
+	vg_prov_hash_final(&c->msg.hash, d);
 	return sign_digest(c, d, (size_t)c->md, sig, siglen, sigsize);
 }
 
@@ -241,10 +235,7 @@ static int ec_digest_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t
 	if (r >= 0)
 		return r;
 	uint8_t d[64];
-	vg_prov_hash h;
-	vg_prov_hash_init(&h, c->md);
-	vg_prov_hash_update(&h, tbs, tbslen);
-	vg_prov_hash_final(&h, d);
+	vg_prov_digest(c->md, tbs, tbslen, d);
 	return sign_digest(c, d, (size_t)c->md, sig, siglen, sigsize);
 }
 

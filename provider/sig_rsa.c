@@ -21,10 +21,7 @@ typedef struct {
 	int md;       /* digest length, 0: not set */
 	int mgf1;     /* MGF1 digest length, 0: same as md */
 	int saltlen;  /* RSA_PSS_SALTLEN_* or a byte count */
-	/* digest_sign_update/final state */
-	vg_prov_hash hash;
-	uint8_t head[VG_TLS13_CONTENT_MAX]; /* the message while it is short */
-	size_t total;
+	vg_prov_msg msg; /* digest_sign_update/final state */
 } rsa_ctx;
 
 static void *rsa_newctx(void *provctx, const char *propq)
@@ -214,8 +211,7 @@ static int rsa_digest_sign_init(void *vctx, const char *mdname, void *vkey,
 			return 0;
 		}
 	}
-	vg_prov_hash_init(&c->hash, c->md);
-	c->total = 0;
+	vg_prov_msg_init(&c->msg, c->md);
 	return 1;
 }
 
@@ -297,11 +293,7 @@ static int try_tls13(rsa_ctx *c, const uint8_t *msg, size_t len, unsigned char *
 
 static int rsa_digest_sign_update(void *vctx, const unsigned char *data, size_t len)
 {
-	rsa_ctx *c = vctx;
-	if (c->total <= sizeof(c->head) && len <= sizeof(c->head) - c->total)
-		memcpy(c->head + c->total, data, len);
-	c->total = c->total + len < c->total ? SIZE_MAX : c->total + len;
-	vg_prov_hash_update(&c->hash, data, len);
+	vg_prov_msg_update(&((rsa_ctx *)vctx)->msg, data, len);
 	return 1;
 }
 
@@ -311,8 +303,10 @@ static int rsa_digest_sign_final(void *vctx, unsigned char *sig, size_t *siglen,
 	int r = size_ok(c, sig, siglen, sigsize);
 	if (r != 2)
 		return r;
-	if (c->total <= sizeof(c->head)) {
-		r = try_tls13(c, c->head, c->total, sig, siglen, sigsize);
+	size_t len;
+	const uint8_t *whole = vg_prov_msg_whole(&c->msg, &len);
+	if (whole) {
+		r = try_tls13(c, whole, len, sig, siglen, sigsize);
 		if (r >= 0)
 			return r;
 	}
@@ -320,7 +314,7 @@ static int rsa_digest_sign_final(void *vctx, unsigned char *sig, size_t *siglen,
 	if (!alg)
 		return 0;
 	uint8_t d[64];
-	vg_prov_hash_final(&c->hash, d);
+	vg_prov_hash_final(&c->msg.hash, d);
 	return vg_prov_key_sign(c->key, alg, d, (size_t)c->md, sig, sigsize, siglen);
 }
 
@@ -338,10 +332,7 @@ static int rsa_digest_sign(void *vctx, unsigned char *sig, size_t *siglen, size_
 	if (!alg)
 		return 0;
 	uint8_t d[64];
-	vg_prov_hash h;
-	vg_prov_hash_init(&h, c->md);
-	vg_prov_hash_update(&h, tbs, tbslen);
-	vg_prov_hash_final(&h, d);
+	vg_prov_digest(c->md, tbs, tbslen, d);
 	return vg_prov_key_sign(c->key, alg, d, (size_t)c->md, sig, sigsize, siglen);
 }
 
