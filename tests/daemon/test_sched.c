@@ -140,13 +140,16 @@ static long front_sleeps_per_ping(int n)
 	return after - before;
 }
 
-/* Without polling the front sleeps about once per request. */
+/* Without polling the front sleeps about once per request. It may find
+ * the next request already queued now and then (CI has shown 980 sleeps
+ * in 2000 pings), so the bound only separates "sleeps between requests"
+ * from the polling front's handful below. */
 static void test_front_sleeps(void **state)
 {
 	(void)state;
 	long n = front_sleeps_per_ping(2000);
 	print_message("front slept %ld times in 2000 pings\n", n);
-	assert_true(n >= 1000);
+	assert_true(n >= 300);
 }
 
 /* With it, a client that sends its next request within busy_poll_us of the
@@ -157,7 +160,7 @@ static void test_busy_poll(void **state)
 	(void)state;
 	long n = front_sleeps_per_ping(2000);
 	print_message("front slept %ld times in 2000 pings with busy_poll_us = 1000\n", n);
-	assert_true(n < 1000);
+	assert_true(n < 200);
 }
 
 int main(void)
