@@ -1,99 +1,18 @@
-/* dudect_c25519.c: statistical timing test (dudect, Reparaz-Balasch-
- * Verbauwhede 2017) of the c25519 asm tiers: each target runs on inputs of
- * two classes, a fixed secret and random secrets, interleaved in random
- * order; cycle counts of the two classes are compared with Welch's t-test,
- * on all samples and on samples below several percentiles (cropping tames
- * interrupts and the other processes on this shared machine). A
- * deliberately leaky control (early-exit comparison) must show a leak, so
- * the test can fail in both directions. Prints every t statistic.
- *
- * This is the constant-time evidence for tiers valgrind cannot run
- * (ifma); the base and adx tiers are covered too, as a cross-check of
- * ct-ec-*. Bounded time: VG_DUDECT_SECONDS per target (default 2).
- * Secret (in the model): the scalars and field elements under test. */
-#include <math.h>
+/* dudect_c25519.c: statistical timing test (dudect.h) of the c25519 asm
+ * tiers. This is the constant-time evidence for the tier valgrind cannot
+ * run (ifma); the base and adx tiers are covered too, as a cross-check of
+ * the valgrind ct tests. Bounded time: VG_DUDECT_SECONDS per target
+ * (default 2). Secret (in the model): the scalars and field elements
+ * under test. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <x86intrin.h>
 
 #include "c25519/c25519_impl.h"
 #include "c25519/fe4.h"
 #include "checkasm.h"
-#include "welch.h"
-
-/* |t| above this is a leak. dudect uses 4.5 on long quiet runs; the
- * control gives |t| in the hundreds within a second, while constant-time
- * code stays within a few units even on this loaded host, so 10 separates
- * them without false alarms from noise. */
-#define T_LEAK 10.0
-#define NCROP 5
+#include "dudect.h"
 
 typedef void (*target_fn)(const uint8_t *in);
-
-
-/* Runs target for `seconds`; returns the largest |t| over the raw and
- * cropped tests and prints them. */
-static double dudect(const char *name, target_fn fn, void (*fixed)(uint8_t *), size_t inlen,
-		     double seconds)
-{
-	enum { BATCH = 512 };
-	static uint8_t in[BATCH][128];
-	static uint64_t cyc[BATCH], sorted[BATCH];
-	int cls[BATCH];
-	vgt_welch w[1 + NCROP];
-	double cut[NCROP] = {0};
-	const double pct[NCROP] = {0.1, 0.3, 0.5, 0.7, 0.9};
-	memset(w, 0, sizeof(w));
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	long total = 0;
-	for (int round = 0;; round++) {
-		for (int i = 0; i < BATCH; i++) {
-			cls[i] = (int)(vg_checkasm_rand64() & 1);
-			if (cls[i] == 0)
-				fixed(in[i]);
-			else
-				vg_checkasm_rand_bytes(in[i], inlen);
-		}
-		for (int i = 0; i < BATCH; i++) {
-			unsigned aux;
-			uint64_t a = __rdtscp(&aux);
-			fn(in[i]);
-			uint64_t b = __rdtscp(&aux);
-			cyc[i] = b - a;
-		}
-		if (round == 0) { /* first batch: warm-up, sets the crop points */
-			memcpy(sorted, cyc, sizeof(sorted));
-			vgt_sort_u64(sorted, BATCH);
-			for (int k = 0; k < NCROP; k++)
-				cut[k] = (double)sorted[(int)(pct[k] * BATCH)];
-			continue;
-		}
-		for (int i = 0; i < BATCH; i++) {
-			vgt_welch_add(&w[0], cls[i], (double)cyc[i]);
-			for (int k = 0; k < NCROP; k++)
-				if ((double)cyc[i] <= cut[k])
-					vgt_welch_add(&w[1 + k], cls[i], (double)cyc[i]);
-		}
-		total += BATCH;
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		if ((double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9 > seconds)
-			break;
-	}
-	double worst = 0;
-	printf("  %-28s n=%-8ld t:", name, total);
-	for (int k = 0; k <= NCROP; k++) {
-		double t = vgt_welch_t(&w[k]);
-		printf(" %7.2f", t);
-		if (fabs(t) > worst)
-			worst = fabs(t);
-	}
-	printf("  max|t|=%.2f\n", worst);
-	fflush(stdout);
-	return worst;
-}
 
 /* --- targets: input bytes are the secret --- */
 static const struct vg_c25519_impl *impl;
@@ -138,36 +57,11 @@ static void t_x25519(const uint8_t *in)
 	__asm__ volatile("" ::"r"(out) : "memory");
 }
 
-static void fixed_zero(uint8_t *in) { memset(in, 0, 64); }
-
-/* The control: leaks by an early exit on the first differing byte. */
-static const uint8_t control_ref[64];
-static void t_leaky(const uint8_t *in)
-{
-	volatile int r = 0;
-	for (int i = 0; i < 64; i++) {
-		if (in[i] != control_ref[i])
-			break;
-		r++;
-	}
-	for (int i = 0; i < r * 8; i++) /* make the leak a few hundred cycles */
-		__asm__ volatile("" ::: "memory");
-}
-
 int main(int argc, char **argv)
 {
-	const char *s = getenv("VG_DUDECT_SECONDS");
-	double sec = s ? atof(s) : 2.0;
-	int failed = 0;
 	vg_checkasm_init("dudect", argc, argv);
-	printf("dudect: |t| > %.1f is a leak; t on raw, then cropped below the 10/30/50/70/90th "
-	       "percentile\n", T_LEAK);
-
-	double tc = dudect("control (leaky, must leak)", t_leaky, fixed_zero, 64, sec / 2);
-	if (tc <= T_LEAK) {
-		printf("dudect: FAILED: the leaky control was not detected\n");
-		failed = 1;
-	}
+	double sec = vgt_dudect_start();
+	int failed = vgt_dudect_control(sec / 2);
 	/* The asm rows of the family table, and the asm building blocks each
 	 * adds: ifma only its own code (the ladder and the comb, and the
 	 * functions around them); its fe4_mul is adx's, timed there. */
@@ -209,7 +103,7 @@ int main(int argc, char **argv)
 			if (!mul && tg[j].fn == t_mul)
 				continue;
 			snprintf(n, sizeof(n), "%s %s", tg[j].what, row->v.name);
-			if (dudect(n, tg[j].fn, fixed_zero, 64, sec) > T_LEAK) {
+			if (vgt_dudect(n, tg[j].fn, 64, sec) > VGT_DUDECT_LEAK) {
 				printf("dudect: FAILED: %s leaks\n", n);
 				failed = 1;
 			}

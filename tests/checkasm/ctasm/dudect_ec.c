@@ -1,97 +1,22 @@
-/* dudect_ec.c: statistical timing test (dudect, Reparaz-Balasch-
- * Verbauwhede 2017) of the P-256/P-384 ifma row and the SHA-NI
- * compression, which valgrind cannot run (AVX-512; SHA-NI is not in the
- * tiers valgrind is given): each target runs on inputs of two classes, a
- * fixed secret (zero) and random secrets, interleaved in random order;
- * the cycle counts of the classes are compared with Welch's t-test, on
- * all samples and below several percentiles (cropping tames interrupts
- * and the other processes on this shared machine). A deliberately leaky
- * control (early-exit comparison) must show a leak, so the test can fail
- * both ways. Targets: the ifma combs on the recoded secret scalar, a
- * whole ifma-row signature with the secret nonce (fixed or random hedge
- * bytes, a fixed key: the nonce, the comb, both inversions and the check
- * all see it), and the SHA-NI compression on a secret block. Bounded time:
- * VG_DUDECT_SECONDS per target (default 2). Secret (in the model): the
- * inputs under test. */
-#include <math.h>
+/* dudect_ec.c: statistical timing test (dudect.h) of the P-256/P-384
+ * ifma row and the SHA-NI compression, which valgrind cannot run (AVX-512;
+ * SHA-NI is not in the tiers valgrind is given). Targets: the ifma combs
+ * on the recoded secret scalar, a whole ifma-row signature with the
+ * secret nonce (fixed or random hedge bytes, a fixed key: the nonce, the
+ * comb, both inversions and the check all see it), and the SHA-NI
+ * compression on a secret block. Bounded time: VG_DUDECT_SECONDS per
+ * target (default 2). Secret (in the model): the inputs under test. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <x86intrin.h>
 
 #include "checkasm.h"
+#include "dudect.h"
 #include "ec/ec_asm.h"
 #include "ec/ecdsa_internal.h"
 #include "sha2/sha256_impl.h"
-#include "welch.h"
-
-/* As in dudect_c25519.c: the control gives |t| in the hundreds, constant
- * time code a few units even on this loaded host. */
-#define T_LEAK 10.0
-#define NCROP 5
 
 typedef void (*target_fn)(const uint8_t *in);
-
-static double dudect(const char *name, target_fn fn, size_t inlen, double seconds)
-{
-	enum { BATCH = 256 };
-	static uint8_t in[BATCH][128];
-	static uint64_t cyc[BATCH], sorted[BATCH];
-	int cls[BATCH];
-	vgt_welch w[1 + NCROP];
-	double cut[NCROP] = {0};
-	const double pct[NCROP] = {0.1, 0.3, 0.5, 0.7, 0.9};
-	struct timespec t0, t1;
-	long total = 0;
-
-	memset(w, 0, sizeof(w));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (int round = 0;; round++) {
-		for (int i = 0; i < BATCH; i++) {
-			cls[i] = (int)(vg_checkasm_rand64() & 1);
-			if (cls[i] == 0)
-				memset(in[i], 0, inlen);
-			else
-				vg_checkasm_rand_bytes(in[i], inlen);
-		}
-		for (int i = 0; i < BATCH; i++) {
-			unsigned aux;
-			uint64_t a = __rdtscp(&aux);
-			fn(in[i]);
-			uint64_t b = __rdtscp(&aux);
-			cyc[i] = b - a;
-		}
-		if (round == 0) { /* warm-up batch: sets the crop points */
-			memcpy(sorted, cyc, sizeof(sorted));
-			vgt_sort_u64(sorted, BATCH);
-			for (int k = 0; k < NCROP; k++)
-				cut[k] = (double)sorted[(int)(pct[k] * BATCH)];
-			continue;
-		}
-		for (int i = 0; i < BATCH; i++) {
-			vgt_welch_add(&w[0], cls[i], (double)cyc[i]);
-			for (int k = 0; k < NCROP; k++)
-				if ((double)cyc[i] <= cut[k])
-					vgt_welch_add(&w[1 + k], cls[i], (double)cyc[i]);
-		}
-		total += BATCH;
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		if ((double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9 > seconds)
-			break;
-	}
-	double worst = 0;
-	printf("  %-30s n=%-7ld t:", name, total);
-	for (int k = 0; k <= NCROP; k++) {
-		double t = vgt_welch_t(&w[k]);
-		printf(" %7.2f", t);
-		if (fabs(t) > worst)
-			worst = fabs(t);
-	}
-	printf("  max|t|=%.2f\n", worst);
-	fflush(stdout);
-	return worst;
-}
 
 /* --- targets: the input bytes are the secret --- */
 
@@ -141,22 +66,9 @@ static void t_sha(const uint8_t *in)
 	__asm__ volatile("" ::"r"(h) : "memory");
 }
 
-/* The control: leaks by an early exit on the first differing byte. */
-static void t_leaky(const uint8_t *in)
-{
-	volatile int r = 0;
-	for (int i = 0; i < 64; i++) {
-		if (in[i] != 0)
-			break;
-		r++;
-	}
-	for (int i = 0; i < r * 8; i++)
-		__asm__ volatile("" ::: "memory");
-}
-
 static int run(const char *name, target_fn fn, size_t inlen, double sec)
 {
-	if (dudect(name, fn, inlen, sec) > T_LEAK) {
+	if (vgt_dudect(name, fn, inlen, sec) > VGT_DUDECT_LEAK) {
 		printf("dudect: FAILED: %s leaks\n", name);
 		return 1;
 	}
@@ -165,18 +77,12 @@ static int run(const char *name, target_fn fn, size_t inlen, double sec)
 
 int main(int argc, char **argv)
 {
-	const char *s = getenv("VG_DUDECT_SECONDS");
-	double sec = s ? atof(s) : 2.0;
-	int failed = 0, ran = 0;
+	int ran = 0;
 	static const uint8_t d256[32] = {0x3c, 1, 2, 3}, d384[48] = {0x3c, 4, 5, 6};
 
 	vg_checkasm_init("dudect-ec", argc, argv);
-	printf("dudect: |t| > %.1f is a leak; t on raw, then cropped below the 10/30/50/70/90th "
-	       "percentile\n", T_LEAK);
-	if (dudect("control (leaky, must leak)", t_leaky, 64, sec / 2) <= T_LEAK) {
-		printf("dudect: FAILED: the leaky control was not detected\n");
-		failed = 1;
-	}
+	double sec = vgt_dudect_start();
+	int failed = vgt_dudect_control(sec / 2);
 	key = malloc(vg_ecdsa_key_size());
 	if (!key)
 		return 1;
