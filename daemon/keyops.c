@@ -160,7 +160,7 @@ static int kernel_sign(const vg_alg_info *a, uint8_t fmt, const void *secret, co
 	switch (a->key_type) {
 	case VG_KEY_ED25519: {
 		const vgd_secret_25519 *s = secret;
-		vg_ed25519_sign(out, in, len, s->seed, s->pk);
+		vg_ed25519_sign_expanded(out, in, len, s->expanded, s->pk);
 		*out_len = VG_ED25519_SIG_LEN;
 		return VG_ST_OK;
 	}

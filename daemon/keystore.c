@@ -158,9 +158,10 @@ int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *
 	} else {
 		vgd_secret_25519 *s = secret;
 		memcpy(s->seed, kf->seed, 32);
-		if (kf->type == VG_KEY_ED25519)
+		if (kf->type == VG_KEY_ED25519) {
+			vg_ed25519_expand(s->expanded, s->seed);
 			vg_ed25519_public_key(s->pk, s->seed);
-		else
+		} else
 			vg_x25519_base(s->pk, s->seed);
 		memcpy(info->pub, s->pk, 32);
 		info->pub_len = 32;

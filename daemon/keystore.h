@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "config.h"
+#include "vg/ed25519.h"
 #include "vg/proto.h"
 
 /* What list-keys and public-key send (KEYINFO), so sized by the wire. */
@@ -26,12 +27,14 @@ typedef struct {
 	gid_t gids[VGD_MAX_ACL];
 } vgd_keyinfo;
 
-/* Secret part of one key: Ed25519 seed (with its public key, needed to
- * sign), X25519 scalar, or an RSA key (vg_rsa_key, variable size). */
+/* Secret part of an Ed25519 or X25519 key: the seed or scalar, its public
+ * key, and for Ed25519 the expanded seed (a || prefix, RFC 8032 5.1.5),
+ * computed once at load so that a signature does not hash the seed again.
+ * RSA and EC keys have their own secret structures instead. */
 typedef struct {
 	uint8_t seed[32];
 	uint8_t pk[32];
-	/* followed by the vg_rsa_key for RSA keys */
+	uint8_t expanded[VG_ED25519_EXPANDED_LEN];
 } vgd_secret_25519;
 
 typedef struct {

@@ -132,7 +132,7 @@ static int run_once(const void *secret, const vgl_op *op, const uint8_t *data, u
 	}
 	if (op->op == VG_OP_SIGN && op->alg == VG_ALG_ED25519) {
 		const vgd_secret_25519 *s = secret;
-		vg_ed25519_sign(out, data, op->data_len, s->seed, s->pk);
+		vg_ed25519_sign_expanded(out, data, op->data_len, s->expanded, s->pk);
 		return 0;
 	}
 	const vg_rsa_key *rk = secret;

@@ -16,7 +16,8 @@
 
 /* RFC 8032 5.1.5: h = SHA-512(seed); a = h[0..32) with bits 0-2 and 255
  * cleared and bit 254 set; the prefix is h[32..64). */
-static void expand_seed(uint8_t h[64], const uint8_t seed[VG_ED25519_SEED_LEN])
+void vg_ed25519_expand(uint8_t h[VG_ED25519_EXPANDED_LEN],
+		       const uint8_t seed[VG_ED25519_SEED_LEN])
 {
 	vg_sha512(h, seed, VG_ED25519_SEED_LEN);
 	h[0] &= 248;
@@ -29,24 +30,21 @@ void vg_ed25519_public_key(uint8_t pk[VG_ED25519_PUBLIC_LEN],
 {
 	uint8_t h[64];
 
-	expand_seed(h, seed);
+	vg_ed25519_expand(h, seed);
 	vg_c25519_impl()->base_encode(pk, h); /* A = [a]B; a < 2^255 as the comb needs */
 	vg_wipe(h, sizeof(h));
 }
 
-void vg_ed25519_sign(uint8_t sig[VG_ED25519_SIG_LEN], const void *msg, size_t len,
-		     const uint8_t seed[VG_ED25519_SEED_LEN],
-		     const uint8_t pk[VG_ED25519_PUBLIC_LEN])
+void vg_ed25519_sign_expanded(uint8_t sig[VG_ED25519_SIG_LEN], const void *msg, size_t len,
+			      const uint8_t h[VG_ED25519_EXPANDED_LEN],
+			      const uint8_t pk[VG_ED25519_PUBLIC_LEN])
 {
-	uint8_t h[64];      /* a || prefix */
 	uint8_t nonce[64];  /* SHA-512(prefix || M) */
 	uint8_t r[32];      /* nonce mod L */
 	uint8_t hram[64];   /* SHA-512(R || A || M) */
 	uint8_t k[32];      /* hram mod L */
 	uint8_t R[32], S[32];
 	vg_sha512_ctx ctx;
-
-	expand_seed(h, seed);
 
 	/* r = SHA-512(prefix || M) mod L; R = [r]B. */
 	vg_sha512_init(&ctx);
@@ -69,13 +67,23 @@ void vg_ed25519_sign(uint8_t sig[VG_ED25519_SIG_LEN], const void *msg, size_t le
 	memcpy(sig, R, 32);
 	memcpy(sig + 32, S, 32);
 
-	vg_wipe(h, sizeof(h));
 	vg_wipe(nonce, sizeof(nonce));
 	vg_wipe(r, sizeof(r));
 	vg_wipe(hram, sizeof(hram));
 	vg_wipe(k, sizeof(k));
 	vg_wipe(S, sizeof(S));
 	vg_wipe(&ctx, sizeof(ctx)); /* final already wiped it; cheap insurance */
+}
+
+void vg_ed25519_sign(uint8_t sig[VG_ED25519_SIG_LEN], const void *msg, size_t len,
+		     const uint8_t seed[VG_ED25519_SEED_LEN],
+		     const uint8_t pk[VG_ED25519_PUBLIC_LEN])
+{
+	uint8_t h[VG_ED25519_EXPANDED_LEN]; /* a || prefix */
+
+	vg_ed25519_expand(h, seed);
+	vg_ed25519_sign_expanded(sig, msg, len, h, pk);
+	vg_wipe(h, sizeof(h));
 }
 
 /* Verification rule (strict, cofactorless). A signature sig = R || S

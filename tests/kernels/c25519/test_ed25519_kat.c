@@ -38,6 +38,13 @@ static void test_rfc8032(void **state)
 		vg_ed25519_sign(sig, msg, mlen, seed, pk);
 		if (memcmp(sig, sig_want, 64) != 0)
 			fail_msg("%s: signature differs", name);
+		/* the keyholder's path: the seed expanded once, then signing */
+		uint8_t h[VG_ED25519_EXPANDED_LEN];
+		memset(sig, 0, 64);
+		vg_ed25519_expand(h, seed);
+		vg_ed25519_sign_expanded(sig, msg, mlen, h, pk);
+		if (memcmp(sig, sig_want, 64) != 0)
+			fail_msg("%s: signature from the expanded seed differs", name);
 		if (vg_ed25519_verify(sig_want, msg, mlen, pk_want) != 0)
 			fail_msg("%s: published signature does not verify", name);
 		/* and the same message one byte longer must not verify */
