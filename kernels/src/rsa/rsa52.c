@@ -12,7 +12,12 @@
 typedef unsigned __int128 u128;
 
 #define M52 (((uint64_t)1 << 52) - 1)
-#define TABLE 16 /* 4-bit windows */
+/* 5-bit windows: against 4-bit ones, one multiply per 5 exponent bits
+ * instead of per 4 (about 3 % fewer multiplies at every size) for a table
+ * of 32 entries (30 multiplies to fill it, and twice the scan per
+ * window); measured faster at 20, 30 and 40 digits. */
+#define WBITS VG_RSA52_WINDOW
+#define TABLE VG_RSA52_TABLE
 
 void vg_rsa52_to52(uint64_t *d, size_t L, const uint64_t *a, size_t n)
 {
@@ -137,9 +142,17 @@ void vg_rsa52_select2_c(uint64_t *sel, const uint64_t *table, uint64_t ip, uint6
 	}
 }
 
-static uint64_t window_at(const uint64_t *e, size_t pos)
+/* Bits pos..pos+WBITS-1 of e, which has ebits bits (the bits above are
+ * zero; words past the one holding bit ebits-1 are not read). pos and
+ * ebits are public. */
+static uint64_t window_at(const uint64_t *e, size_t pos, size_t ebits)
 {
-	return (e[pos / 64] >> (pos % 64)) & (TABLE - 1);
+	size_t w = pos / 64, off = pos % 64;
+	uint64_t v = e[w] >> off;
+
+	if (off > 64 - WBITS && 64 * (w + 1) < ebits)
+		v |= e[w + 1] << (64 - off);
+	return v & (TABLE - 1);
 }
 
 /* r (n limbs) = d - m if d >= m else d, for d <= m (the output of a
@@ -158,7 +171,7 @@ void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, u
 {
 	struct exp2_scratch s;
 	size_t L = c->digits, S = VG_RSA52_STRIDE(L);
-	size_t windows = (ebits + 3) / 4;
+	size_t windows = (ebits + WBITS - 1) / WBITS;
 	uint64_t(*tab)[2 * VG_RSA52_MAX_DIGITS] = s.table;
 	vg_amm52x2_fn *f = impl->mul, *sq = impl->sqr;
 	const uint64_t *m = s.m;
@@ -176,12 +189,13 @@ void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, u
 		f(tab[i], tab[i - 1], tab[1], m, c->k0);
 
 	/* windows >= 1: ebits >= 512 (key load checks the prime lengths). */
-	impl->select(s.acc, &tab[0][0], window_at(ep, 4 * (windows - 1)),
-		     window_at(eq, 4 * (windows - 1)));
+	impl->select(s.acc, &tab[0][0], window_at(ep, WBITS * (windows - 1), ebits),
+		     window_at(eq, WBITS * (windows - 1), ebits));
 	for (size_t w = windows - 1; w-- > 0;) {
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; k < WBITS; k++)
 			sq(s.acc, s.acc, s.acc, m, c->k0);
-		impl->select(s.sel, &tab[0][0], window_at(ep, 4 * w), window_at(eq, 4 * w));
+		impl->select(s.sel, &tab[0][0], window_at(ep, WBITS * w, ebits),
+			     window_at(eq, WBITS * w, ebits));
 		f(s.acc, s.acc, s.sel, m, c->k0);
 	}
 	/* Leave the domain: acc 2^(-52 L) <= m, then one subtraction. */

@@ -17,6 +17,9 @@
 /* Digits of the largest public modulus (4096 bits: 80 x 52 = 4160). */
 #define VG_RSA52_PUB_MAX_DIGITS 80
 #define VG_RSA52_STRIDE(L) ((((L) + 7) / 8) * 8)
+/* Window bits of the paired exponentiation and its table's entry count. */
+#define VG_RSA52_WINDOW 5
+#define VG_RSA52_TABLE (1 << VG_RSA52_WINDOW)
 
 /* r = a b 2^(-52 L) mod m "almost", for each of two halves at qword offset
  * h * VG_RSA52_STRIDE(L): digits < 2^52, a, b < 2 m_h, result < 2 m_h
@@ -24,7 +27,7 @@
 typedef void vg_amm52x2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
 			   const uint64_t *k0);
 
-/* sel = table[ip] for half 0 and table[iq] for half 1 (16 entries of
+/* sel = table[ip] for half 0 and table[iq] for half 1 (VG_RSA52_TABLE entries of
  * 2 * VG_RSA52_MAX_DIGITS qwords, halves VG_RSA52_STRIDE(L) qwords each),
  * reading every entry whole: the indices are secret. */
 typedef void vg_rsa52_select2_fn(uint64_t *sel, const uint64_t *table, uint64_t ip, uint64_t iq);
@@ -75,8 +78,8 @@ void vg_rsa52_init(struct vg_rsa52 *c, const uint64_t *p, size_t lp, const uint6
 /* rp = cp^ep mod p and rq = cq^eq mod q, plain and fully reduced, on lp
  * (= lq) limbs; cp < p, cq < q; the exponents are read at the public
  * length ebits (the larger of the two primes' bit lengths). impl supplies
- * the multiply, the squaring and the table read for c->digits. Fixed 4-bit
- * windows, masked table scan. */
+ * the multiply, the squaring and the table read for c->digits. Fixed
+ * VG_RSA52_WINDOW-bit windows, masked table scan. */
 void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, uint64_t *rp, uint64_t *rq,
 		   const uint64_t *cp, const uint64_t *cq, const uint64_t *ep, const uint64_t *eq,
 		   size_t ebits, const uint64_t *p, const uint64_t *q, size_t limbs);

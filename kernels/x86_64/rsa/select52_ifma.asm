@@ -1,6 +1,6 @@
 ; select52_ifma.asm: constant-time table read of the ifma tier's paired
 ; exponentiation: sel = table[ip] for half 0 and table[iq] for half 1,
-; reading all 16 entries whole and keeping one per half under a vector
+; reading all 32 entries whole and keeping one per half under a vector
 ; compare mask (vpcmpeqq + masked register move). Secret: ip, iq and the
 ; table. Every entry is loaded in full whatever the indices (loads are
 ; unmasked; only register moves are masked), and the only branch is the
@@ -9,11 +9,12 @@
 ; void vg_rsa52_select2_ifma_S(uint64_t *sel, const uint64_t *table,
 ;                              uint64_t ip, uint64_t iq)
 ; S = 24, 32, 40: qwords per half (half 1 at offset S); table entries are
-; 2 * 40 qwords apart (rsa52.c's layout), 16 entries.
+; 2 * 40 qwords apart (rsa52.c's layout), 32 entries (5-bit windows).
 
 %include "x86_64/common/config.asm"
 
 %define ENTRY_BYTES (2 * 40 * 8)
+%define ENTRIES 32                      ; VG_RSA52_TABLE (rsa52.h)
 
 %macro SELECT2 1
 %assign S %1
@@ -29,7 +30,7 @@ FUNC vg_rsa52_select2_ifma_%1
 	vpxorq zmm %+ %eval(8 + k), zmm %+ %eval(8 + k), zmm %+ %eval(8 + k)
 %assign k k + 1
 %endrep
-	lea r8, [rsi + 16 * ENTRY_BYTES]       ; end of the table
+	lea r8, [rsi + ENTRIES * ENTRY_BYTES]  ; end of the table
 %%entry:
 	vpcmpeqq k1, zmm2, zmm0                ; all lanes set iff i == ip
 	vpcmpeqq k2, zmm2, zmm1

@@ -262,15 +262,15 @@ static void check_amm52(vg_amm52x2_fn *fn, vg_amm52x2_fn *ref, size_t L, int hal
  * random tables. */
 static void check_select(vg_rsa52_select2_fn *fn, vg_rsa52_select2_fn *ref, size_t S)
 {
-	static uint64_t table[16][2 * S52];
+	static uint64_t table[VG_RSA52_TABLE][2 * S52];
 	uint64_t want[2 * S52];
 	uint8_t raw[VG_CHECKASM_OUT(2 * S52 * 8)];
-	int rounds = vg_checkasm_iters() / 256 + 1;
+	int rounds = vg_checkasm_iters() / (VG_RSA52_TABLE * VG_RSA52_TABLE) + 1;
 
 	for (int r = 0; r < rounds; r++) {
 		vg_checkasm_rand_bytes(table, sizeof(table));
-		for (uint64_t ip = 0; ip < 16; ip++) {
-			for (uint64_t iq = 0; iq < 16; iq++) {
+		for (uint64_t ip = 0; ip < VG_RSA52_TABLE; ip++) {
+			for (uint64_t iq = 0; iq < VG_RSA52_TABLE; iq++) {
 				ref(want, &table[0][0], ip, iq);
 				uint8_t *out = vg_checkasm_guard(raw, 2 * S * 8);
 				vg_checkasm_call(fn, (uint64_t *)(void *)out, &table[0][0], ip, iq);
