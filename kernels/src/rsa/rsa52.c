@@ -78,6 +78,18 @@ void vg_amm52_c(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_
 	vg_wipe(t, sizeof(t));
 }
 
+void vg_amm52x2w_c(uint64_t *acc, const uint64_t *sel, const uint64_t *m, const uint64_t *k0,
+		   size_t nsq, size_t L)
+{
+	size_t S = VG_RSA52_STRIDE(L);
+
+	for (size_t k = 0; k <= nsq; k++) {
+		const uint64_t *b = k < nsq ? acc : sel; /* nsq is public */
+		vg_amm52_c(acc, acc, b, m, k0[0], L);
+		vg_amm52_c(acc + S, acc + S, b + S, m + S, k0[1], L);
+	}
+}
+
 /* -m^-1 mod 2^52 from -m^-1 mod 2^64 (mont.c's Newton iteration). */
 static uint64_t k0_52(uint64_t m0)
 {
@@ -173,7 +185,7 @@ void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, u
 	size_t L = c->digits, S = VG_RSA52_STRIDE(L);
 	size_t windows = (ebits + WBITS - 1) / WBITS;
 	uint64_t(*tab)[2 * VG_RSA52_MAX_DIGITS] = s.table;
-	vg_amm52x2_fn *f = impl->mul, *sq = impl->sqr;
+	vg_amm52x2_fn *f = impl->mul;
 	const uint64_t *m = s.m;
 
 	vg_wipe(&s, sizeof(s));
@@ -192,11 +204,9 @@ void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, u
 	impl->select(s.acc, &tab[0][0], window_at(ep, WBITS * (windows - 1), ebits),
 		     window_at(eq, WBITS * (windows - 1), ebits));
 	for (size_t w = windows - 1; w-- > 0;) {
-		for (int k = 0; k < WBITS; k++)
-			sq(s.acc, s.acc, s.acc, m, c->k0);
 		impl->select(s.sel, &tab[0][0], window_at(ep, WBITS * w, ebits),
 			     window_at(eq, WBITS * w, ebits));
-		f(s.acc, s.acc, s.sel, m, c->k0);
+		impl->win(s.acc, s.sel, m, c->k0, WBITS);
 	}
 	/* Leave the domain: acc 2^(-52 L) <= m, then one subtraction. */
 	f(s.acc, s.acc, s.one, m, c->k0);

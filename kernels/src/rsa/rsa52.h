@@ -27,6 +27,14 @@
 typedef void vg_amm52x2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
 			   const uint64_t *k0);
 
+/* acc = acc^(2^nsq) sel "almost" 2^(-52 L (nsq + 1)), for each half (the
+ * layout of vg_amm52x2_fn): nsq squarings of acc, then a multiply by sel,
+ * each as vg_amm52x2_fn (so the result is the same as nsq + 1 calls of
+ * it); acc, sel < 2 m_h; nsq public. One window of the exponentiation in
+ * one call. */
+typedef void vg_amm52x2w_fn(uint64_t *acc, const uint64_t *sel, const uint64_t *m,
+			    const uint64_t *k0, size_t nsq);
+
 /* sel = table[ip] for half 0 and table[iq] for half 1 (VG_RSA52_TABLE entries of
  * 2 * VG_RSA52_MAX_DIGITS qwords, halves VG_RSA52_STRIDE(L) qwords each),
  * reading every entry whole: the indices are secret. */
@@ -34,19 +42,22 @@ typedef void vg_rsa52_select2_fn(uint64_t *sel, const uint64_t *table, uint64_t 
 
 /* The assembly (kernels/x86_64/rsa/), defined only when the build has it. */
 vg_amm52x2_fn vg_amm52x2_ifma_20, vg_amm52x2_ifma_30, vg_amm52x2_ifma_40;
+vg_amm52x2w_fn vg_amm52x2w_ifma_20, vg_amm52x2w_ifma_30, vg_amm52x2w_ifma_40;
 /* Single multiplies for the public operation (one number, k0[0]). */
 vg_amm52x2_fn vg_amm52x1_ifma_40, vg_amm52x1_ifma_60, vg_amm52x1_ifma_80;
 vg_rsa52_select2_fn vg_rsa52_select2_ifma_24, vg_rsa52_select2_ifma_32, vg_rsa52_select2_ifma_40;
 
 /* The paired functions of one row for one digit count L (rsa_impl.h):
- * the multiply, the squaring (called with b == a: the multiply itself
- * where the row has no dedicated one, as the ifma row now everywhere: a
- * squaring with each cross product once measured slower than its
- * multiply at every size) and the table read. */
+ * the multiply (the table, leaving the domain), the table read, and the
+ * window: the squarings and the multiply by the entry read (the ifma
+ * row's in one call, which keeps m in registers and the frame from one
+ * multiply to the next; the squarings are the multiply with b = a: a
+ * squaring with each cross product once measured slower than the multiply
+ * at every size on Zen 4). */
 struct vg_rsa52_impl {
 	vg_amm52x2_fn *mul;
 	vg_rsa52_select2_fn *select;
-	vg_amm52x2_fn *sqr;
+	vg_amm52x2w_fn *win;
 };
 
 /* d[0..L) = a[0..n) (64-bit limbs) in radix 2^52, digits above a zero
@@ -57,9 +68,11 @@ void vg_rsa52_to52(uint64_t *d, size_t L, const uint64_t *a, size_t n);
  * vg_amm52_c is one half of the paired multiply, with L digits and
  * k0 = -m^-1 mod 2^52; r may alias a or b. vg_rsa52_select2_c is the
  * paired table read for halves S qwords apart, a masked scan of every
- * entry. */
+ * entry. vg_amm52x2w_c is the window for L digits, by vg_amm52_c. */
 void vg_amm52_c(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0,
 		size_t L);
+void vg_amm52x2w_c(uint64_t *acc, const uint64_t *sel, const uint64_t *m, const uint64_t *k0,
+		   size_t nsq, size_t L);
 void vg_rsa52_select2_c(uint64_t *sel, const uint64_t *table, uint64_t ip, uint64_t iq, size_t S);
 
 /* Per-key constants of the pair (p, q), set at key load (rsa_key.c). */
@@ -78,7 +91,7 @@ void vg_rsa52_init(struct vg_rsa52 *c, const uint64_t *p, size_t lp, const uint6
 /* rp = cp^ep mod p and rq = cq^eq mod q, plain and fully reduced, on lp
  * (= lq) limbs; cp < p, cq < q; the exponents are read at the public
  * length ebits (the larger of the two primes' bit lengths). impl supplies
- * the multiply, the squaring and the table read for c->digits. Fixed
+ * the multiply, the table read and the window for c->digits. Fixed
  * VG_RSA52_WINDOW-bit windows, masked table scan. */
 void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, uint64_t *rp, uint64_t *rq,
 		   const uint64_t *cp, const uint64_t *cq, const uint64_t *ep, const uint64_t *eq,

@@ -29,6 +29,11 @@ static void amm52x2_c(uint64_t *r, const uint64_t *a, const uint64_t *b, const u
 	static void select2_c_##S(uint64_t *sel, const uint64_t *table, uint64_t ip, uint64_t iq) \
 	{                                                                                     \
 		vg_rsa52_select2_c(sel, table, ip, iq, S);                                    \
+	}                                                                                     \
+	static void amm52x2w_c_##L(uint64_t *acc, const uint64_t *sel, const uint64_t *m,      \
+				   const uint64_t *k0, size_t nsq)                             \
+	{                                                                                     \
+		vg_amm52x2w_c(acc, sel, m, k0, nsq, L);                                       \
 	}
 C52(20, 24)
 C52(30, 32)
@@ -47,9 +52,9 @@ C52X1(80)
 /* The radix-2^52 slots of the rows without IFMA: the C functions (those
  * rows exponentiate in radix 2^64 and never call them). */
 #define R52_C                                                                                 \
-	.r52 = {{amm52x2_c_20, select2_c_24, amm52x2_c_20},                                    \
-		{amm52x2_c_30, select2_c_32, amm52x2_c_30},                                    \
-		{amm52x2_c_40, select2_c_40, amm52x2_c_40}},                                   \
+	.r52 = {{amm52x2_c_20, select2_c_24, amm52x2w_c_20},                                   \
+		{amm52x2_c_30, select2_c_32, amm52x2w_c_30},                                   \
+		{amm52x2_c_40, select2_c_40, amm52x2w_c_40}},                                  \
 	.amm52x1 = {amm52x1_c_40, amm52x1_c_60, amm52x1_c_80}
 
 #define MONT(t) {vg_mont_mul_##t##_16, vg_mont_mul_##t##_24, vg_mont_mul_##t##_32, \
@@ -92,9 +97,9 @@ const struct vg_rsa_impl vg_rsa_impls[] = {
 		.v = {"ifma", VG_TIER_IFMA},
 		.mul = MONT(adx),
 		.sqr = SQR_ADX,
-		.r52 = {{vg_amm52x2_ifma_20, vg_rsa52_select2_ifma_24, vg_amm52x2_ifma_20},
-			{vg_amm52x2_ifma_30, vg_rsa52_select2_ifma_32, vg_amm52x2_ifma_30},
-			{vg_amm52x2_ifma_40, vg_rsa52_select2_ifma_40, vg_amm52x2_ifma_40}},
+		.r52 = {{vg_amm52x2_ifma_20, vg_rsa52_select2_ifma_24, vg_amm52x2w_ifma_20},
+			{vg_amm52x2_ifma_30, vg_rsa52_select2_ifma_32, vg_amm52x2w_ifma_30},
+			{vg_amm52x2_ifma_40, vg_rsa52_select2_ifma_40, vg_amm52x2w_ifma_40}},
 		.amm52x1 = {vg_amm52x1_ifma_40, vg_amm52x1_ifma_60, vg_amm52x1_ifma_80},
 		.crt = vg_rsa_crt_52,
 		.pub = vg_rsa_pub_52,

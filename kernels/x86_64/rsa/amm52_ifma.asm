@@ -84,7 +84,10 @@
 %define K0S(h) [rsp + 8 * (h)]
 %define YS(h) [rsp + 16 + 8 * (h)]
 %define ENDB [rsp + 32]
-%define FRAME 40
+; the window function's: sel and the operations left (both public)
+%define SELS [rsp + 40]
+%define CNT [rsp + 48]
+%define FRAME 56
 
 ; PROD op, h, k, which (0: a b_i, 1: m y): acc or H (h, k) op= the product
 %macro PROD 5
@@ -214,7 +217,7 @@
 ; held in registers (the rest read from memory), b_i and y broadcast into
 ; a register (BREG, YREG) or embedded in the multiply-adds ({1to8}; y
 ; through the stack) where the other operand is in a register.
-%macro AMM52 7
+%macro AMM52 8
 %assign L %1
 %assign HALVES %2
 %assign USEH %3
@@ -222,10 +225,15 @@
 %assign MR %5
 %assign BREG %6
 %assign YREG %7
+%assign WIN %8
 %assign Z (L + 7) / 8
 %assign HALFLAST (L % 8 == 4)
 REGMAP
+%if WIN
+FUNC vg_amm52x%2w_ifma_%1
+%else
 FUNC vg_amm52x%2_ifma_%1
+%endif
 	push rbx
 	push rbp
 	push r12
@@ -233,11 +241,16 @@ FUNC vg_amm52x%2_ifma_%1
 	push r14
 	push r15
 	sub rsp, FRAME
+%if WIN
+	; (acc, sel, m, k0, nsq) to the multiply's registers: r = a = acc
+	mov SELS, rsi
+	mov CNT, r8
+	mov r8, rcx                            ; k0
+	mov rcx, rdx                           ; m
+	mov rsi, rdi                           ; a
+%else
 	mov rbx, rdx                           ; b (rdx is mulx's operand)
-	xor r12d, r12d                         ; s, n of each half: lanes 0, 1
-	xor r13d, r13d
-	xor r15d, r15d
-	xor ebp, ebp
+%endif
 	mov rax, [r8]
 	shl rax, 12
 	mov K0S(0), rax                        ; k0 2^12
@@ -246,7 +259,6 @@ FUNC vg_amm52x%2_ifma_%1
 	shl rax, 12
 	mov K0S(1), rax
 %endif
-	mov r10, (1 << 52) - 1
 	mov eax, 0x7f
 	kmovb k1, eax                          ; the shift's top lane: zero
 	mov eax, 0x07
@@ -254,13 +266,34 @@ FUNC vg_amm52x%2_ifma_%1
 %assign h 0
 %rep HALVES
 %assign k 0
+%rep MR
+	vmovdqu64 zmm %+ %eval(MN(h, k)), [rcx + 64 * k + OFF(h)]
+%assign k k + 1
+%endrep
+%assign h h + 1
+%endrep
+%if WIN
+	; one multiply a turn: nsq squarings (b = acc), then b = sel; the
+	; count and both pointers are public
+%%op:
+	mov rbx, rdi
+	cmp qword CNT, 0
+	jne %%bset
+	mov rbx, SELS
+%%bset:
+%endif
+	mov r10, (1 << 52) - 1
+	xor r12d, r12d                         ; s, n of each half: lanes 0, 1
+	xor r13d, r13d
+	xor r15d, r15d
+	xor ebp, ebp
+%assign h 0
+%rep HALVES
+%assign k 0
 %rep Z
 	vpxorq ACC(h, k), ACC(h, k), ACC(h, k)
 %if k < AR
 	vmovdqu64 zmm %+ %eval(AN(h, k)), [rsi + 64 * k + OFF(h)]
-%endif
-%if k < MR
-	vmovdqu64 zmm %+ %eval(MN(h, k)), [rcx + 64 * k + OFF(h)]
 %endif
 %assign k k + 1
 %endrep
@@ -303,6 +336,10 @@ FUNC vg_amm52x%2_ifma_%1
 	mov r10d, 52                           ; NORM52's bzhi index
 	NORM52 HALVES, OFF(1)
 %endif
+%if WIN
+	sub qword CNT, 1                       ; -1 after the multiply by sel
+	jns %%op
+%endif
 	; The registers and the frame held secrets: clear them.
 %assign k 0
 %rep 32
@@ -323,7 +360,11 @@ FUNC vg_amm52x%2_ifma_%1
 	pop rbp
 	pop rbx
 	ret
+%if WIN
+ENDFUNC vg_amm52x%2w_ifma_%1
+%else
 ENDFUNC vg_amm52x%2_ifma_%1
+%endif
 %endmacro
 
 ; The paired multiplies of the CRT halves of RSA-2048/3072/4096, and
@@ -334,9 +375,12 @@ ENDFUNC vg_amm52x%2_ifma_%1
 ; code), else m's (L = 30: 1125 against 1380); at the paired L = 40,
 ; where H leaves room for only 3 of m's registers, 1815 against 1880; the
 ; single ones 0.80 (L = 40) to 0.98 (L = 80) of the former.
-AMM52 20, 2, 1, 3, 3, 1, 1
-AMM52 30, 2, 1, 0, 4, 1, 1
-AMM52 40, 2, 1, 0, 3, 1, 1
-AMM52 40, 1, 1, 5, 5, 0, 0
-AMM52 60, 1, 1, 6, 8, 0, 0
-AMM52 80, 1, 1, 0, 8, 1, 1
+AMM52 20, 2, 1, 3, 3, 1, 1, 0
+AMM52 30, 2, 1, 0, 4, 1, 1, 0
+AMM52 40, 2, 1, 0, 3, 1, 1, 0
+AMM52 40, 1, 1, 5, 5, 0, 0, 0
+AMM52 60, 1, 1, 6, 8, 0, 0, 0
+AMM52 80, 1, 1, 0, 8, 1, 1, 0
+AMM52 20, 2, 1, 3, 3, 1, 1, 1
+AMM52 30, 2, 1, 0, 4, 1, 1, 1
+AMM52 40, 2, 1, 0, 3, 1, 1, 1

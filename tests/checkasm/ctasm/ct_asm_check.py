@@ -58,6 +58,7 @@ RULES = [
     ("vg_mont_mul_*", "entry", "rdi rsi rdx rcx", "r, a, b, m (r8 = m0inv and n are data)"),
     ("vg_mont_sqr_*", "entry", "rdi rsi rdx rcx", "r, a, b (== a), m"),
     ("vg_amm52x*", "entry", "rdi rsi rdx rcx r8", "r, a, b, m, k0"),
+    ("vg_amm52x2w_*", "entry", "rdi rsi rdx rcx r8", "acc, sel, m, k0, and nsq: a public count"),
     ("vg_rsa52_select2_*", "entry", "rdi rsi", "sel, table (rdx, rcx: the secret indices)"),
     # --- P-256/P-384 (kernels/x86_64/ec/, prototypes in kernels/src/ec/ec_asm.h)
     ("vg_p256_add", "entry", "rdi rsi rdx", "r, a, b"),

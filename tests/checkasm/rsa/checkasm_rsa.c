@@ -7,9 +7,10 @@
  * below R); outputs in sentinel-guarded buffers, also written in place over
  * a or b; the squarings on a < m; callee-saved registers and the stack
  * checked by the harness's trampoline. The radix-2^52 "almost Montgomery"
- * multiplies and squarings (paired and single) on operands below 2m (their
- * contract) including m, m+1 and 2m-1, and the paired table reads on every
- * index pair. Nothing secret: test data. */
+ * multiplies (paired and single, also squaring in place) on operands below
+ * 2m (their contract) including m, m+1 and 2m-1, the paired windows
+ * (squarings and a multiply in one call), and the paired table reads on
+ * every index pair. Nothing secret: test data. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -199,9 +200,9 @@ static void operand52(uint64_t *v, const uint64_t *m, size_t n, int k)
 	memcpy(v, x, (n + 1) * 8);
 }
 
-/* fn: the paired multiply (halves = 2) or a single one (halves = 1); with
- * sqr a squaring (called with b == a). */
-static void check_amm52(vg_amm52x2_fn *fn, vg_amm52x2_fn *ref, size_t L, int halves, int sqr)
+/* fn: the paired multiply (halves = 2) or a single one (halves = 1), also
+ * called with r = a = b as a squaring. */
+static void check_amm52(vg_amm52x2_fn *fn, vg_amm52x2_fn *ref, size_t L, int halves)
 {
 	size_t n = L / 5 * 4, S = VG_RSA52_STRIDE(L), W = halves * S;
 	uint64_t m64[2][MAXN], m[2 * S52], a[2 * S52], b[2 * S52], k0[2], want[2 * S52];
@@ -231,29 +232,73 @@ static void check_amm52(vg_amm52x2_fn *fn, vg_amm52x2_fn *ref, size_t L, int hal
 			vg_rsa52_to52(b + h * S, L, v, n + 1);
 		}
 		memset(want, 0, sizeof(want));
-		ref(want, a, sqr ? a : b, m, k0);
+		ref(want, a, b, m, k0);
 
 		uint8_t *out = vg_checkasm_guard(raw, W * 8);
-		vg_checkasm_call(fn, (uint64_t *)(void *)out, a, sqr ? a : b, m, k0);
+		vg_checkasm_call(fn, (uint64_t *)(void *)out, a, b, m, k0);
 		if (!vg_checkasm_eq(out, want, W * 8, "L=%zu i=%d", L, i) ||
 		    !vg_checkasm_guard_ok(raw, W * 8))
 			return;
-		if (!sqr) {
-			memcpy(x, a, sizeof(x));
-			vg_checkasm_call(fn, x, x, b, m, k0);
-			if (!vg_checkasm_eq(x, want, W * 8, "L=%zu i=%d (r = a)", L, i))
-				return;
-			memcpy(x, b, sizeof(x));
-			vg_checkasm_call(fn, x, a, x, m, k0);
-			if (!vg_checkasm_eq(x, want, W * 8, "L=%zu i=%d (r = b)", L, i))
-				return;
-		}
+		memcpy(x, a, sizeof(x));
+		vg_checkasm_call(fn, x, x, b, m, k0);
+		if (!vg_checkasm_eq(x, want, W * 8, "L=%zu i=%d (r = a)", L, i))
+			return;
+		memcpy(x, b, sizeof(x));
+		vg_checkasm_call(fn, x, a, x, m, k0);
+		if (!vg_checkasm_eq(x, want, W * 8, "L=%zu i=%d (r = b)", L, i))
+			return;
 		/* squaring in place, as the exponentiation does */
 		memset(want, 0, sizeof(want));
 		ref(want, a, a, m, k0);
 		memcpy(x, a, sizeof(x));
 		vg_checkasm_call(fn, x, x, x, m, k0);
 		if (!vg_checkasm_eq(x, want, W * 8, "L=%zu i=%d (square)", L, i))
+			return;
+	}
+}
+
+/* The paired window (acc^(2^nsq) sel, vg_amm52x2w_fn) against row 0's, in
+ * place over acc as the exponentiation calls it, for nsq = 0..6, on the
+ * operand kinds of check_amm52 for acc and sel (each half its own) and
+ * random ones; the result is the same as nsq + 1 calls of the multiply,
+ * which row 0's window is made of. */
+static void check_win(vg_amm52x2w_fn *fn, vg_amm52x2w_fn *ref, size_t L)
+{
+	size_t n = L / 5 * 4, S = VG_RSA52_STRIDE(L), W = 2 * S;
+	uint64_t m64[2][MAXN], m[2 * S52], acc[2 * S52], sel[2 * S52], k0[2], want[2 * S52];
+	uint64_t v[MAXN + 1];
+	uint8_t raw[VG_CHECKASM_OUT(2 * S52 * 8)];
+	int iters = vg_checkasm_iters() / 8;
+
+	for (int i = 0; i < iters + 81 * 3; i++) {
+		int edges = i < 81 * 3;
+		size_t nsq = (size_t)i % 7;
+		if (i % 81 == 0 || !edges) {
+			for (int h = 0; h < 2; h++) {
+				rand_modulus(m64[h], n, edges ? (i / 81) % 3 : (int)(vg_checkasm_rand64() % 3));
+				memset(m + h * S, 0, S * 8);
+				vg_rsa52_to52(m + h * S, L, m64[h], n);
+				k0[h] = vg_mont_m0inv(m64[h][0]) & M52;
+			}
+		}
+		memset(acc, 0, sizeof(acc));
+		memset(sel, 0, sizeof(sel));
+		for (int h = 0; h < 2; h++) {
+			int ka = edges ? (i % 81) / 9 : 7 + (int)(vg_checkasm_rand64() % 2);
+			int ks = edges ? (i % 81) % 9 : 7 + (int)(vg_checkasm_rand64() % 2);
+			operand52(v, m64[h], n, h ? ks : ka);
+			vg_rsa52_to52(acc + h * S, L, v, n + 1);
+			operand52(v, m64[h], n, h ? ka : ks);
+			vg_rsa52_to52(sel + h * S, L, v, n + 1);
+		}
+		memcpy(want, acc, sizeof(want));
+		ref(want, sel, m, k0, nsq);
+
+		uint8_t *out = vg_checkasm_guard(raw, W * 8);
+		memcpy(out, acc, W * 8);
+		vg_checkasm_call(fn, (uint64_t *)(void *)out, sel, m, k0, nsq);
+		if (!vg_checkasm_eq(out, want, W * 8, "L=%zu i=%d nsq=%zu", L, i, nsq) ||
+		    !vg_checkasm_guard_ok(raw, W * 8))
 			return;
 	}
 }
@@ -326,13 +371,13 @@ static void check_row(const struct vg_rsa_impl *im, const struct vg_rsa_impl *c)
 		if (fresh((const void *)f->mul, (const void *)r->mul)) {
 			snprintf(name, sizeof(name), "amm52x2 %zu digits (%s row)", L, im->v.name);
 			vg_checkasm_func(name);
-			check_amm52(f->mul, r->mul, L, 2, 0);
+			check_amm52(f->mul, r->mul, L, 2);
 			vg_checkasm_func_done();
 		}
-		if (fresh((const void *)f->sqr, (const void *)r->sqr)) {
-			snprintf(name, sizeof(name), "amm52x2 square %zu digits (%s row)", L, im->v.name);
+		if (fresh((const void *)f->win, (const void *)r->win)) {
+			snprintf(name, sizeof(name), "amm52x2w %zu digits (%s row)", L, im->v.name);
 			vg_checkasm_func(name);
-			check_amm52(f->sqr, r->sqr, L, 2, 1);
+			check_win(f->win, r->win, L);
 			vg_checkasm_func_done();
 		}
 		if (fresh((const void *)f->select, (const void *)r->select)) {
@@ -344,7 +389,7 @@ static void check_row(const struct vg_rsa_impl *im, const struct vg_rsa_impl *c)
 		if (fresh((const void *)im->amm52x1[k], (const void *)c->amm52x1[k])) {
 			snprintf(name, sizeof(name), "amm52x1 %zu digits (%s row)", Lp, im->v.name);
 			vg_checkasm_func(name);
-			check_amm52(im->amm52x1[k], c->amm52x1[k], Lp, 1, 0);
+			check_amm52(im->amm52x1[k], c->amm52x1[k], Lp, 1);
 			vg_checkasm_func_done();
 		}
 	}
