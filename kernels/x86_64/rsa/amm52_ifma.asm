@@ -19,6 +19,13 @@
 ; void vg_amm52x1_ifma_L(same arguments) for L = 40, 60, 80 (2048-, 3072-,
 ; 4096-bit moduli): a single number each, k0[0] only.
 ;
+; void vg_amm52x2w_ifma_L(uint64_t *acc, const uint64_t *sel,
+;                         const uint64_t *m, const uint64_t k0[2], size_t nsq)
+; for L = 20, 30, 40: one window of the paired exponentiation, nsq
+; (public) squarings acc = acc acc, then acc = acc sel, each the x2
+; multiply above (the same digit loop and normalisation, looped in one
+; call: m stays in registers and the frame is set up once).
+;
 ; Method: digit-serial, the accumulator acc (Z registers, lane = digit)
 ; shifted down one lane per digit of b. Per digit b_i and half:
 ;   acc += lo(a b_i) + lo(m y)        (y = (acc_0 + a_0 b_i) k0 mod 2^52)
@@ -374,7 +381,8 @@ ENDFUNC vg_amm52x%2_ifma_%1
 ; registers where they fit with H (L = 20: 560 against 675 for the former
 ; code), else m's (L = 30: 1125 against 1380); at the paired L = 40,
 ; where H leaves room for only 3 of m's registers, 1815 against 1880; the
-; single ones 0.80 (L = 40) to 0.98 (L = 80) of the former.
+; single ones 0.80 (L = 40) to 0.98 (L = 80) of the former. The windows
+; take their sizes' shapes (others measured no faster at L = 20).
 AMM52 20, 2, 1, 3, 3, 1, 1, 0
 AMM52 30, 2, 1, 0, 4, 1, 1, 0
 AMM52 40, 2, 1, 0, 3, 1, 1, 0
