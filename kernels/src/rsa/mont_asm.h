@@ -15,6 +15,7 @@ vg_mont_mul_fn vg_mont_mul_base_48, vg_mont_mul_base_64;
 vg_mont_mul_fn vg_mont_mul_adx_16, vg_mont_mul_adx_24, vg_mont_mul_adx_32;
 vg_mont_mul_fn vg_mont_mul_adx_48, vg_mont_mul_adx_64;
 vg_mont_mul_fn vg_mont_sqr_adx_16, vg_mont_sqr_adx_24, vg_mont_sqr_adx_32;
+vg_mont_mul_fn vg_mont_sqr_adx_48, vg_mont_sqr_adx_64;
 vg_mont_mul_fn vg_mont_sqr_base_16, vg_mont_sqr_base_24, vg_mont_sqr_base_32;
 vg_mont_mul_fn vg_mont_sqr_base_48, vg_mont_sqr_base_64;
 

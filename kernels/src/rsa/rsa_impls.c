@@ -59,11 +59,11 @@ C52X1(80)
 
 #define MONT(t) {vg_mont_mul_##t##_16, vg_mont_mul_##t##_24, vg_mont_mul_##t##_32, \
 		 vg_mont_mul_##t##_48, vg_mont_mul_##t##_64}
-/* The squarings for the CRT halves; the moduli square by multiplying. */
+/* The squarings: the CRT halves' and the public moduli's. */
 #define SQR_BASE {vg_mont_sqr_base_16, vg_mont_sqr_base_24, vg_mont_sqr_base_32, \
 		  vg_mont_sqr_base_48, vg_mont_sqr_base_64}
 #define SQR_ADX {vg_mont_sqr_adx_16, vg_mont_sqr_adx_24, vg_mont_sqr_adx_32, \
-		 vg_mont_mul_adx_48, vg_mont_mul_adx_64}
+		 vg_mont_sqr_adx_48, vg_mont_sqr_adx_64}
 
 const struct vg_rsa_impl vg_rsa_impls[] = {
 	{

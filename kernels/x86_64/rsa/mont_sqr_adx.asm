@@ -1,7 +1,10 @@
 ; mont_sqr_adx.asm: Montgomery squaring at the adx tier for 16, 24 and 32
-; limbs: the square with each cross product computed once (mulx, adcx/adox),
-; doubled, plus the diagonal, then a separate Montgomery reduction. About
-; three quarters of a multiplication's mulx work. Secret: the operand, the
+; limbs (the CRT halves) and 48 and 64 (the public moduli of RSA-3072/4096:
+; the squarings of the public exponentiation and of the fault check): the
+; square with each cross product computed once (mulx, adcx/adox), doubled,
+; plus the diagonal, then a separate Montgomery reduction. About three
+; quarters of a multiplication's mulx work; measured 0.80-0.84 of
+; mont_adx.asm's multiply's time at every size. Secret: the operand, the
 ; modulus and m0inv. No branch and no address depends on them: the only
 ; branch is the reduction's row counter, addresses are argument pointers,
 ; the stack, and a stack pointer stepped by a constant.
@@ -14,6 +17,41 @@
 %include "x86_64/common/config.asm"
 
 %include "x86_64/rsa/mont_macros.asm"
+
+; CROSS_TRI h, pa, pt: the cross products a_i a_j, 0 <= i < j < h, of the h
+; limbs at [pa] into the qwords at [pt] (zero before): row by row into
+; [pt + 8 (i + j)]. Low halves on the CF chain, high halves (alternating
+; rbx/r12) on the OF chain one limb up; the row's last high half and both
+; carries end at [pt + 8 (i + h)], which no earlier row has reached (so it
+; is written, not added). Uses rax, rdx, r10, rbx, r12.
+%macro CROSS_TRI 3
+%assign i 0
+%rep %1 - 1
+	mov rdx, [%2 + 8 * i]
+	xor eax, eax
+	mulx rbx, r10, [%2 + 8 * (i + 1)]
+	adcx r10, [%3 + 8 * (2 * i + 1)]
+	mov [%3 + 8 * (2 * i + 1)], r10
+%xdefine HIP rbx
+%xdefine HIN r12
+%assign j i + 2
+%rep %1 - 2 - i
+	mulx HIN, r10, [%2 + 8 * j]
+	adcx r10, [%3 + 8 * (i + j)]
+	adox r10, HIP
+	mov [%3 + 8 * (i + j)], r10
+%xdefine HIT HIP
+%xdefine HIP HIN
+%xdefine HIN HIT
+%assign j j + 1
+%endrep
+	mov r10, rax
+	adcx r10, rax
+	adox r10, HIP
+	mov [%3 + 8 * (i + %1)], r10
+%assign i i + 1
+%endrep
+%endmacro
 
 %macro MONT_SQR_ADX 1
 %assign N %1
@@ -30,36 +68,72 @@ FUNC vg_mont_sqr_adx_%1
 %assign j j + 1
 %endrep
 
-	; Cross products a_i a_j, j > i, row by row into T(i + j). Low halves
-	; on the CF chain, high halves (alternating rbx/r12) on the OF chain
-	; one limb up; the row's last high half and both carries end at
-	; T(i + N), which no earlier row has reached.
-%assign i 0
-%rep N - 1
-	mov rdx, [rsi + 8 * i]
+%if N <= 32
+	; Cross products a_i a_j, j > i, all in one unrolled triangle.
+	CROSS_TRI N, rsi, rsp
+%else
+	; 48 and 64 limbs: unrolled, the triangle would be 25 and 46 KB of
+	; code (measured no faster than this). a = lo + hi 2^(64 H), H = N/2:
+	; the cross products are those of lo (into T(0..2H-1)) and of hi (into
+	; T(2H..4H-1)), one unrolled triangle run twice by a loop, plus the
+	; rectangle lo hi at T(H), by rows of H.
+%assign H N / 2
+	mov r9, rsi                     ; the half's limbs
+	mov r11, rsp                    ; its triangle's place in T
+	mov ebp, 2                      ; public count
+%%tri:
+	CROSS_TRI H, r9, r11
+	lea r9, [r9 + 8 * H]
+	lea r11, [r11 + 16 * H]
+	dec ebp
+	jnz %%tri
+
+	; Row i of the rectangle adds a_i hi at T(H + i); its top word
+	; T(2H + i) already holds hi's cross products, so what carries out of
+	; it goes to the next row's top in r13 (0, 1 or 2), and out of the
+	; last row's into T(3H..4H-1).
+	xor r13d, r13d
+	mov r9, rsi                     ; a_i
+	lea r11, [rsp + 8 * H]          ; T(H + i)
+	mov ebp, H                      ; row counter (public)
+%%rect:
+	mov rdx, [r9]
+	lea r9, [r9 + 8]
 	xor eax, eax
-	mulx rbx, r10, [rsi + 8 * (i + 1)]
-	adcx r10, T(2 * i + 1)
-	mov T(2 * i + 1), r10
-%xdefine HIP rbx
-%xdefine HIN r12
-%assign j i + 2
-%rep N - 2 - i
-	mulx HIN, r10, [rsi + 8 * j]
-	adcx r10, T(i + j)
-	adox r10, HIP
-	mov T(i + j), r10
-%xdefine HIT HIP
-%xdefine HIP HIN
-%xdefine HIN HIT
+	mulx rbx, r10, [rsi + 8 * H]
+	adcx r10, [r11]
+	mov [r11], r10
+%assign j 1
+%rep H - 1
+%if j % 2
+	mulx r12, r10, [rsi + 8 * (H + j)]
+	adcx r10, [r11 + 8 * j]
+	adox r10, rbx
+%else
+	mulx rbx, r10, [rsi + 8 * (H + j)]
+	adcx r10, [r11 + 8 * j]
+	adox r10, r12
+%endif
+	mov [r11 + 8 * j], r10
 %assign j j + 1
 %endrep
-	mov r10, rax
-	adcx r10, rax
-	adox r10, HIP
-	mov T(i + N), r10
-%assign i i + 1
+	mov r10, [r11 + 8 * H]          ; H even: the last high half is in r12
+	adcx r10, r13
+	adox r10, r12
+	mov [r11 + 8 * H], r10
+	mov r13, rax
+	adcx r13, rax
+	adox r13, rax
+	lea r11, [r11 + 8]
+	dec ebp
+	jnz %%rect
+	add T(3 * H), r13               ; the cross sum is below 2^(128 N)
+%assign j 3 * H + 1
+%rep H - 1
+	adc qword T(j), 0
+%assign j j + 1
 %endrep
+%endif
 
 	; T = 2 T + the squares a_k^2 at T(2k): the CF chain doubles (adcx x,
 	; x shifts in the bit from below), the OF chain adds the diagonal.
@@ -132,3 +206,5 @@ ENDFUNC vg_mont_sqr_adx_%1
 MONT_SQR_ADX 16
 MONT_SQR_ADX 24
 MONT_SQR_ADX 32
+MONT_SQR_ADX 48
+MONT_SQR_ADX 64

@@ -142,8 +142,8 @@ static void check_mul(vg_mont_mul_fn *fn, vg_mont_mul_fn *ref, size_t n)
 }
 
 /* The squarings: a < m and b == a (their contract), edges 0, 1, m-1, all
- * lower limbs 2^64-1 below m, and random; into a guarded buffer and in
- * place. */
+ * lower limbs 2^64-1 below m under each modulus shape, and random; into a
+ * guarded buffer and in place. */
 static void check_sqr(vg_mont_mul_fn *fn, vg_mont_mul_fn *ref, size_t n)
 {
 	uint64_t m[MAXN], a[MAXN], want[MAXN], x[MAXN];
@@ -152,7 +152,10 @@ static void check_sqr(vg_mont_mul_fn *fn, vg_mont_mul_fn *ref, size_t n)
 
 	for (int i = 0; i < iters + 16; i++) {
 		int edges = i < 16;
-		rand_modulus(m, n, edges ? i / 4 % 3 : (int)(vg_checkasm_rand64() % 3));
+		/* the edges under every modulus shape, the all-ones one too
+		 * (a = m - 1 then has every limb but the lowest all ones: the
+		 * largest carries of a squaring's cross products) */
+		rand_modulus(m, n, edges ? i / 4 : (int)(vg_checkasm_rand64() % 3));
 		if (edges)
 			(void)edge(a, m, n, i % 4);
 		else
