@@ -19,14 +19,36 @@
 %include "x86_64/rsa/mont_macros.asm"
 
 ; CROSS_TRI h, pa, pt: the cross products a_i a_j, 0 <= i < j < h, of the h
-; limbs at [pa] into the qwords at [pt] (zero before): row by row into
-; [pt + 8 (i + j)]. Low halves on the CF chain, high halves (alternating
-; rbx/r12) on the OF chain one limb up; the row's last high half and both
-; carries end at [pt + 8 (i + h)], which no earlier row has reached (so it
-; is written, not added). Uses rax, rdx, r10, rbx, r12.
+; limbs at [pa] into the qwords [pt + 8] .. [pt + 8 (2h - 2)], row by row
+; into [pt + 8 (i + j)]. Row 0 writes its limbs 1..h (nothing is there
+; yet: no zeroing of the frame first, which cost 4 % of a 16-limb
+; squaring), low halves plus the high half below on the CF chain. Later
+; rows add: low halves on the CF chain, high halves (alternating rbx/r12)
+; on the OF chain one limb up; the row's last high half and both carries
+; end at [pt + 8 (i + h)], which no earlier row has reached (written, not
+; added). [pt] and [pt + 8 (2h - 1)] are left alone. Uses rax, rdx, r10,
+; rbx, r12.
 %macro CROSS_TRI 3
-%assign i 0
-%rep %1 - 1
+	mov rdx, [%2]
+	xor eax, eax
+	mulx rbx, r10, [%2 + 8]
+	mov [%3 + 8], r10
+%xdefine HIP rbx
+%xdefine HIN r12
+%assign j 2
+%rep %1 - 2
+	mulx HIN, r10, [%2 + 8 * j]
+	adcx r10, HIP
+	mov [%3 + 8 * j], r10
+%xdefine HIT HIP
+%xdefine HIP HIN
+%xdefine HIN HIT
+%assign j j + 1
+%endrep
+	adcx HIP, rax
+	mov [%3 + 8 * %1], HIP
+%assign i 1
+%rep %1 - 2
 	mov rdx, [%2 + 8 * i]
 	xor eax, eax
 	mulx rbx, r10, [%2 + 8 * (i + 1)]
@@ -61,12 +83,14 @@ FUNC vg_mont_sqr_adx_%1
 	push r12
 	push r13
 	sub rsp, 8 * (2 * N)
+	; the limbs of T no triangle writes (CROSS_TRI)
 	xor eax, eax
-%assign j 0
-%rep 2 * N
-	mov T(j), rax
-%assign j j + 1
-%endrep
+	mov T(0), rax
+	mov T(2 * N - 1), rax
+%if N > 32
+	mov T(N - 1), rax
+	mov T(N), rax
+%endif
 
 %if N <= 32
 	; Cross products a_i a_j, j > i, all in one unrolled triangle.
@@ -155,13 +179,16 @@ FUNC vg_mont_sqr_adx_%1
 
 	; Reduction: N rows; row i adds u m at T(i) with u = T(i) m0inv,
 	; zeroing T(i). r11 points at T(i); r13 carries what overflows T(i+N)
-	; into the next row's top.
+	; into the next row's top. The next row's u is computed from the
+	; register that stores T(i + 1), not reloaded: no store-to-load
+	; forwarding between rows on the path through the u.
 	xor r13d, r13d
 	mov r11, rsp
+	mov r9, T(0)
+	imul r9, r8                     ; u of row 0
 	mov ebp, N
 %%row:
-	mov rdx, [r11]
-	imul rdx, r8
+	mov rdx, r9
 	xor eax, eax
 	mulx rbx, r10, [rcx]
 	adcx r10, [r11]                 ; zero by the choice of u; CF matters
@@ -177,6 +204,9 @@ FUNC vg_mont_sqr_adx_%1
 	adox r10, r12
 %endif
 	mov [r11 + 8 * j], r10
+%if j == 1
+	mov r9, r10                     ; T(i + 1), final: the next row's u
+%endif
 %assign j j + 1
 %endrep
 	mov r10, [r11 + 8 * N]          ; N even: the last high half is in r12
@@ -186,6 +216,7 @@ FUNC vg_mont_sqr_adx_%1
 	mov r13, rax
 	adcx r13, rax
 	adox r13, rax
+	imul r9, r8                     ; here, after the chains: imul sets flags
 	lea r11, [r11 + 8]
 	dec ebp
 	jnz %%row
