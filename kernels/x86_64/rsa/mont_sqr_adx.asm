@@ -6,8 +6,9 @@
 ; quarters of a multiplication's mulx work; measured 0.80-0.84 of
 ; mont_adx.asm's multiply's time at every size. Secret: the operand, the
 ; modulus and m0inv. No branch and no address depends on them: the only
-; branch is the reduction's row counter, addresses are argument pointers,
-; the stack, and a stack pointer stepped by a constant.
+; branches are row counters (public: the reduction's, and at 48 and 64
+; limbs the triangles' and the rectangle's), addresses are argument
+; pointers, the stack, and pointers stepped by constants.
 ;
 ; void vg_mont_sqr_adx_N(uint64_t *r, const uint64_t *a, const uint64_t *b,
 ;                        const uint64_t *m, uint64_t m0inv, size_t n)
@@ -96,8 +97,9 @@ FUNC vg_mont_sqr_adx_%1
 	; Cross products a_i a_j, j > i, all in one unrolled triangle.
 	CROSS_TRI N, rsi, rsp
 %else
-	; 48 and 64 limbs: unrolled, the triangle would be 25 and 46 KB of
-	; code (measured no faster than this). a = lo + hi 2^(64 H), H = N/2:
+	; 48 and 64 limbs: unrolled, the functions were 45 and 85 KB and
+	; slower (0.90 of the multiply's time against 0.83 this way, beyond
+	; the instruction cache). a = lo + hi 2^(64 H), H = N/2:
 	; the cross products are those of lo (into T(0..2H-1)) and of hi (into
 	; T(2H..4H-1)), one unrolled triangle run twice by a loop, plus the
 	; rectangle lo hi at T(H), by rows of H.

@@ -5,7 +5,7 @@
 ; (mont_fips_macros.asm), with each cross product computed once and
 ; doubled: N (N - 1) / 2 + N products for the square instead of the
 ; multiply's N^2, the reduction's N^2 unchanged. Fully unrolled at every
-; size: at 48 and 64 limbs that is 85 and 150 KB of code, beyond the
+; size: at 48 and 64 limbs that is 84 and 150 KB of code, beyond the
 ; instruction cache, yet 0.82 and 0.77 of the time of the looped columns
 ; it replaced, whose loop exits (two a column, of varying length)
 ; mispredicted about once each. Secret: the operand, the
