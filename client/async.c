@@ -4,6 +4,7 @@
  * frames may hold X25519 shared secrets and raw RSA results: each frame is
  * wiped from the receive buffer once its callback has returned. */
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,18 @@ int vgc_submit(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb,
 	uint32_t id = (uint32_t)c->gen << 16 | (uint32_t)i;
 	vg_request r = *rq;
 	r.id = id;
+	/* Where the caller runs (PROTOCOL.md 6.10), once hello said this
+	 * connection's daemon takes the hint. sched_getcpu is the vDSO or
+	 * rseq: no system call. */
+	const vg_op_info *o = vg_op_get(r.op);
+	int cpu = c->state == CS_UP && c->cpu_hint == CPU_HINT_YES && o &&
+			  o->req[VG_T_CLIENT_CPU] != VG_RULE_NO
+		      ? sched_getcpu()
+		      : -1;
+	if (cpu >= 0) {
+		r.has_cpu = 1;
+		r.cpu = (uint32_t)cpu;
+	}
 	long n = vg_request_encode(&r, frame ? frame : q->inl, frame ? cap : sizeof(q->inl));
 	if (n < 0) {
 		free(frame);

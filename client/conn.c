@@ -114,6 +114,7 @@ int vgc_conn_start(vg_client *c)
 	c->woff = c->wlen = 0;
 	c->rlen = 0;
 	c->broken = 0;
+	c->cpu_hint = CPU_HINT_UNKNOWN; /* perhaps another daemon now */
 	return try_connect(c);
 }
 

@@ -22,6 +22,8 @@ enum { CS_NONE, CS_CONNECTING, CS_RETRY, CS_UP };
  * until its late reply arrives or the connection goes. */
 enum { RQ_FREE, RQ_QUEUED, RQ_SENT, RQ_ZOMBIE, RQ_DONE };
 
+enum { CPU_HINT_UNKNOWN, CPU_HINT_ASKED, CPU_HINT_YES, CPU_HINT_NO };
+
 /* Request frames up to this size are kept in the request slot itself. */
 #define VGC_INLINE_FRAME 224
 
@@ -63,6 +65,10 @@ struct vg_client {
 	int broken;       /* a write failed outside process(): handled there */
 	int more;         /* process() stopped before EAGAIN: run it again */
 	uint32_t max_inflight;
+	/* Whether this connection's daemon takes the CLIENT_CPU hint
+	 * (PROTOCOL.md 6.10): CPU_HINT_* below; conn.c resets it with every
+	 * new connection, sync.c asks with a hello. */
+	int cpu_hint;
 	uint32_t inflight; /* SENT + ZOMBIE */
 	uint32_t zombies;
 	size_t npending;   /* QUEUED + SENT: callbacks owed */

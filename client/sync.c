@@ -41,6 +41,49 @@ static void sync_done(vg_client *c, void *arg, int st, const vg_reply *rep, cons
 		vgc_set_err(c, st, NULL, 0); /* a connect error keeps the path and errno text */
 }
 
+static uint64_t be_uint(const uint8_t *p, size_t n)
+{
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* The daemon's CAPS from a hello reply: whether it takes CLIENT_CPU. */
+static void learn_caps(vg_client *c, const vg_reply *rep)
+{
+	vg_cursor cur = rep->items;
+	vg_item it;
+	c->cpu_hint = CPU_HINT_NO;
+	while (vg_item_next(&cur, &it) == 1)
+		if (it.tag == VG_T_CAPS && it.len == 4 && (be_uint(it.val, 4) & VG_CAP_CPU_HINT))
+			c->cpu_hint = CPU_HINT_YES;
+}
+
+static void caps_done(vg_client *c, void *arg, int st, const vg_reply *rep, const char *reason)
+{
+	(void)arg;
+	(void)reason;
+	if (st == 0 && rep)
+		learn_caps(c, rep);
+	else
+		c->cpu_hint = CPU_HINT_NO; /* until the next connection */
+}
+
+/* Once per connection, before the first request that may carry the CPU
+ * hint: a hello sent ahead of it, not waited for. That request goes
+ * without the hint; the later ones carry it if the daemon takes it. */
+static void ask_caps(vg_client *c, uint8_t op)
+{
+	const vg_op_info *o = vg_op_get(op);
+	if (c->state != CS_UP || c->cpu_hint != CPU_HINT_UNKNOWN || !o ||
+	    o->req[VG_T_CLIENT_CPU] == VG_RULE_NO)
+		return;
+	vg_request h;
+	if (vgc_req_key(&h, VG_OP_HELLO, NULL) == 0 && vgc_submit(c, &h, NULL, caps_done, NULL) == 0)
+		c->cpu_hint = CPU_HINT_ASKED;
+}
+
 static int run(vg_client *c, int err, const vg_request *rq, struct sync_ctx *x)
 {
 	if (c->in_cb)
@@ -48,6 +91,7 @@ static int run(vg_client *c, int err, const vg_request *rq, struct sync_ctx *x)
 	vgc_forked_check(c);
 	if (err < 0)
 		return vgc_set_err(c, err, NULL, 0);
+	ask_caps(c, rq->op);
 	x->done = 0;
 	int r = vgc_submit(c, rq, NULL, sync_done, x);
 	if (r < 0)
@@ -132,14 +176,6 @@ int vg_client_rsa_private(vg_client *c, const char *key, const void *in, size_t 
 	struct sync_ctx x = {.take = take_result, .out = out, .cap = cap, .out_len = out_len};
 	int e = vgc_req_rsa(&rq, key, in, len);
 	return run(c, e || !out ? VGC_E_INVALID : 0, &rq, &x);
-}
-
-static uint64_t be_uint(const uint8_t *p, size_t n)
-{
-	uint64_t v = 0;
-	for (size_t i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
 }
 
 /* A KEYINFO item's children; unknown children are skipped (PROTOCOL.md
@@ -329,6 +365,7 @@ static int take_hello(vg_client *c, struct sync_ctx *x, const vg_reply *rep)
 			}
 		}
 	}
+	learn_caps(c, rep);
 	/* A daemon configured below the protocol's 128 would stop reading
 	 * us earlier: queue locally at its limit instead. */
 	if (out->max_inflight > 0 && out->max_inflight < c->max_inflight)

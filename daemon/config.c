@@ -34,6 +34,7 @@ void vgd_config_defaults(vgd_config *cfg)
 	cfg->socket_mode = 0660;
 	cfg->keyholders = 0;
 	cfg->pin_keyholders = 1;
+	cfg->follow_clients = 0; /* opt-in: see daemon/DESIGN-cpu.md (3) */
 	cfg->max_connections = 1024;
 	cfg->max_inflight = VG_PROTO_MAX_INFLIGHT;
 	cfg->max_queue = 4096;
@@ -197,9 +198,10 @@ static int set_global(vgd_config *cfg, const char *k, const char *v)
 			}
 		return -1;
 	}
-	if (strcmp(k, "pin_keyholders") == 0) {
+	if (strcmp(k, "pin_keyholders") == 0 || strcmp(k, "follow_clients") == 0) {
+		int *flag = k[0] == 'p' ? &cfg->pin_keyholders : &cfg->follow_clients;
 		if (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0) {
-			cfg->pin_keyholders = v[0] == 'y';
+			*flag = v[0] == 'y';
 			return 0;
 		}
 		return -1;

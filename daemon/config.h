@@ -46,6 +46,7 @@ typedef struct {
 	char front_group[64];
 	int keyholders;       /* 0: one per CPU vgd may run on */
 	int pin_keyholders;   /* 1: keyholder slot i runs only on the i-th allowed CPU */
+	int follow_clients;   /* 1: the front moves to the CPU CLIENT_CPU hints name */
 	int max_connections;
 	int max_inflight;     /* per connection */
 	int max_queue;        /* requests queued to keyholders, all connections */

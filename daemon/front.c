@@ -89,6 +89,8 @@ static void set_limits(front *f, const vgd_limits *l)
 		return;
 	}
 	f->lim = *l;
+	if (!l->follow_clients || l->busy_poll_us > 0)
+		vgd_front_follow_release(f);
 	vgd_log_setup("front", l->log_level);
 	for (conn *c = f->conns, *nx; c; c = nx) {
 		nx = c->next;
@@ -96,10 +98,11 @@ static void set_limits(front *f, const vgd_limits *l)
 	}
 	vgd_front_uid_resume_all(f);
 	vgd_info("limits: max_inflight %d, max_queue %d, idle %d ms, frame %d ms, drain %d ms, "
-		 "busy poll %d us, job %d ms, per uid %d connections %d in flight",
+		 "busy poll %d us, job %d ms, per uid %d connections %d in flight, "
+		 "follow clients %s",
 		 l->max_inflight, l->max_queue, l->idle_timeout_ms, l->frame_timeout_ms,
 		 l->drain_timeout_ms, l->busy_poll_us, l->job_timeout_ms, l->max_conns_per_uid,
-		 l->max_inflight_per_uid);
+		 l->max_inflight_per_uid, l->follow_clients ? "yes" : "no");
 }
 
 static void ctl_readable(evutil_socket_t fd, short what, void *arg)
@@ -333,6 +336,7 @@ int vgd_front_main(const vgd_front_args *a)
 		.job_timeout_ms = a->cfg->job_timeout_ms,
 		.max_conns_per_uid = a->cfg->max_conns_per_uid,
 		.max_inflight_per_uid = a->cfg->max_inflight_per_uid,
+		.follow_clients = a->cfg->follow_clients,
 	};
 	vgd_ratelog_init(&f->logs[VGD_LK_MALFORMED], "malformed",
 			 "connections closed for a malformed frame", VGD_LOG_INFO);
@@ -344,6 +348,7 @@ int vgd_front_main(const vgd_front_args *a)
 	f->held_fd = -1;
 	f->out_limit = a->cfg->max_reply_buffers;
 	f->ncpus = a->ncpus > 0 ? a->ncpus : 1;
+	vgd_front_follow_init(f);
 	f->generation = a->generation;
 	f->nkeys = a->keys->n;
 	f->keys = calloc(f->nkeys ? f->nkeys : 1, sizeof(vgd_keyinfo));

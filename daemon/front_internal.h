@@ -17,6 +17,8 @@
  *                    flight (max_connections_per_uid, _inflight_per_uid);
  *   front_sched.c    the front's scheduling policy: SCHED_BATCH only
  *                    while every CPU has a busy keyholder and jobs wait;
+ *   front_follow.c   the front's CPU: pinned to the one its clients name
+ *                    in CLIENT_CPU hints while vgd is not saturated;
  *   front_jobs.c     the job pool and job queues (a leaf).
  * A keyholder's reply thus never parses requests on its own stack: it
  * queues its connection for resumption, and the loop's settle step reads
@@ -26,6 +28,7 @@
 
 #include <event2/event.h>
 #include <event2/listener.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -200,6 +203,13 @@ struct front {
 	int batch;       /* SCHED_BATCH now (front_sched.c) */
 	int sched_fixed; /* the policy cannot be changed: stop trying */
 	uint64_t batch_until_ms; /* back to SCHED_OTHER at the first tick after */
+	/* Following the clients' CPU (front_follow.c). */
+	cpu_set_t follow_mask; /* the CPUs the front started with */
+	int follow_fixed;      /* affinity cannot be read or set: stop trying */
+	int follow_cpu;        /* the CPU the front is pinned to, or -1 */
+	int follow_cand;       /* the CPU the latest hints name, or -1 */
+	unsigned follow_streak; /* hints in a row naming follow_cand */
+	uint64_t follow_moved_ms;
 	int draining;
 	uint64_t drain_deadline_ms;
 	/* Reply buffers of all connections (front_conn.c): bytes allocated,
@@ -315,6 +325,13 @@ int vgd_front_test_hook(front *f, conn *c, const uint8_t *data, size_t len, char
  * at the tick. */
 void vgd_front_sched_dispatched(front *f);
 void vgd_front_sched_tick(front *f, uint64_t now_ms);
+
+/* front_follow.c: the front's CPU. init before the loop; hint for each
+ * request's CLIENT_CPU; release when vgd saturates or following is
+ * turned off (back to every CPU the front started with). */
+void vgd_front_follow_init(front *f);
+void vgd_front_follow_hint(front *f, uint32_t cpu);
+void vgd_front_follow_release(front *f);
 
 /* front_jobs.c: job pool and queues. */
 void vgd_front_q_push_tail(jobq *q, job *j);

@@ -113,6 +113,9 @@ static long encode_stats(front *f, const conn *c, uint32_t id)
 	put_stat(&w, "dispatch.remote", s->dispatch_remote);
 	put_stat(&w, "front.sched_batch", (uint64_t)f->batch);
 	put_stat(&w, "front.sched_switches", s->sched_switches);
+	put_stat(&w, "front.follow_moves", s->follow_moves);
+	put_stat(&w, "front.follow_releases", s->follow_releases);
+	put_stat(&w, "front.follow_pinned", f->follow_cpu >= 0);
 	for (int k = 0; k < VGD_LK_COUNT; k++) {
 		snprintf(name, sizeof(name), "log.suppressed.%s", f->logs[k].name);
 		put_stat(&w, name, f->logs[k].suppressed);
@@ -300,6 +303,10 @@ void vgd_front_handle_frame(front *f, conn *c, const uint8_t *frame, size_t len)
 		refuse(f, c, rq.op, rq.id, VG_R_SHUTTING_DOWN, t0);
 		return;
 	}
+	/* Before the job exists: if the front moves, the dispatch at the end
+	 * of this pass already sees its new CPU. */
+	if (rq.has_cpu)
+		vgd_front_follow_hint(f, rq.cpu);
 	/* The decoder accepted the opcode, so it has a row. */
 	if (vg_op_get(rq.op)->kind == VG_OPK_KEY)
 		handle_key_op(f, c, &rq, t0);

@@ -59,8 +59,11 @@ void vgd_front_sched_dispatched(front *f)
 	if (busy < f->ncpus || jobs <= (size_t)busy)
 		return;
 	f->batch_until_ms = vgd_now_ms() + SCHED_HOLD_MS;
-	if (!f->batch)
+	if (!f->batch) {
 		set_policy(f, 1);
+		/* Saturated: the front may have to run wherever a CPU frees up. */
+		vgd_front_follow_release(f);
+	}
 }
 
 void vgd_front_sched_tick(front *f, uint64_t now_ms)

@@ -131,6 +131,7 @@ typedef struct {
 	int32_t job_timeout_ms;       /* a keyholder silent this long with jobs is hung */
 	int32_t max_conns_per_uid;    /* connections one uid may hold */
 	int32_t max_inflight_per_uid; /* requests one uid may have in flight */
+	int32_t follow_clients;       /* 1: the front follows CLIENT_CPU hints */
 } vgd_limits;
 
 typedef struct {

@@ -123,6 +123,10 @@ static const rule front_rules[] = {
 	 * priority 0 only). */
 	IF2(sched_setscheduler, EQ(0, 0), EQ(1, SCHED_OTHER)),
 	IF2(sched_setscheduler, EQ(0, 0), EQ(1, SCHED_BATCH)),
+	/* Its own CPU affinity, to follow its clients (front_follow.c): read
+	 * once at start, then set to one CPU or back; never another process. */
+	IF1(sched_getaffinity, EQ(0, 0)),
+	IF1(sched_setaffinity, EQ(0, 0)),
 #ifdef VGD_TEST_HOOKS
 	/* vgd-testhooks only: kill(pid, 0), which sends nothing and tells
 	 * whether the kernel would let the front signal pid, so a test can

@@ -31,6 +31,8 @@ typedef struct {
 	 * that moment (local) or not (remote: another CPU, or unpinned). */
 	uint64_t dispatch_local, dispatch_remote;
 	uint64_t sched_switches; /* the front's SCHED_OTHER <-> SCHED_BATCH changes */
+	uint64_t follow_moves, follow_releases; /* front_follow.c: pinned to a
+						 * client's CPU; unpinned */
 } vgd_stats;
 
 void vgd_stats_record(vgd_stats *s, uint8_t op, int status, uint64_t usec);

@@ -194,6 +194,7 @@ void vgd_sup_send_limits(sup *s)
 	m.limits.job_timeout_ms = s->cfg->job_timeout_ms;
 	m.limits.max_conns_per_uid = s->cfg->max_conns_per_uid;
 	m.limits.max_inflight_per_uid = s->cfg->max_inflight_per_uid;
+	m.limits.follow_clients = s->cfg->follow_clients;
 	send_ctl(s, &m, -1);
 }
 

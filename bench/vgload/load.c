@@ -133,6 +133,11 @@ static void refill(lstate *s, lconn *c)
 		if (id == 0)
 			id = (++c->seq << 7) | slot;
 		s->rq.id = id;
+		if (s->p->cpu_hint) {
+			int cpu = sched_getcpu();
+			s->rq.has_cpu = cpu >= 0;
+			s->rq.cpu = (uint32_t)cpu;
+		}
 		long n = vg_request_encode(&s->rq, c->out + c->out_len, OUT_CAP - c->out_len);
 		if (n <= 0) {
 			c->nfree++;

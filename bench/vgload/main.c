@@ -191,6 +191,8 @@ static int run_phase(const char *sock, pid_t dpid, const vgl_op *op,
 	vgl_phase p = {.sock = sock, .op = op, .data = data, .keys = keys, .clients = clients,
 		       .depth = depth, .t_warm = t0 + len / 10, .t_submit = end - len / 10,
 		       .t_end = end};
+	/* Like libvgclient: the CPU hint when the daemon takes it. */
+	p.cpu_hint = (vgl_caps(sock, hard_end) & VG_CAP_CPU_HINT) != 0;
 	/* Where 1x1 requests ran: the daemon's dispatch counters, and the
 	 * front's CPU against ours, sampled during the phase. */
 	int one = clients == 1 && depth == 1;

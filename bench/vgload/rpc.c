@@ -1,6 +1,7 @@
 /* rpc.c: one request and its reply over a fresh connection, with a
- * deadline: vgload's ping (is the daemon up?) and stats (how many
- * keyholders?). Nothing here is secret. */
+ * deadline: vgload's ping (is the daemon up?), stats (how many
+ * keyholders?) and hello (does it take the CPU hint?). Nothing here is
+ * secret. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -112,4 +113,21 @@ long long vgl_stat(const char *sock, const char *name, uint64_t deadline_ns)
 			return (long long)v;
 	}
 	return -1;
+}
+
+uint32_t vgl_caps(const char *sock, uint64_t deadline_ns)
+{
+	vg_request rq = {.op = VG_OP_HELLO, .id = 3};
+	uint8_t buf[1024];
+	vg_reply rep;
+	long n = rpc(sock, &rq, buf, sizeof(buf), deadline_ns);
+	if (n <= 0 || vg_reply_decode(buf, (size_t)n, &rep) != VG_ST_OK || rep.status != VG_ST_OK)
+		return 0;
+	vg_cursor c = rep.items;
+	vg_item it;
+	uint32_t caps = 0;
+	while (vg_item_next(&c, &it) == 1)
+		if (it.tag == VG_T_CAPS)
+			(void)vg_item_u32(&it, &caps);
+	return caps;
 }

@@ -136,6 +136,8 @@ void vgl_daemon_stop(vgl_daemon *d, uint64_t deadline_ns, int keep_log);
 
 /* One request, one reply, blocking with a deadline (rpc.c): ping and stats. */
 int vgl_ping(const char *sock, uint64_t deadline_ns);
+/* hello's CAPS bits (VG_CAP_*), 0 on error. */
+uint32_t vgl_caps(const char *sock, uint64_t deadline_ns);
 /* A stats counter by name (e.g. "keyholders"); -1 if absent or on error. */
 long long vgl_stat(const char *sock, const char *name, uint64_t deadline_ns);
 
@@ -166,6 +168,7 @@ typedef struct {
 	uint64_t t_end;    /* hard end: what is still in flight is abandoned */
 	int front_stat_fd; /* the front's /proc stat: sample where replies came
 			    * from (every VGL_WHERE_EVERY-th reply), or -1 */
+	int cpu_hint;      /* send CLIENT_CPU, as libvgclient does (PROTOCOL.md 6.10) */
 } vgl_phase;
 
 /* One reply in this many is sampled for where it ran: often enough for a

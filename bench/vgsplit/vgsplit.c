@@ -1,15 +1,22 @@
 /* vgsplit: what would one front per CPU give a 1x1 client? (issue 23,
- * daemon/DESIGN-cpu.md). vgd today has one front, which the kernel keeps
- * on whichever CPU it last ran on; on an idle machine that is rarely the
- * client's, so each request pays two cross-CPU wake-ups. This prototype
+ * daemon/DESIGN-cpu.md). vgd has one front, which the kernel keeps on
+ * whichever CPU it last ran on; on an idle machine that is rarely the
+ * client's, so each request pays two cross-CPU wake-ups, unless the front
+ * follows the client's CPU hint (front_follow.c), as it does by default
+ * for libvgclient's callers with follow_clients = yes. This prototype
  * measures the proposed design without building it: one vgd per CPU, each
  * confined to its CPU (front and keyholder there, as a per-CPU front
  * would be), and a client that sends each request to the vgd on the CPU
- * it runs on at that moment (sched_getcpu, as libvgclient would). Three
- * clients, interleaved in rounds, all unpinned:
+ * it runs on at that moment (sched_getcpu, as libvgclient would). Six
+ * clients, interleaved in rounds:
  *   shipped   vgd as installed (one front, keyholders pinned per CPU);
+ *   follow    the same with follow_clients = yes (front_follow.c);
+ *   shipped@N and follow@N: those two with the client pinned to CPU N
+ *             (the last one it may use), as nginx's worker_cpu_affinity
+ *             pins its workers;
  *   one-cpu   always the vgd confined to the first CPU;
  *   per-cpu   the vgd on the caller's CPU.
+ * The other clients are unpinned.
  * Each row gives p50/p90 of the round trip and "local": the share of
  * requests that started and ended on the CPU of the vgd they used.
  * Latencies are printed, never asserted. Secret: the copied test key
@@ -26,7 +33,8 @@
 #include "procutil.h"
 #include "vgclient.h"
 
-#define MAX_VGD 65 /* one per CPU (up to 64) and the shipped one */
+#define MAX_VGD 66 /* one per CPU (up to 64), shipped and follow */
+#define NMODES 6
 #define ROUNDS 6
 
 typedef struct {
@@ -51,7 +59,7 @@ static int cmp_u64(const void *a, const void *b)
 
 /* Start vgd on conf, confined to cpu (>= 0) by the affinity it inherits;
  * wait until it answers. 0 or -1. */
-static int start(daemon_t *d, const char *vgd, const char *dir, int i, int cpu)
+static int start(daemon_t *d, const char *vgd, const char *dir, int i, int cpu, int follow)
 {
 	char log[200];
 	snprintf(d->sock, sizeof(d->sock), "%s/vgd%d.sock", dir, i);
@@ -62,9 +70,9 @@ static int start(daemon_t *d, const char *vgd, const char *dir, int i, int cpu)
 		return -1;
 	/* The confined ones have one keyholder, on their CPU; the shipped one
 	 * the default (one per CPU, pinned). */
-	fprintf(f, "socket = %s\nlog_level = warning\nfront_user = nobody\n%s\n"
+	fprintf(f, "socket = %s\nlog_level = warning\nfront_user = nobody\n%s\n%s\n"
 		   "[key ed]\nfile = ed25519.pem\nallow = sign\n",
-		d->sock, cpu >= 0 ? "keyholders = 1" : "");
+		d->sock, cpu >= 0 ? "keyholders = 1" : "", follow ? "follow_clients = yes" : "");
 	if (fclose(f) != 0)
 		return -1;
 	cpu_set_t all, one;
@@ -98,20 +106,31 @@ typedef struct {
 	int failed;
 } series;
 
-/* Requests for `ns` nanoseconds; choose(cpu) picks the daemon. */
-static void run(series *s, daemon_t *d, int nd, int mode, int ed, uint64_t ns)
+/* Requests for `ns` nanoseconds by client `mode` (see the top). */
+static void run(series *s, daemon_t *d, int nd, int mode, int ed, uint64_t ns, int last_cpu)
 {
+	cpu_set_t all, one;
+	int pinned = mode == 2 || mode == 3;
+	if (pinned) {
+		CPU_ZERO(&one);
+		CPU_SET(last_cpu, &one);
+		if (sched_getaffinity(0, sizeof(all), &all) < 0 ||
+		    sched_setaffinity(0, sizeof(one), &one) < 0) {
+			s->failed = 1;
+			return;
+		}
+	}
 	static const uint8_t msg[64] = {1};
 	uint8_t sig[64];
 	size_t sl;
 	uint64_t end = now_ns() + ns;
 	while (now_ns() < end && s->n < s->cap) {
 		int cpu = sched_getcpu();
-		daemon_t *t = &d[0]; /* shipped */
-		if (mode == 1)
-			t = &d[1];
-		if (mode == 2)
-			for (int i = 1; i < nd; i++)
+		daemon_t *t = &d[mode == 1 || mode == 3]; /* shipped or follow */
+		if (mode == 4)
+			t = &d[2];
+		if (mode == 5)
+			for (int i = 2; i < nd; i++)
 				if (d[i].cpu == cpu)
 					t = &d[i];
 		uint64_t a = now_ns();
@@ -121,11 +140,13 @@ static void run(series *s, daemon_t *d, int nd, int mode, int ed, uint64_t ns)
 		uint64_t b = now_ns();
 		if (r != 0) {
 			s->failed = 1;
-			return;
+			break;
 		}
 		s->lat[s->n++] = b - a;
 		s->local += t->cpu >= 0 && t->cpu == cpu && sched_getcpu() == cpu;
 	}
+	if (pinned)
+		(void)sched_setaffinity(0, sizeof(all), &all);
 }
 
 int main(int argc, char **argv)
@@ -166,13 +187,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vgsplit: cannot copy %s\n", src);
 		goto out;
 	}
-	if (start(&d[nd++], vgd, dir, 0, -1) < 0)
+	if (start(&d[nd++], vgd, dir, 0, -1, 0) < 0 || start(&d[nd++], vgd, dir, 1, -1, 1) < 0)
 		goto out;
+	int last_cpu = 0;
 	for (int cpu = 0; cpu < CPU_SETSIZE && nd < MAX_VGD; cpu++)
 		if (CPU_ISSET(cpu, &mask)) {
-			if (start(&d[nd], vgd, dir, nd, cpu) < 0)
+			if (start(&d[nd], vgd, dir, nd, cpu, 0) < 0)
 				goto out;
 			nd++;
+			last_cpu = cpu;
 		}
 	char model[128] = "?";
 	FILE *ci = fopen("/proc/cpuinfo", "r");
@@ -184,34 +207,38 @@ int main(int argc, char **argv)
 		}
 	if (ci)
 		fclose(ci);
-	static const char *const modes[] = {"shipped", "one-cpu", "per-cpu"};
-	printf(tsv ? "# vgsplit\t%s\t%d CPUs\n" : "vgsplit: %s, %d CPUs, unpinned client, "
-						  "p50/p90 in us\n", model, nd - 1);
+	char pin_s[32], pin_f[32];
+	snprintf(pin_s, sizeof(pin_s), "shipped@%d", last_cpu);
+	snprintf(pin_f, sizeof(pin_f), "follow@%d", last_cpu);
+	const char *const modes[NMODES] = {"shipped", "follow", pin_s, pin_f, "one-cpu", "per-cpu"};
+	printf(tsv ? "# vgsplit\t%s\t%d CPUs\n" : "vgsplit: %s, %d CPUs, p50/p90 in us\n", model,
+	       nd - 2);
 	if (tsv)
 		printf("op\tclient\tp50_us\tp90_us\tlocal_pct\tn\n");
 	for (int ed = 0; ed < 2; ed++) {
-		series s[3];
-		for (int m = 0; m < 3; m++) {
+		series s[NMODES];
+		for (int m = 0; m < NMODES; m++) {
 			s[m] = (series){.cap = (size_t)(seconds * 400000) + 1000};
 			s[m].lat = malloc(s[m].cap * sizeof(uint64_t));
 			if (!s[m].lat)
 				goto out;
 		}
 		/* Rounds interleave the clients, so drift in the machine's load
-		 * falls on all three alike. */
+		 * falls on all of them alike. */
 		for (int r = 0; r < ROUNDS; r++)
-			for (int m = 0; m < 3; m++)
-				run(&s[m], d, nd, m, ed, (uint64_t)(seconds / ROUNDS * 1e9));
-		for (int m = 0; m < 3; m++) {
+			for (int m = 0; m < NMODES; m++)
+				run(&s[m], d, nd, m, ed, (uint64_t)(seconds / ROUNDS * 1e9), last_cpu);
+		for (int m = 0; m < NMODES; m++) {
 			if (s[m].failed || s[m].n == 0) {
 				fprintf(stderr, "vgsplit: %s requests failed\n", modes[m]);
 				goto out;
 			}
 			qsort(s[m].lat, s[m].n, sizeof(uint64_t), cmp_u64);
 			double p50 = s[m].lat[s[m].n / 2] / 1e3, p90 = s[m].lat[s[m].n * 9 / 10] / 1e3;
-			/* The shipped vgd's front is not confined: no "local" to give. */
+			/* The shipped and follow fronts are not confined: no
+			 * "local" to give. */
 			char loc[16] = "-";
-			if (m > 0)
+			if (m >= 4)
 				snprintf(loc, sizeof(loc), "%.0f%%",
 					 100.0 * (double)s[m].local / (double)s[m].n);
 			const char *op = ed ? "ed25519" : "ping";
@@ -219,7 +246,7 @@ int main(int argc, char **argv)
 				printf("%s\t%s\t%.1f\t%.1f\t%s\t%zu\n", op, modes[m], p50, p90, loc,
 				       s[m].n);
 			else
-				printf("  %-8s %-8s p50 %7.1f  p90 %7.1f  local %4s  (%zu)\n", op,
+				printf("  %-8s %-10s p50 %7.1f  p90 %7.1f  local %4s  (%zu)\n", op,
 				       modes[m], p50, p90, loc, s[m].n);
 			free(s[m].lat);
 		}

@@ -20,7 +20,7 @@ static const vg_op_info ops[VG_OP_MAX + 1] = {
 	[VG_OP_PING] = {
 		.op = VG_OP_PING, .name = "ping", .kind = VG_OPK_LOCAL,
 		.data_max = VG_PROTO_MAX_PING_DATA, .data_reason = VG_R_PING_DATA_LEN,
-		.req = { [VG_T_DATA] = VG_RULE_OPT },
+		.req = { [VG_T_DATA] = VG_RULE_OPT, [VG_T_CLIENT_CPU] = VG_RULE_OPT },
 		.rep = { [VG_T_RESULT] = VG_RULE_OPT },
 	},
 	[VG_OP_LIST_KEYS] = {
@@ -39,7 +39,7 @@ static const vg_op_info ops[VG_OP_MAX + 1] = {
 		.data_by_alg = 1, .data_reason = VG_R_ALG_DATA_LEN,
 		.req = { [VG_T_KEY] = VG_RULE_REQ, [VG_T_ALG] = VG_RULE_REQ,
 			 [VG_T_DATA] = VG_RULE_REQ, [VG_T_TLS_ROLE] = VG_RULE_TLS,
-			 [VG_T_SIG_FORMAT] = VG_RULE_FMT },
+			 [VG_T_SIG_FORMAT] = VG_RULE_FMT, [VG_T_CLIENT_CPU] = VG_RULE_OPT },
 		.rep = { [VG_T_RESULT] = VG_RULE_REQ },
 	},
 	[VG_OP_X25519] = {
@@ -48,7 +48,8 @@ static const vg_op_info ops[VG_OP_MAX + 1] = {
 		.wrong_key = VG_R_NOT_X25519_KEY, .denied = VG_R_X25519_DENIED,
 		.data_min = VG_PROTO_X25519_LEN, .data_max = VG_PROTO_X25519_LEN,
 		.data_reason = VG_R_X25519_DATA_LEN,
-		.req = { [VG_T_KEY] = VG_RULE_REQ, [VG_T_DATA] = VG_RULE_REQ },
+		.req = { [VG_T_KEY] = VG_RULE_REQ, [VG_T_DATA] = VG_RULE_REQ,
+			 [VG_T_CLIENT_CPU] = VG_RULE_OPT },
 		.rep = { [VG_T_RESULT] = VG_RULE_REQ },
 	},
 	[VG_OP_RSA_PRIVATE] = {
@@ -57,7 +58,8 @@ static const vg_op_info ops[VG_OP_MAX + 1] = {
 		.wrong_key = VG_R_NOT_RSA_KEY, .denied = VG_R_RSA_PRIVATE_DENIED,
 		.data_min = VG_PROTO_RSA_MIN_LEN, .data_max = VG_PROTO_RSA_MAX_LEN,
 		.data_reason = VG_R_RSA_DATA_LEN,
-		.req = { [VG_T_KEY] = VG_RULE_REQ, [VG_T_DATA] = VG_RULE_REQ },
+		.req = { [VG_T_KEY] = VG_RULE_REQ, [VG_T_DATA] = VG_RULE_REQ,
+			 [VG_T_CLIENT_CPU] = VG_RULE_OPT },
 		.rep = { [VG_T_RESULT] = VG_RULE_REQ },
 	},
 	[VG_OP_STATS] = {
@@ -141,6 +143,7 @@ static const struct bit_name {
 	{ VG_CAP_X25519, "x25519" },
 	{ VG_CAP_RSA, "rsa" },
 	{ VG_CAP_ECDSA, "ecdsa" },
+	{ VG_CAP_CPU_HINT, "cpu-hint" },
 };
 
 static const char *bit_name(const struct bit_name *t, size_t n, uint32_t bit)
@@ -163,8 +166,9 @@ const char *vg_cap_name(uint32_t bit)
 
 uint32_t vg_caps(void)
 {
-	/* Pipelining is how the daemon works; the rest is what the tables hold. */
-	uint32_t caps = VG_CAP_PIPELINE;
+	/* Pipelining is how the daemon works, and the CLIENT_CPU hint is in the
+	 * request rules; the rest is what the tables hold. */
+	uint32_t caps = VG_CAP_PIPELINE | VG_CAP_CPU_HINT;
 	const vg_alg_info *a;
 
 	for (int t = 1; t <= VG_KEY_MAX; t++) {

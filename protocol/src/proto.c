@@ -264,6 +264,7 @@ static const uint8_t tag_kind[VG_T_MAX + 1] = {
 	[VG_T_LIM_MAX_INFLIGHT] = K_U32,
 	[VG_T_SERVER] = K_STR,
 	[VG_T_SIG_FORMAT] = K_U8,
+	[VG_T_CLIENT_CPU] = K_U32,
 };
 
 /* 1 if a known fixed-width tag has the wrong length. */
@@ -414,6 +415,14 @@ int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const c
 		req->sig_format = got[VG_T_SIG_FORMAT].val[0];
 		if (req->sig_format != VG_SIGFMT_DER && req->sig_format != VG_SIGFMT_RAW)
 			return fail(reason, VG_R_BAD_SIG_FORMAT);
+	}
+	if (seen & BIT(VG_T_CLIENT_CPU)) {
+		/* A hint: any value is accepted, the front checks it against the
+		 * CPUs it may run on. */
+		req->cpu = (uint32_t)got[VG_T_CLIENT_CPU].val[0] << 24 |
+			   (uint32_t)got[VG_T_CLIENT_CPU].val[1] << 16 |
+			   (uint32_t)got[VG_T_CLIENT_CPU].val[2] << 8 | got[VG_T_CLIENT_CPU].val[3];
+		req->has_cpu = 1;
 	}
 	if (seen & BIT(VG_T_DATA)) {
 		it = got[VG_T_DATA];
@@ -576,6 +585,8 @@ long vg_request_encode(const vg_request *req, uint8_t *buf, size_t cap)
 		vg_put_u8(&w, VG_T_TLS_ROLE, req->tls_role);
 	if (req->sig_format != 0)
 		vg_put_u8(&w, VG_T_SIG_FORMAT, req->sig_format);
+	if (req->has_cpu)
+		vg_put_u32(&w, VG_T_CLIENT_CPU, req->cpu);
 	if (req->has_data)
 		vg_put(&w, VG_T_DATA, req->data, req->data_len);
 	n = vg_frame_end(&w);

@@ -92,7 +92,11 @@ static void test_sync_sign_budget(void **state)
 {
 	uint8_t msg[32] = {1}, sig[64];
 	size_t sl;
-	assert_int_equal(vg_client_sign(C, "ed", VGC_ALG_ED25519, msg, 32, sig, 64, &sl), 0);
+	/* The first call connects, the second asks hello whether the daemon
+	 * takes the CPU hint (sync.c: ask_caps); from then on a call is one
+	 * frame each way. */
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(vg_client_sign(C, "ed", VGC_ALG_ED25519, msg, 32, sig, 64, &sl), 0);
 	for (int i = 0; i < 20; i++) {
 		count(1);
 		int r = vg_client_sign(C, "ed", VGC_ALG_ED25519, msg, 32, sig, 64, &sl);

@@ -99,6 +99,10 @@ static void test_good_and_bad_config(void **state)
 	expect(0, "OK", NULL);
 	assert_int_equal(vgt_write_config(&D, "pin_keyholders = maybe\n", vgt_default_keys), 0);
 	expect(1, D.conf, "bad value for 'pin_keyholders'");
+	assert_int_equal(vgt_write_config(&D, "follow_clients = no\n", vgt_default_keys), 0);
+	expect(0, "OK", NULL);
+	assert_int_equal(vgt_write_config(&D, "follow_clients = 1\n", vgt_default_keys), 0);
+	expect(1, D.conf, "bad value for 'follow_clients'");
 	assert_int_equal(vgt_write_config(&D, "[server]\n", vgt_default_keys), 0);
 	expect(1, D.conf, "unknown section");
 	assert_int_equal(vgt_write_config(&D, NULL, "[key a]\nallow = sign\n"), 0);

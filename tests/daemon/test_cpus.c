@@ -2,8 +2,10 @@
  * default vgd runs one keyholder per CPU in its affinity mask, each pinned
  * to its own CPU (also after a restart), and the front hands a request to
  * the idle keyholder on the CPU it runs on (stats dispatch.local);
- * pin_keyholders = no leaves them all unpinned. The CPU sets are read from
- * /proc/PID/status (Cpus_allowed_list), as an operator would check them. */
+ * pin_keyholders = no leaves them all unpinned. The front pins itself to
+ * the CPU its clients' CLIENT_CPU hints name (front_follow.c) when
+ * follow_clients = yes (off by default). The CPU sets are read from /proc/PID/status
+ * (Cpus_allowed_list), as an operator would check them. */
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -81,6 +84,12 @@ static int setup_unpinned(void **state)
 {
 	(void)state;
 	return start("keyholders = 0\npin_keyholders = no\n");
+}
+
+static int setup_follow(void **state)
+{
+	(void)state;
+	return start("keyholders = 0\nfollow_clients = yes\n");
 }
 
 static int teardown(void **state)
@@ -173,6 +182,103 @@ static void test_dispatch_local(void **state)
 	assert_int_equal(r1 - r0, 0);
 }
 
+/* n pings on fd, each with CLIENT_CPU = cpu, each answered. */
+static void hinted_pings(int fd, uint32_t cpu, int n)
+{
+	for (int i = 0; i < n; i++) {
+		vg_request q = {.op = VG_OP_PING, .id = (uint32_t)i + 1, .has_cpu = 1, .cpu = cpu};
+		uint8_t frame[64], buf[256];
+		long len = vg_request_encode(&q, frame, sizeof(frame));
+		assert_true(len > 0);
+		assert_int_equal(dt_send_all(fd, frame, (size_t)len), 0);
+		vg_reply rep;
+		assert_int_equal(dt_read_reply(fd, buf, sizeof(buf), 5000, &rep), 0);
+		assert_int_equal(rep.status, VG_ST_OK);
+	}
+}
+
+static pid_t front_pid(void)
+{
+	pid_t fr[8];
+	assert_int_equal(dt_wait_children(&D, "vgd-front", 1, 0, fr), 1);
+	return fr[0];
+}
+
+/* Hints naming one CPU move the front there, each allowed CPU in turn;
+ * hints naming a CPU vgd may not use move nothing. */
+static void test_follow_hints(void **state)
+{
+	(void)state;
+	unsigned char sup[MAXCPU], fs[MAXCPU];
+	int ncpu = allowed(D.pid, sup);
+	assert_true(ncpu >= 1);
+	pid_t fr = front_pid();
+	assert_int_equal(allowed(fr, fs), ncpu); /* not pinned before any hint */
+	assert_int_equal(dt_stat(D.sock, "front.follow_pinned"), 0);
+	int fd = dt_connect(D.sock);
+	assert_true(fd >= 0);
+	int moves = 0, last = -1;
+	for (int c = 0; c < MAXCPU && moves < 8; c++) {
+		if (!sup[c])
+			continue;
+		usleep(30000); /* past the front's 20 ms between moves */
+		hinted_pings(fd, (uint32_t)c, 6);
+		print_message("hints for CPU %d: front on CPU %d\n", c, pinned_cpu(fr));
+		assert_int_equal(pinned_cpu(fr), c);
+		moves++;
+		last = c;
+	}
+	assert_int_equal(dt_stat(D.sock, "front.follow_moves"), moves);
+	assert_int_equal(dt_stat(D.sock, "front.follow_pinned"), 1);
+	usleep(30000);
+	hinted_pings(fd, MAXCPU + 7, 8);
+	hinted_pings(fd, 0xffffffffu, 8);
+	assert_int_equal(pinned_cpu(fr), last);
+	assert_int_equal(dt_stat(D.sock, "front.follow_moves"), moves);
+	close(fd);
+}
+
+/* libvgclient sends the hint (after one hello per connection): a client
+ * confined to one CPU brings the front there. */
+static void test_follow_client(void **state)
+{
+	(void)state;
+	cpu_set_t mine, one;
+	assert_int_equal(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	int last = -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &mine))
+			last = c;
+	CPU_ZERO(&one);
+	CPU_SET(last, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	vg_client *c = vg_client_new(D.sock);
+	int ok = c != NULL;
+	for (int i = 0; ok && i < 10; i++)
+		ok = vg_client_ping(c) == 0;
+	vg_client_free(c);
+	assert_int_equal(sched_setaffinity(0, sizeof(mine), &mine), 0);
+	assert_true(ok);
+	assert_int_equal(pinned_cpu(front_pid()), last);
+	assert_true(dt_stat(D.sock, "front.follow_moves") >= 1);
+}
+
+/* follow_clients is off by default: hints are read and change nothing. */
+static void test_follow_off(void **state)
+{
+	(void)state;
+	unsigned char sup[MAXCPU], fs[MAXCPU];
+	int ncpu = allowed(D.pid, sup);
+	int fd = dt_connect(D.sock);
+	assert_true(fd >= 0);
+	for (int c = 0; c < MAXCPU; c++)
+		if (sup[c])
+			hinted_pings(fd, (uint32_t)c, 8);
+	close(fd);
+	assert_int_equal(allowed(front_pid(), fs), ncpu);
+	assert_int_equal(dt_stat(D.sock, "front.follow_moves"), 0);
+}
+
 /* pin_keyholders = no: keyholders may run anywhere vgd may, and no
  * dispatch counts as local. */
 static void test_unpinned(void **state)
@@ -234,6 +340,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pinned_per_cpu, setup_default, teardown),
 		cmocka_unit_test_setup_teardown(test_dispatch_local, setup_default, teardown),
 		cmocka_unit_test_setup_teardown(test_unpinned, setup_unpinned, teardown),
+		cmocka_unit_test_setup_teardown(test_follow_hints, setup_follow, teardown),
+		cmocka_unit_test_setup_teardown(test_follow_client, setup_follow, teardown),
+		cmocka_unit_test_setup_teardown(test_follow_off, setup_default, teardown),
 		cmocka_unit_test_teardown(test_affinity_mask, teardown_started),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

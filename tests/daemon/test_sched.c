@@ -32,11 +32,12 @@ static int setup_plain(void **state)
 	return start(NULL);
 }
 
-/* One keyholder per CPU (vgd's default; the harness sets 2). */
+/* One keyholder per CPU (vgd's default; the harness sets 2), and a front
+ * that follows its clients' CPU hints (front_follow.c). */
 static int setup_per_cpu(void **state)
 {
 	(void)state;
-	return start("keyholders = 0\n");
+	return start("keyholders = 0\nfollow_clients = yes\n");
 }
 
 static int setup_polling(void **state)
@@ -81,7 +82,25 @@ static void test_batch_when_saturated(void **state)
 	int ncpu = CPU_COUNT(&mine);
 	assert_int_equal(dt_stat(D.sock, "front.sched_switches"), 0);
 	assert_int_equal(dt_stat(D.sock, "front.sched_batch"), 0);
-	/* One connection per CPU, 32 requests each: every keyholder gets
+	/* First a client's CPU hints pin the front (front_follow.c) ... */
+	int first = -1;
+	for (int c = 0; c < CPU_SETSIZE && first < 0; c++)
+		if (CPU_ISSET(c, &mine))
+			first = c;
+	int hfd = dt_connect(D.sock);
+	assert_true(hfd >= 0);
+	for (int i = 0; i < 6; i++) {
+		vg_request q = {.op = VG_OP_PING, .id = 1, .has_cpu = 1, .cpu = (uint32_t)first};
+		uint8_t f[64], rb[256];
+		long len = vg_request_encode(&q, f, sizeof(f));
+		assert_true(len > 0);
+		assert_int_equal(dt_send_all(hfd, f, (size_t)len), 0);
+		vg_reply rep;
+		assert_int_equal(dt_read_reply(hfd, rb, sizeof(rb), 5000, &rep), 0);
+	}
+	close(hfd);
+	assert_int_equal(dt_stat(D.sock, "front.follow_pinned"), 1);
+	/* ... which saturation undoes. One connection per CPU, 32 requests each: every keyholder gets
 	 * jobs at the first dispatches. */
 	enum { PER = 32, MAXC = 64 };
 	int fds[MAXC], nc = ncpu < MAXC ? ncpu : MAXC;
@@ -111,6 +130,8 @@ static void test_batch_when_saturated(void **state)
 	long long sw = dt_stat(D.sock, "front.sched_switches");
 	print_message("front switched policy %lld time(s) under load\n", sw);
 	assert_true(sw >= 1);
+	assert_true(dt_stat(D.sock, "front.follow_releases") >= 1);
+	assert_int_equal(dt_stat(D.sock, "front.follow_pinned"), 0);
 	/* Back to SCHED_OTHER once the load is gone (SCHED_HOLD_MS, then
 	 * the next tick); the deadline only bounds a failure. */
 	pid_t fr[8];

@@ -924,6 +924,8 @@ static void test_req_item_rules(void **state)
 	/* Known tags forbidden for the opcode: every reply-only tag in sign,
 	 * and every tag at all in hello/list-keys/stats. */
 	for (uint16_t t = VG_T_RESULT; t <= VG_T_MAX; t++) {
+		if (t == VG_T_CLIENT_CPU) /* allowed in sign (test_req_client_cpu) */
+			continue;
 		raw_begin(VG_OP_SIGN);
 		vg_put_str(&W, VG_T_KEY, "k");
 		vg_put_u8(&W, VG_T_ALG, VG_ALG_ED25519);
@@ -1096,6 +1098,54 @@ static void test_req_sign_values(void **state)
 	vg_put_u8(&W, VG_T_ALG, VG_ALG_TLS13);
 	vg_put_str(&W, VG_T_KEY, "key");
 	expect_req(buf, raw_end(), VG_ST_OK, "ok");
+}
+
+/* CLIENT_CPU: an optional u32 hint in the requests a client sends per
+ * operation (ping, sign, x25519, rsa-private), any value; four bytes or
+ * malformed; not allowed elsewhere; encoded and decoded back. */
+static void test_req_client_cpu(void **state)
+{
+	(void)state;
+	static const uint32_t cpus[] = {0, 1, 63, 0x12345678u, 0xffffffffu};
+	for (size_t i = 0; i < sizeof cpus / sizeof cpus[0]; i++) {
+		static const uint8_t ops[] = {VG_OP_PING, VG_OP_SIGN, VG_OP_X25519,
+					      VG_OP_RSA_PRIVATE};
+		for (size_t k = 0; k < sizeof ops; k++) {
+			vg_request q = {.op = ops[k], .id = 7, .has_cpu = 1, .cpu = cpus[i]};
+			uint8_t in[256] = {1};
+			if (ops[k] != VG_OP_PING)
+				strcpy(q.key, "key");
+			if (ops[k] == VG_OP_SIGN)
+				q.alg = VG_ALG_ED25519;
+			q.has_data = ops[k] != VG_OP_PING;
+			q.data = in;
+			q.data_len = ops[k] == VG_OP_X25519 ? 32 : ops[k] == VG_OP_RSA_PRIVATE ? 256 : 5;
+			long n = vg_request_encode(&q, buf, sizeof buf);
+			assert_true(n > 0);
+			vg_request r;
+			const char *why = NULL;
+			assert_int_equal(vg_request_decode(buf, (size_t)n, &r, &why), VG_ST_OK);
+			assert_int_equal(r.has_cpu, 1);
+			assert_int_equal(r.cpu, cpus[i]);
+		}
+	}
+	vg_request r;
+	const char *why = NULL;
+	raw_begin(VG_OP_PING); /* absent: has_cpu 0 */
+	assert_int_equal(vg_request_decode(buf, raw_end(), &r, &why), VG_ST_OK);
+	assert_int_equal(r.has_cpu, 0);
+	raw_begin(VG_OP_PING);
+	vg_put(&W, VG_T_CLIENT_CPU, "\x00\x01", 2);
+	expect_req(buf, raw_end(), VG_ST_MALFORMED, "bad item length");
+	static const uint8_t not_here[] = {VG_OP_HELLO, VG_OP_LIST_KEYS, VG_OP_PUBLIC_KEY,
+					   VG_OP_STATS};
+	for (size_t i = 0; i < sizeof not_here; i++) {
+		raw_begin(not_here[i]);
+		if (not_here[i] == VG_OP_PUBLIC_KEY)
+			vg_put_str(&W, VG_T_KEY, "key");
+		vg_put_u32(&W, VG_T_CLIENT_CPU, 1);
+		expect_req(buf, raw_end(), VG_ST_MALFORMED, "item not allowed");
+	}
 }
 
 static void test_req_other_values(void **state)
@@ -1435,6 +1485,7 @@ int main(void)
 		cmocka_unit_test(test_req_item_framing),
 		cmocka_unit_test(test_req_item_rules),
 		cmocka_unit_test(test_req_sign_values),
+		cmocka_unit_test(test_req_client_cpu),
 		cmocka_unit_test(test_req_other_values),
 		cmocka_unit_test(test_req_key_names),
 		cmocka_unit_test(test_writer_overflow),

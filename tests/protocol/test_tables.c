@@ -128,8 +128,9 @@ static void test_op_item_rules(void **state)
 				    p == VG_RULE_MANY || p == VG_RULE_SOME);
 			/* reply-only tags are never allowed in a request,
 			 * request-only ones never in a reply (PROTOCOL.md 4.1:
-			 * KEY, ALG, DATA, TLS_ROLE, SIG_FORMAT are "req") */
-			int req_only = t <= VG_T_TLS_ROLE || t == VG_T_SIG_FORMAT;
+			 * KEY, ALG, DATA, TLS_ROLE, SIG_FORMAT, CLIENT_CPU are "req") */
+			int req_only = t <= VG_T_TLS_ROLE || t == VG_T_SIG_FORMAT ||
+				       t == VG_T_CLIENT_CPU;
 			if (!req_only)
 				assert_int_equal(q, VG_RULE_NO);
 			if (req_only || t == VG_T_REASON)
@@ -382,9 +383,11 @@ static void test_bit_names(void **state)
 	assert_string_equal(vg_cap_name(VG_CAP_RSA), "rsa");
 	assert_string_equal(vg_cap_name(VG_CAP_ECDSA), "ecdsa");
 	assert_int_equal(VG_CAP_ECDSA, 0x20);
-	assert_string_equal(vg_cap_name(1u << 6), "unknown");
-	/* PROTOCOL.md 11: this daemon's hello says CAPS 0x3f */
-	assert_int_equal(vg_caps(), 0x3f);
+	assert_string_equal(vg_cap_name(VG_CAP_CPU_HINT), "cpu-hint");
+	assert_int_equal(VG_CAP_CPU_HINT, 0x40);
+	assert_string_equal(vg_cap_name(1u << 7), "unknown");
+	/* PROTOCOL.md 11: this daemon's hello says CAPS 0x7f */
+	assert_int_equal(vg_caps(), 0x7f);
 }
 
 /* ---- reasons ---- */

@@ -97,7 +97,8 @@ enum vg_tag {
 	VG_T_LIM_MAX_INFLIGHT = 19, /* u32 */
 	VG_T_SERVER = 20,    /* string: daemon name and version */
 	VG_T_SIG_FORMAT = 21,/* u8 enum vg_sig_format (sign with an ECDSA ALG) */
-	VG_T_MAX = 21,
+	VG_T_CLIENT_CPU = 22,/* u32: the CPU the client sent from, a hint (VG_CAP_CPU_HINT) */
+	VG_T_MAX = 22,
 };
 
 /* Signature algorithms: wire values. What each one is (key type, hash,
@@ -156,6 +157,7 @@ enum vg_cap {
 	VG_CAP_X25519 = 1u << 3,
 	VG_CAP_RSA = 1u << 4,
 	VG_CAP_ECDSA = 1u << 5, /* ECDSA P-256/P-384 keys and the SIG_FORMAT item */
+	VG_CAP_CPU_HINT = 1u << 6, /* the CLIENT_CPU request item */
 };
 
 typedef struct {
@@ -225,6 +227,8 @@ typedef struct {
 	uint8_t alg;                         /* 0 if absent */
 	uint8_t tls_role;                    /* 0 if absent */
 	uint8_t sig_format;                  /* enum vg_sig_format, 0 if absent */
+	int has_cpu;                         /* CLIENT_CPU present: cpu holds it */
+	uint32_t cpu;
 	const uint8_t *data;                 /* points into the frame body */
 	size_t data_len;
 	int has_data;
