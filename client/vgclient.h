@@ -41,9 +41,9 @@
  * x25519 or rsa-private call after it is up also sends a hello (not
  * waited for); if the daemon's CAPS has CPU_HINT, later requests of these
  * kinds, synchronous or asynchronous, carry the CPU the calling thread
- * runs on (sched_getcpu, no system call; PROTOCOL.md 6.10). vgd uses it
- * to serve a request on the caller's CPU when it is not saturated. The
- * hint changes no result.
+ * runs on (sched_getcpu, no system call; PROTOCOL.md 6.10). A vgd with
+ * follow_clients = yes uses it to serve a request on the caller's CPU
+ * when it is not saturated. The hint changes no result.
  *
  * SYNCHRONOUS AND ASYNCHRONOUS CALLS on one client may be mixed: a
  * synchronous call submits its request into the same queue and drives the
