@@ -147,6 +147,20 @@ long dt_req_simple(uint8_t *buf, size_t cap, uint8_t op, uint32_t id)
 	return vg_request_encode(&rq, buf, cap);
 }
 
+int dt_hinted_pings(int fd, uint32_t cpu, int n)
+{
+	for (int i = 0; i < n; i++) {
+		vg_request q = {.op = VG_OP_PING, .id = (uint32_t)i + 1, .has_cpu = 1, .cpu = cpu};
+		uint8_t frame[64], buf[256];
+		vg_reply rep;
+		long len = vg_request_encode(&q, frame, sizeof(frame));
+		if (len <= 0 || dt_send_all(fd, frame, (size_t)len) != 0 ||
+		    dt_read_reply(fd, buf, sizeof(buf), 5000, &rep) != 0 || rep.status != VG_ST_OK)
+			return -1;
+	}
+	return 0;
+}
+
 long dt_raise_nofile(void)
 {
 	struct rlimit rl;

@@ -34,6 +34,9 @@ int dt_read_reply(int fd, uint8_t *buf, size_t cap, int timeout_ms, vg_reply *re
 long dt_req_sign(uint8_t *buf, size_t cap, uint32_t id, const char *key, int alg,
 		 const void *data, size_t len);
 long dt_req_simple(uint8_t *buf, size_t cap, uint8_t op, uint32_t id);
+/* n pings on fd, one at a time, each with the CLIENT_CPU hint cpu
+ * (PROTOCOL.md 6.10); 0 if every one was answered OK, else -1. */
+int dt_hinted_pings(int fd, uint32_t cpu, int n);
 
 /* Raise RLIMIT_NOFILE's soft limit to the hard limit; returns the soft limit. */
 long dt_raise_nofile(void);

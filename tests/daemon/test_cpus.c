@@ -182,21 +182,6 @@ static void test_dispatch_local(void **state)
 	assert_int_equal(r1 - r0, 0);
 }
 
-/* n pings on fd, each with CLIENT_CPU = cpu, each answered. */
-static void hinted_pings(int fd, uint32_t cpu, int n)
-{
-	for (int i = 0; i < n; i++) {
-		vg_request q = {.op = VG_OP_PING, .id = (uint32_t)i + 1, .has_cpu = 1, .cpu = cpu};
-		uint8_t frame[64], buf[256];
-		long len = vg_request_encode(&q, frame, sizeof(frame));
-		assert_true(len > 0);
-		assert_int_equal(dt_send_all(fd, frame, (size_t)len), 0);
-		vg_reply rep;
-		assert_int_equal(dt_read_reply(fd, buf, sizeof(buf), 5000, &rep), 0);
-		assert_int_equal(rep.status, VG_ST_OK);
-	}
-}
-
 static pid_t front_pid(void)
 {
 	pid_t fr[8];
@@ -222,7 +207,7 @@ static void test_follow_hints(void **state)
 		if (!sup[c])
 			continue;
 		usleep(30000); /* past the front's 20 ms between moves */
-		hinted_pings(fd, (uint32_t)c, 6);
+		assert_int_equal(dt_hinted_pings(fd, (uint32_t)c, 6), 0);
 		print_message("hints for CPU %d: front on CPU %d\n", c, pinned_cpu(fr));
 		assert_int_equal(pinned_cpu(fr), c);
 		moves++;
@@ -231,8 +216,8 @@ static void test_follow_hints(void **state)
 	assert_int_equal(dt_stat(D.sock, "front.follow_moves"), moves);
 	assert_int_equal(dt_stat(D.sock, "front.follow_pinned"), 1);
 	usleep(30000);
-	hinted_pings(fd, MAXCPU + 7, 8);
-	hinted_pings(fd, 0xffffffffu, 8);
+	assert_int_equal(dt_hinted_pings(fd, MAXCPU + 7, 8), 0);
+	assert_int_equal(dt_hinted_pings(fd, 0xffffffffu, 8), 0);
 	assert_int_equal(pinned_cpu(fr), last);
 	assert_int_equal(dt_stat(D.sock, "front.follow_moves"), moves);
 	close(fd);
@@ -273,7 +258,7 @@ static void test_follow_off(void **state)
 	assert_true(fd >= 0);
 	for (int c = 0; c < MAXCPU; c++)
 		if (sup[c])
-			hinted_pings(fd, (uint32_t)c, 8);
+			assert_int_equal(dt_hinted_pings(fd, (uint32_t)c, 8), 0);
 	close(fd);
 	assert_int_equal(allowed(front_pid(), fs), ncpu);
 	assert_int_equal(dt_stat(D.sock, "front.follow_moves"), 0);

@@ -89,15 +89,7 @@ static void test_batch_when_saturated(void **state)
 			first = c;
 	int hfd = dt_connect(D.sock);
 	assert_true(hfd >= 0);
-	for (int i = 0; i < 6; i++) {
-		vg_request q = {.op = VG_OP_PING, .id = 1, .has_cpu = 1, .cpu = (uint32_t)first};
-		uint8_t f[64], rb[256];
-		long len = vg_request_encode(&q, f, sizeof(f));
-		assert_true(len > 0);
-		assert_int_equal(dt_send_all(hfd, f, (size_t)len), 0);
-		vg_reply rep;
-		assert_int_equal(dt_read_reply(hfd, rb, sizeof(rb), 5000, &rep), 0);
-	}
+	assert_int_equal(dt_hinted_pings(hfd, (uint32_t)first, 6), 0);
 	close(hfd);
 	assert_int_equal(dt_stat(D.sock, "front.follow_pinned"), 1);
 	/* ... which saturation undoes. One connection per CPU, 32 requests each: every keyholder gets
