@@ -156,11 +156,9 @@ int vgc_submit(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb,
 	/* Where the caller runs (PROTOCOL.md 6.10), once hello said this
 	 * connection's daemon takes the hint. sched_getcpu is the vDSO or
 	 * rseq: no system call. */
-	const vg_op_info *o = vg_op_get(r.op);
-	int cpu = c->state == CS_UP && c->cpu_hint == CPU_HINT_YES && o &&
-			  o->req[VG_T_CLIENT_CPU] != VG_RULE_NO
-		      ? sched_getcpu()
-		      : -1;
+	int cpu = c->state == CS_UP && c->cpu_hint == CPU_HINT_YES && vgc_op_takes_cpu(r.op)
+			  ? sched_getcpu()
+			  : -1;
 	if (cpu >= 0) {
 		r.has_cpu = 1;
 		r.cpu = (uint32_t)cpu;

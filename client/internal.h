@@ -24,6 +24,13 @@ enum { RQ_FREE, RQ_QUEUED, RQ_SENT, RQ_ZOMBIE, RQ_DONE };
 
 enum { CPU_HINT_UNKNOWN, CPU_HINT_ASKED, CPU_HINT_YES, CPU_HINT_NO };
 
+/* 1 if op's requests may carry CLIENT_CPU (the operation table says). */
+static inline int vgc_op_takes_cpu(uint8_t op)
+{
+	const vg_op_info *o = vg_op_get(op);
+	return o && o->req[VG_T_CLIENT_CPU] != VG_RULE_NO;
+}
+
 /* Request frames up to this size are kept in the request slot itself. */
 #define VGC_INLINE_FRAME 224
 

@@ -49,25 +49,27 @@ static uint64_t be_uint(const uint8_t *p, size_t n)
 	return v;
 }
 
-/* The daemon's CAPS from a hello reply: whether it takes CLIENT_CPU. */
-static void learn_caps(vg_client *c, const vg_reply *rep)
+/* Whether this connection's daemon takes CLIENT_CPU, from hello's CAPS. */
+static void learn_caps(vg_client *c, uint32_t caps)
 {
-	vg_cursor cur = rep->items;
-	vg_item it;
-	c->cpu_hint = CPU_HINT_NO;
-	while (vg_item_next(&cur, &it) == 1)
-		if (it.tag == VG_T_CAPS && it.len == 4 && (be_uint(it.val, 4) & VG_CAP_CPU_HINT))
-			c->cpu_hint = CPU_HINT_YES;
+	c->cpu_hint = caps & VG_CAP_CPU_HINT ? CPU_HINT_YES : CPU_HINT_NO;
 }
 
+/* The hello of ask_caps. A failed one leaves the hint off until the next
+ * connection. */
 static void caps_done(vg_client *c, void *arg, int st, const vg_reply *rep, const char *reason)
 {
 	(void)arg;
 	(void)reason;
-	if (st == 0 && rep)
-		learn_caps(c, rep);
-	else
-		c->cpu_hint = CPU_HINT_NO; /* until the next connection */
+	uint32_t caps = 0;
+	if (st == 0 && rep) {
+		vg_cursor cur = rep->items;
+		vg_item it;
+		while (vg_item_next(&cur, &it) == 1)
+			if (it.tag == VG_T_CAPS && it.len == 4)
+				caps = (uint32_t)be_uint(it.val, 4);
+	}
+	learn_caps(c, caps);
 }
 
 /* Once per connection, before the first request that may carry the CPU
@@ -75,9 +77,7 @@ static void caps_done(vg_client *c, void *arg, int st, const vg_reply *rep, cons
  * without the hint; the later ones carry it if the daemon takes it. */
 static void ask_caps(vg_client *c, uint8_t op)
 {
-	const vg_op_info *o = vg_op_get(op);
-	if (c->state != CS_UP || c->cpu_hint != CPU_HINT_UNKNOWN || !o ||
-	    o->req[VG_T_CLIENT_CPU] == VG_RULE_NO)
+	if (c->state != CS_UP || c->cpu_hint != CPU_HINT_UNKNOWN || !vgc_op_takes_cpu(op))
 		return;
 	vg_request h;
 	if (vgc_req_key(&h, VG_OP_HELLO, NULL) == 0 && vgc_submit(c, &h, NULL, caps_done, NULL) == 0)
@@ -365,7 +365,7 @@ static int take_hello(vg_client *c, struct sync_ctx *x, const vg_reply *rep)
 			}
 		}
 	}
-	learn_caps(c, rep);
+	learn_caps(c, out->caps);
 	/* A daemon configured below the protocol's 128 would stop reading
 	 * us earlier: queue locally at its limit instead. */
 	if (out->max_inflight > 0 && out->max_inflight < c->max_inflight)
