@@ -130,7 +130,8 @@ const uint8_t *vgc_req_frame(const struct vgc_req *r)
 	return r->frame ? r->frame : r->inl;
 }
 
-int vgc_submit(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb, void *arg)
+static int submit_slot(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb,
+		       void *arg, int own)
 {
 	if (c->closing)
 		return VGC_E_BUSY;
@@ -185,19 +186,32 @@ int vgc_submit(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb,
 	q->cb = cb;
 	q->icb = icb;
 	q->arg = arg;
+	q->own = own != 0;
 	if (c->timeout_ms > 0) {
 		q->deadline = vgc_now_ms() + c->timeout_ms;
 		if (c->min_deadline == 0 || q->deadline < c->min_deadline)
 			c->min_deadline = q->deadline;
 	}
 	queue_push_back(c, i);
-	c->npending++;
+	if (!own)
+		c->npending++;
 	/* Write now when possible: the request reaches vgd without waiting
 	 * for the caller's loop. A failure is left for process() (the socket
 	 * then polls readable), which may run callbacks; submit never does. */
 	if (c->state == CS_UP && !c->broken && pump(c) < 0)
 		c->broken = 1;
 	return 0;
+}
+
+int vgc_submit(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb, void *arg)
+{
+	vgc_hint_ask(c, rq->op); /* its hello goes ahead of this request */
+	return submit_slot(c, rq, cb, icb, arg, 0);
+}
+
+int vgc_submit_own(vg_client *c, const vg_request *rq, vgc_icb icb)
+{
+	return submit_slot(c, rq, NULL, icb, NULL, 1);
 }
 
 static void run_cb(vg_client *c, vg_client_cb cb, vgc_icb icb, void *arg, int st,
@@ -227,6 +241,7 @@ static int deliver_done_with(vg_client *c, const vg_reply *rep, const char *reas
 		vgc_icb icb = r->icb;
 		void *arg = r->arg;
 		int st = r->status;
+		int own = r->own;
 		if (r->keep_id) {
 			/* Sent and unanswered: the id stays reserved. */
 			r->keep_id = 0;
@@ -237,9 +252,10 @@ static int deliver_done_with(vg_client *c, const vg_reply *rep, const char *reas
 		} else {
 			slot_free(c, (int32_t)i);
 		}
-		c->npending--;
+		if (!own)
+			c->npending--;
 		run_cb(c, cb, icb, arg, st, rep, reason ? reason : vg_client_strerror(st));
-		n++;
+		n += !own;
 	}
 	return n;
 }
@@ -293,6 +309,7 @@ static int conn_broke(vg_client *c)
 			} else {
 				r->tries = 1;
 				r->state = RQ_QUEUED;
+				vgc_hint_strip(r);
 				queue_push_front(c, (int32_t)i);
 			}
 		}
@@ -348,8 +365,10 @@ static int handle_reply(vg_client *c, const vg_reply *rep)
 	vg_client_cb cb = r->cb;
 	vgc_icb icb = r->icb;
 	void *arg = r->arg;
+	int own = r->own;
 	slot_free(c, (int32_t)idx);
-	c->npending--;
+	if (!own)
+		c->npending--;
 	int st = vgc_err_from_status(rep->status);
 	char reason[VG_PROTO_MAX_REASON + 1];
 	reason[0] = 0;
@@ -368,7 +387,7 @@ static int handle_reply(vg_client *c, const vg_reply *rep)
 			snprintf(reason, sizeof(reason), "%s", vg_client_strerror(st));
 	}
 	run_cb(c, cb, icb, arg, st, rep, reason);
-	return closes ? BROKE : 1;
+	return closes ? BROKE : !own;
 }
 
 /* Run every whole frame in the receive buffer. */

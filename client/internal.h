@@ -46,6 +46,8 @@ struct vgc_req {
 	uint8_t tries;   /* connections this request was sent on, minus one */
 	uint8_t keep_id; /* RQ_DONE: it was sent and is unanswered, so after its
 			  * callback it stays as a zombie, holding its id */
+	uint8_t own;     /* the library's own request (hint.c's hello): no
+			  * callback of the caller's, not in npending */
 	int32_t next;    /* queue or free list link, -1 at the end */
 	long long deadline; /* CLOCK_MONOTONIC ms, 0: none */
 	uint8_t *frame;  /* the encoded request, kept for a retry: malloc'ed, or
@@ -74,11 +76,11 @@ struct vg_client {
 	uint32_t max_inflight;
 	/* Whether this connection's daemon takes the CLIENT_CPU hint
 	 * (PROTOCOL.md 6.10): CPU_HINT_* below; conn.c resets it with every
-	 * new connection, sync.c asks with a hello. */
+	 * new connection, hint.c asks with a hello. */
 	int cpu_hint;
 	uint32_t inflight; /* SENT + ZOMBIE */
 	uint32_t zombies;
-	size_t npending;   /* QUEUED + SENT: callbacks owed */
+	size_t npending;   /* QUEUED + SENT, not own: callbacks owed */
 	uint16_t gen;
 	long long min_deadline; /* lower bound of pending deadlines, 0: none */
 	struct vgc_req *reqs;
@@ -109,10 +111,22 @@ VGC_HIDDEN int vgc_conn_read(vg_client *c);
 /* async.c */
 VGC_HIDDEN int vgc_submit(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb,
 			  void *arg);
+/* The library's own request: completes through icb only, and counts
+ * neither in vg_client_pending() nor among the callbacks run. */
+VGC_HIDDEN int vgc_submit_own(vg_client *c, const vg_request *rq, vgc_icb icb);
 VGC_HIDDEN int vgc_process(vg_client *c);
 /* The request's encoded frame (in the slot or allocated). */
 VGC_HIDDEN const uint8_t *vgc_req_frame(const struct vgc_req *r);
 VGC_HIDDEN void vgc_drop_all(vg_client *c);
+
+/* hint.c */
+/* Before a request of op: once per connection, the hello that learns
+ * whether the daemon takes CLIENT_CPU (sets c->cpu_hint). */
+VGC_HIDDEN void vgc_hint_ask(vg_client *c, uint8_t op);
+/* A hello's CAPS, read by hint.c's or the caller's hello. */
+VGC_HIDDEN void vgc_hint_learn(vg_client *c, uint32_t caps);
+/* Remove CLIENT_CPU from r's frame: it goes to a new connection. */
+VGC_HIDDEN void vgc_hint_strip(struct vgc_req *r);
 
 /* errors.c */
 VGC_HIDDEN int vgc_set_err(vg_client *c, int err, const char *reason, size_t rlen);

@@ -49,41 +49,6 @@ static uint64_t be_uint(const uint8_t *p, size_t n)
 	return v;
 }
 
-/* Whether this connection's daemon takes CLIENT_CPU, from hello's CAPS. */
-static void learn_caps(vg_client *c, uint32_t caps)
-{
-	c->cpu_hint = caps & VG_CAP_CPU_HINT ? CPU_HINT_YES : CPU_HINT_NO;
-}
-
-/* The hello of ask_caps. A failed one leaves the hint off until the next
- * connection. */
-static void caps_done(vg_client *c, void *arg, int st, const vg_reply *rep, const char *reason)
-{
-	(void)arg;
-	(void)reason;
-	uint32_t caps = 0;
-	if (st == 0 && rep) {
-		vg_cursor cur = rep->items;
-		vg_item it;
-		while (vg_item_next(&cur, &it) == 1)
-			if (it.tag == VG_T_CAPS && it.len == 4)
-				caps = (uint32_t)be_uint(it.val, 4);
-	}
-	learn_caps(c, caps);
-}
-
-/* Once per connection, before the first request that may carry the CPU
- * hint: a hello sent ahead of it, not waited for. That request goes
- * without the hint; the later ones carry it if the daemon takes it. */
-static void ask_caps(vg_client *c, uint8_t op)
-{
-	if (c->state != CS_UP || c->cpu_hint != CPU_HINT_UNKNOWN || !vgc_op_takes_cpu(op))
-		return;
-	vg_request h;
-	if (vgc_req_key(&h, VG_OP_HELLO, NULL) == 0 && vgc_submit(c, &h, NULL, caps_done, NULL) == 0)
-		c->cpu_hint = CPU_HINT_ASKED;
-}
-
 static int run(vg_client *c, int err, const vg_request *rq, struct sync_ctx *x)
 {
 	if (c->in_cb)
@@ -91,7 +56,6 @@ static int run(vg_client *c, int err, const vg_request *rq, struct sync_ctx *x)
 	vgc_forked_check(c);
 	if (err < 0)
 		return vgc_set_err(c, err, NULL, 0);
-	ask_caps(c, rq->op);
 	x->done = 0;
 	int r = vgc_submit(c, rq, NULL, sync_done, x);
 	if (r < 0)
@@ -365,7 +329,7 @@ static int take_hello(vg_client *c, struct sync_ctx *x, const vg_reply *rep)
 			}
 		}
 	}
-	learn_caps(c, out->caps);
+	vgc_hint_learn(c, out->caps);
 	/* A daemon configured below the protocol's 128 would stop reading
 	 * us earlier: queue locally at its limit instead. */
 	if (out->max_inflight > 0 && out->max_inflight < c->max_inflight)

@@ -37,13 +37,17 @@
  * (VGC_E_OVERLOADED, VGC_E_UNAVAILABLE, ...) and the daemon's reason,
  * without a retry.
  *
- * THE CPU HINT. Once per connection, the first synchronous ping, sign,
- * x25519 or rsa-private call after it is up also sends a hello (not
- * waited for); if the daemon's CAPS has CPU_HINT, later requests of these
- * kinds, synchronous or asynchronous, carry the CPU the calling thread
- * runs on (sched_getcpu, no system call; PROTOCOL.md 6.10). A vgd with
- * follow_clients = yes uses it to serve a request on the caller's CPU
- * when it is not saturated. The hint changes no result.
+ * THE CPU HINT. Once per connection, the first ping, sign, x25519 or
+ * rsa-private call after it is up, synchronous or asynchronous, also
+ * sends a hello (not waited for). That hello is the library's own: no
+ * callback of yours runs for it, and neither vg_client_pending() nor
+ * vg_client_process()'s count includes it. If the daemon's CAPS has
+ * CPU_HINT, later requests of these kinds carry the CPU the calling
+ * thread runs on (sched_getcpu, no system call; PROTOCOL.md 6.10). A
+ * request sent again on a new connection goes without it, since the
+ * daemon there may predate the hint. A vgd with follow_clients = yes uses
+ * it to serve a request on the caller's CPU when it is not saturated. The
+ * hint changes no result.
  *
  * SYNCHRONOUS AND ASYNCHRONOUS CALLS on one client may be mixed: a
  * synchronous call submits its request into the same queue and drives the
