@@ -26,9 +26,27 @@
     mov [%1 + 24], r11
 %endmacro
 
-; Fold the 512-bit r8..r15 to 256 bits: L + 38 H, then the carry word
-; times 38 once more; a last carry out of that (value then < 2^11 after
-; the wrap) adds 38 without further carry. Result in r8-r11.
+; The last fold of a product: the value c 2^256 + r8..r11 with a carry
+; word c = %1 <= 38 (so below 39 * 2^256) becomes (its bits below 2^255)
+; + 19 t, t = its bits 255 and up = 2c + bit 63 of r11 <= 77 (2^255 = 19
+; mod p). With bit 63 of r11 cleared first, the sum is below 2^255 +
+; 19 * 77 < 2^256: the carry chain cannot leave r11, so no second fold
+; (the former "times 38, add, and 38 more on a carry out" took three
+; more instructions on the product's critical path). The result is
+; below 2^255 + 2^11. %2 is a zero register; clobbers %1 and the flags.
+%macro FOLD255 2
+    add r11, r11                ; CF = bit 63 of r11 (shld is slow on Zen 4)
+    adc %1, %1                  ; t = 2c + that bit
+    shr r11, 1                  ; r11 without its bit 63
+    imul %1, %1, 19
+    add r8, %1
+    adc r9, %2
+    adc r10, %2
+    adc r11, %2                 ; no carry out: r11 was below 2^63
+%endmacro
+
+; Fold the 512-bit r8..r15 to 256 bits: L + 38 H (below 39 * 2^256),
+; then FOLD255 on its carry word. Result in r8-r11, below 2^255 + 2^11.
 %macro REDUCE_ADX 0
     mov edx, 38
     xor ebp, ebp                ; rbp = 0, CF = OF = 0
@@ -45,14 +63,7 @@
     adcx r11, rax
     adox r12, rbp
     adcx r12, rbp               ; r12 = carry word, <= 38
-    imul r12, r12, 38
-    add r8, r12
-    adc r9, rbp
-    adc r10, rbp
-    adc r11, rbp
-    sbb rax, rax                ; -1 if a carry left 2^256
-    and eax, 38
-    add r8, rax
+    FOLD255 r12, rbp
 %endmacro
 
 %macro REDUCE_BASE 0
@@ -81,15 +92,8 @@
     adc rdx, 0
     add r11, rax
     adc rdx, 0                  ; rdx = carry word, <= 38
-    imul rdx, rdx, 38
     xor ebx, ebx
-    add r8, rdx
-    adc r9, rbx
-    adc r10, rbx
-    adc r11, rbx
-    sbb rax, rax
-    and eax, 38
-    add r8, rax
+    FOLD255 rdx, rbx
 %endmacro
 
 ; %1 = %2 * %3
