@@ -14,6 +14,7 @@
 #include "ec/ec.h"
 #include "rsa/rsa_impl.h"
 #include "sha2/sha256_impl.h"
+#include "sha2/sha512_impl.h"
 
 /* The family list, one line per family: X(family, row type, operations).
  * family names the table vg_<family>_impls[] of the row type (row 0 the
@@ -25,7 +26,8 @@
 	X(rsa, struct vg_rsa_impl, "rsa")                      \
 	X(ec_p256, struct vg_ec_impl, "p256")                  \
 	X(ec_p384, struct vg_ec_impl, "p384")                  \
-	X(sha256, struct vg_sha256_impl, "sha256")
+	X(sha256, struct vg_sha256_impl, "sha256")             \
+	X(sha512, struct vg_sha512_impl, "sha512")
 
 enum {
 #define FAMILY_ENUM(fam, type, ops) FAM_##fam,

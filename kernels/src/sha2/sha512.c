@@ -1,9 +1,12 @@
 /* sha512.c: SHA-512 and SHA-384 (FIPS 180-4, sections 5.3.4, 5.3.5, 6.4
- * and 6.5); SHA-384 is SHA-512 with other initial values, truncated.
+ * and 6.5); SHA-384 is SHA-512 with other initial values, truncated. The
+ * C compression is the sha512 family's C row; the streaming interface
+ * compresses through the family's chosen row (sha512_impl.h).
  * Secret: the message. Time depends only on its length; the message
  * schedule and the context are wiped when they are done with. */
 #include <string.h>
 
+#include "sha2/sha512_impl.h"
 #include "sha2_common.h"
 #include "vg/sha2.h"
 #include "vg/wipe.h"
@@ -101,7 +104,7 @@ static inline uint64_t small_sigma1(uint64_t x) { return ror64(x, 19) ^ ror64(x,
  * that extend the schedule as they go; each group is unrolled so every
  * index into w is a constant and the state variables are never shuffled.
  * Unrolling the loop as well doubled the code and measured no faster. */
-static void sha512_blocks(uint64_t h[8], const uint8_t *p, size_t nblocks)
+void vg_sha512_blocks_c(uint64_t h[8], const uint8_t *p, size_t nblocks)
 {
 	uint64_t w[16];
 
@@ -156,13 +159,13 @@ static void sha512_final_len(vg_sha512_ctx *ctx, uint8_t *out, size_t outlen)
 	ctx->buf[n++] = 0x80;
 	if (n > VG_SHA512_BLOCK - 16) {
 		memset(ctx->buf + n, 0, VG_SHA512_BLOCK - n);
-		sha512_blocks(ctx->h, ctx->buf, 1);
+		vg_sha512_impl()->blocks(ctx->h, ctx->buf, 1);
 		n = 0;
 	}
 	memset(ctx->buf + n, 0, VG_SHA512_BLOCK - 16 - n);
 	vg_store_be64(ctx->buf + VG_SHA512_BLOCK - 16, ctx->nbytes >> 61);
 	vg_store_be64(ctx->buf + VG_SHA512_BLOCK - 8, ctx->nbytes << 3);
-	sha512_blocks(ctx->h, ctx->buf, 1);
+	vg_sha512_impl()->blocks(ctx->h, ctx->buf, 1);
 	for (size_t i = 0; i < outlen / 8; i++)
 		vg_store_be64(out + 8 * i, ctx->h[i]);
 	vg_wipe(ctx, sizeof(*ctx));
@@ -170,10 +173,10 @@ static void sha512_final_len(vg_sha512_ctx *ctx, uint8_t *out, size_t outlen)
 
 void vg_sha512_init(vg_sha512_ctx *ctx) { sha512_init_with(ctx, H512); }
 
-/* vg_sha2_absorb's view of sha512_blocks. */
+/* vg_sha2_absorb's view of the chosen compression. */
 static void sha512_absorb_blocks(void *h, const uint8_t *p, size_t n)
 {
-	sha512_blocks(h, p, n);
+	vg_sha512_impl()->blocks(h, p, n);
 }
 
 void vg_sha512_update(vg_sha512_ctx *ctx, const void *data, size_t len)

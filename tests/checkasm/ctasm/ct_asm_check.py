@@ -78,8 +78,9 @@ RULES = [
      "st, n (a public step count), lins (a public flag), the two moduli"),
     ("vg_ec_inv_apply4", "entry", "rdi rsi rdx rcx", "fg, de, m (the matrix), mod (r8 = m0inv is data)"),
     ("vg_ec_inv_apply6", "entry", "rdi rsi rdx rcx", "fg, de, m (the matrix), mod (r8 = m0inv is data)"),
-    # --- SHA-256 (kernels/x86_64/sha2/)
+    # --- SHA-256, SHA-512 (kernels/x86_64/sha2/)
     ("vg_sha256_blocks_*", "entry", "rdi rsi rdx", "h, p, and nblocks: a public count"),
+    ("vg_sha512_blocks_*", "entry", "rdi rsi rdx", "h, p, and nblocks: a public count"),
 ]
 
 GPR64 = ["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp"] + ["r%d" % i for i in range(8, 16)]
