@@ -12,6 +12,7 @@
 ;                the product alone uses rax rdx r8-r15, REDUCE_BASE rbx)
 ;   FE_SQR_BASE: rax rbx rbp rdx r8-r15             (never rcx rsi rdi)
 ;   FE_ADD/FE_SUB/FE_MUL_A24/FE_MUL_A24_ADD: rax rdx r8-r11
+;   FE_ADD_B/FE_SUB_B: rax r8-r11
 ;   FE_SELECT_SSE: xmm1-xmm4
 ; The result is written only after every input has been read, so the
 ; destination may alias an input.
@@ -372,6 +373,48 @@
     sbb rax, rax                ; again at most once: r8 is then near 2^64
     and eax, 38
     sub r8, rax
+    FE_STORE %1
+%endmacro
+
+; %1 = %2 + %3 and %1 = %2 - %3 when %3 is below 2^256 - 38, as every
+; product and square is (FOLD255: below 2^255 + 2^11): then one fold is
+; enough. The sum is below 2^257 - 38, so after a carry (2^256 = 38
+; added back) it is below 2^256 - 38 + 38: no second carry. A borrow
+; leaves f - g + 2^256 >= 2^256 - g > 38, so taking 38 back cannot borrow
+; again. The ladder's and the comb's additions, whose second operands are
+; all products; the exported vg_fe4_add/sub keep the general form.
+%macro FE_ADD_B 3
+    mov r8, [%2]
+    add r8, [%3]
+    mov r9, [%2 + 8]
+    adc r9, [%3 + 8]
+    mov r10, [%2 + 16]
+    adc r10, [%3 + 16]
+    mov r11, [%2 + 24]
+    adc r11, [%3 + 24]
+    sbb rax, rax                ; a carry is 2^256 = 38
+    and eax, 38
+    add r8, rax
+    adc r9, 0
+    adc r10, 0
+    adc r11, 0                  ; no carry: %3 < 2^256 - 38
+    FE_STORE %1
+%endmacro
+%macro FE_SUB_B 3
+    mov r8, [%2]
+    sub r8, [%3]
+    mov r9, [%2 + 8]
+    sbb r9, [%3 + 8]
+    mov r10, [%2 + 16]
+    sbb r10, [%3 + 16]
+    mov r11, [%2 + 24]
+    sbb r11, [%3 + 24]
+    sbb rax, rax                ; a borrow added 2^256 = 38: take it back
+    and eax, 38
+    sub r8, rax
+    sbb r9, 0
+    sbb r10, 0
+    sbb r11, 0                  ; no borrow: %3 < 2^256 - 38
     FE_STORE %1
 %endmacro
 

@@ -141,10 +141,12 @@ FUNC vg_x25519_ladder_ %+ TIER
     ; it. Where the selection goes was measured per tier on Zen 4 (ladder
     ; alone, interleaved): after the two products at adx (0.975 of before
     ; them), before them at base (0.98 of after).
-    FE_ADD rsp + L_A, rsp + L_X2, rsp + L_Z2    ; A = x2 + z2
-    FE_SUB rsp + L_B, rsp + L_X2, rsp + L_Z2    ; B = x2 - z2
-    FE_ADD rsp + L_C, rsp + L_X3, rsp + L_Z3    ; C = x3 + z3
-    FE_SUB rsp + L_D, rsp + L_X3, rsp + L_Z3    ; D = x3 - z3
+    ; Every second operand of the additions below is a product or a
+    ; square (or the start's 0 and 1): FE_ADD_B/FE_SUB_B's one fold.
+    FE_ADD_B rsp + L_A, rsp + L_X2, rsp + L_Z2  ; A = x2 + z2
+    FE_SUB_B rsp + L_B, rsp + L_X2, rsp + L_Z2  ; B = x2 - z2
+    FE_ADD_B rsp + L_C, rsp + L_X3, rsp + L_Z3  ; C = x3 + z3
+    FE_SUB_B rsp + L_D, rsp + L_X3, rsp + L_Z3  ; D = x3 - z3
 %ifdef LADDER_SELECT_EARLY
     FE_SELECT_SSE rsp + L_AS, rsp + L_A, rsp + L_C, xmm0
     FE_SELECT_SSE rsp + L_BS, rsp + L_B, rsp + L_D, xmm0
@@ -157,11 +159,11 @@ FUNC vg_x25519_ladder_ %+ TIER
 %endif
     FE_SQR rsp + L_AA, rsp + L_AS               ; AA = A^2 (the point doubled)
     FE_SQR rsp + L_BB, rsp + L_BS               ; BB = B^2
-    FE_SUB rsp + L_Z3, rsp + L_DA, rsp + L_CB
+    FE_SUB_B rsp + L_Z3, rsp + L_DA, rsp + L_CB
     FE_SQR rsp + L_Z3, rsp + L_Z3               ; (DA - CB)^2
-    FE_ADD rsp + L_X3, rsp + L_DA, rsp + L_CB
+    FE_ADD_B rsp + L_X3, rsp + L_DA, rsp + L_CB
     FE_SQR rsp + L_X3, rsp + L_X3               ; x3 = (DA + CB)^2
-    FE_SUB rsp + L_E, rsp + L_AA, rsp + L_BB    ; E = AA - BB
+    FE_SUB_B rsp + L_E, rsp + L_AA, rsp + L_BB  ; E = AA - BB
     FE_MUL rsp + L_Z3, rsp + L_Z3, rsp + L_X1   ; z3 = x1 * (DA - CB)^2
     FE_MUL_A24_ADD rsp + L_Z2, rsp + L_E, rsp + L_AA ; AA + a24 E
     FE_MUL rsp + L_X2, rsp + L_AA, rsp + L_BB   ; x2 = AA * BB

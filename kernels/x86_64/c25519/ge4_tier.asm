@@ -111,15 +111,18 @@
 ; interleaved: the entry at G_T is read by the first three products, the
 ; sign G_NEG by the swap; the next select then writes G_NEGN and, after
 ; the last product, G_T, and G_NEG takes G_NEGN.
+; Every second operand of its additions is a product (h's coordinates
+; are products, or the start's 0 and 1), so they take FE_ADD_B/FE_SUB_B's
+; one fold.
 %macro GE_MADD_PIPE 0
-    FE_SUB rsp + G_A, rdi + 32, rdi             ; Y1 - X1
+    FE_SUB_B rsp + G_A, rdi + 32, rdi           ; Y1 - X1
     FE_MUL rsp + G_A, rsp + G_A, rsp + G_T + 32 ; A = (Y1 - X1)(y - x)
-    FE_ADD rsp + G_B, rdi + 32, rdi             ; Y1 + X1
+    FE_ADD_B rsp + G_B, rdi + 32, rdi           ; Y1 + X1
     FE_MUL rsp + G_B, rsp + G_B, rsp + G_T      ; B = (Y1 + X1)(y + x)
     FE_MUL rsp + G_C, rdi + 96, rsp + G_T + 64  ; C = T1 2dxy
     SEL_BEGIN
-    FE_ADD rsp + G_D, rdi + 64, rdi + 64        ; D = 2 Z1
-    GE_EFGH
+    FE_ADD_B rsp + G_D, rdi + 64, rdi + 64      ; D = 2 Z1
+    GE_EFGH _B
     SEL_SCAN 0, 4
     mov rbx, [rsp + G_NEG]
     FE_CSWAP rsp + G_F, rsp + G_G, rbx
@@ -150,12 +153,13 @@
     GE_EFGH
 %endmacro
 
-; E, F, G, H from A, B, C, D (the frame).
-%macro GE_EFGH 0
-    FE_SUB rsp + G_E, rsp + G_B, rsp + G_A      ; E = B - A
-    FE_ADD rsp + G_H, rsp + G_B, rsp + G_A      ; H = B + A
-    FE_SUB rsp + G_F, rsp + G_D, rsp + G_C      ; F = D - C
-    FE_ADD rsp + G_G, rsp + G_D, rsp + G_C      ; G = D + C
+; E, F, G, H from A, B, C, D (the frame); %1 empty, or _B when A and C
+; are products (FE_ADD_B, FE_SUB_B).
+%macro GE_EFGH 0-1
+    FE_SUB%1 rsp + G_E, rsp + G_B, rsp + G_A    ; E = B - A
+    FE_ADD%1 rsp + G_H, rsp + G_B, rsp + G_A    ; H = B + A
+    FE_SUB%1 rsp + G_F, rsp + G_D, rsp + G_C    ; F = D - C
+    FE_ADD%1 rsp + G_G, rsp + G_D, rsp + G_C    ; G = D + C
 %endmacro
 
 ; h = (E F, G H, F G, E H); %1 = 0 skips T (a doubling's result that only
