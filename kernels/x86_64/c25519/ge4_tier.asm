@@ -69,14 +69,12 @@
     pxor xmm3, xmm3
     pxor xmm4, xmm4
     pxor xmm5, xmm5
-    movdqa xmm14, [ge4_ones32]  ; candidate magnitude j + 1
 %endmacro
 %macro SEL_SCAN 2
 %assign j %1
 %rep %2
-    movdqa xmm12, xmm14
-    pcmpeqd xmm12, xmm15
-    paddd xmm14, [ge4_ones32]
+    movdqa xmm12, xmm15
+    pcmpeqd xmm12, [ge4_mags + 16 * j] ; |b| = j + 1: the entry's mask
 %assign k 0
 %rep 6
 %assign off j * 96 + k * 16
@@ -204,8 +202,16 @@
 RODATA
 align 16
 ge4_one:    dq 1, 0
-ge4_ones32: dd 1, 1, 1, 1
 ge4_zero:   dq 0, 0, 0, 0
+; the scan's candidate magnitudes j + 1 in four lanes, j = 0..15: one
+; compare with a memory operand per entry instead of a copy, a compare
+; and an increment of a counter register
+ge4_mags:
+%assign j 1
+%rep 16
+    dd j, j, j, j
+%assign j j + 1
+%endrep
 %endif
 
 FUNC vg_ge4_comb_ %+ TIER
