@@ -114,10 +114,17 @@ FUNC vg_fe4_divsteps62
     PACK r9, r10
     mov r11d, ebx               ; c, for s below
     add ebp, r11d
-.step:
+    test ebx, 1                 ; an odd count: one step first, then pairs
+    jz .pair                    ; ct: public step count
     DSTEP4
     dec ebx
-    jnz .step                   ; ct: public step count
+    jz .steps_done              ; ct: public step count
+.pair:                          ; two steps a turn: half the loop overhead
+    DSTEP4
+    DSTEP4
+    sub ebx, 2
+    jnz .pair                   ; ct: public step count
+.steps_done:
     UNPACK r9, rdx              ; K = (rdx, r9; rcx, r10)
     UNPACK r10, rcx
     ; the matrix so far M <- K M
