@@ -5,14 +5,16 @@ every operation; VG_CPU_FEATURES=none gives base (c in a build without
 asm) for the families with every tier (ed25519, x25519, rsa, p256, p384),
 and the feature masks the best tier /proc/cpuinfo says this CPU has; no
 operation reports a tier above what the mask allows. sha256 has the rows c
-and shani: shani exactly when the mask keeps sha_ni and the CPU has it. Usage: check_variants.py VGD
-asm|noasm. Exit 0: all as expected. Nothing here is secret."""
+and shani: shani exactly when the mask keeps sha_ni and the CPU has it;
+sha512 the rows c, base and adx: the expected tier, capped at adx. Usage:
+check_variants.py VGD asm|noasm. Exit 0: all as expected. Nothing here is secret."""
 import os
 import subprocess
 import sys
 
 OPS = {"ed25519", "x25519", "rsa", "p256", "p384"}  # the families with all four rows
 SHA = "sha256"  # rows c and shani
+SHA512 = "sha512"  # rows c, base, adx
 ORDER = ["c", "base", "adx", "ifma"]
 ADX = {"bmi1", "bmi2", "adx"}
 IFMA = ADX | {"avx512f", "avx512vl", "avx512ifma"}
@@ -67,6 +69,7 @@ def main():
         ok = set(got) >= OPS | {SHA} and all(got[op] == want for op in OPS) and all(
             v in ORDER and ORDER.index(v) <= ORDER.index(want) for v in tiered.values())
         ok = ok and got[SHA] == want_sha
+        ok = ok and got.get(SHA512) == ORDER[min(ORDER.index(want), ORDER.index("adx"))]
         if want == "c":
             ok = ok and all(v == "c" for v in tiered.values())
         pairs = " ".join("%s=%s" % kv for kv in sorted(got.items()))
