@@ -33,7 +33,7 @@ typedef struct {
 
 /* The per-tier assembly (fe4_tier.asm, ge4_tier.asm). sqrn: h = f^(2^n), n >= 1. The
  * ladder runs RFC 7748's loop over bits 254..0 of the clamped scalar e
- * and writes xz[0] = x2, xz[1] = z2 (projective u of [e]x1). comb sets
+ * (bits 2..0 must be zero: its last three steps only double) and writes xz[0] = x2, xz[1] = z2 (projective u of [e]x1). comb sets
  * h = sum_j e_{2j+1} 32 comb[j][.] + sum_j e_{2j} comb[j][.] for 52
  * digits in [-16, 16] (radix 32: comb[j][k] = (k + 1) 1024^j B),
  * scanning every entry.
