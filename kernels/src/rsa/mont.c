@@ -74,6 +74,7 @@ void vg_mont_init(vg_mont *ctx, const uint64_t *m, const uint64_t *rr, uint64_t 
 {
 	ctx->m = m;
 	ctx->rr = rr;
+	ctx->rrr = NULL;
 	ctx->m0inv = m0inv;
 	ctx->n = n;
 	ctx->mul = vg_mont_mul_c;
@@ -101,24 +102,42 @@ void vg_mont_from(const vg_mont *ctx, uint64_t *r, const uint64_t *a)
 	vg_mont_mul(ctx, r, a, one);
 }
 
+/* chunk[0..n) = a[j n .. j n + n) zero-extended past an (lengths public). */
+static void take_chunk(uint64_t *chunk, const uint64_t *a, size_t an, size_t j, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		chunk[i] = j * n + i < an ? a[j * n + i] : 0;
+}
+
 void vg_mont_reduce(const vg_mont *ctx, uint64_t *rM, const uint64_t *a, size_t an)
 {
 	size_t n = ctx->n;
 	size_t chunks = (an + n - 1) / n; /* public lengths only */
 	uint64_t chunk[VG_BN_MAX_LIMBS], t[VG_BN_MAX_LIMBS];
 
-	for (size_t i = 0; i < n; i++)
-		rM[i] = 0;
-	/* Invariant: rM = (the chunks above j) * R mod m. Multiplying by R^2
-	 * then R^-1 shifts that up by one chunk (times R = 2^(64 n)); the next
-	 * chunk enters as chunk * R^2 * R^-1. A chunk may exceed m: the
-	 * multiply accepts any a < R when b = R^2 mod m < m. */
-	for (size_t j = chunks; j-- > 0;) {
+	if (chunks == 0) {
 		for (size_t i = 0; i < n; i++)
-			chunk[i] = j * n + i < an ? a[j * n + i] : 0;
-		vg_mont_mul(ctx, rM, rM, ctx->rr);
-		vg_mont_mul(ctx, t, chunk, ctx->rr);
+			rM[i] = 0;
+		return;
+	}
+	/* A chunk may exceed m: the multiply accepts any a < R when b < m. */
+	take_chunk(chunk, a, an, chunks - 1, n);
+	if (chunks == 2 && ctx->rrr) {
+		/* a = hi R + lo: hi R^3 R^-1 + lo R^2 R^-1 */
+		vg_mont_mul(ctx, t, chunk, ctx->rrr);
+		vg_mont_mul(ctx, rM, a, ctx->rr);
 		vg_mont_add(ctx, rM, rM, t);
+	} else {
+		/* Invariant: rM = (the chunks from j up) * R mod m. Multiplying
+		 * by R^2 then R^-1 shifts that up by one chunk (times R); the
+		 * next chunk enters as chunk * R^2 * R^-1. */
+		vg_mont_mul(ctx, rM, chunk, ctx->rr);
+		for (size_t j = chunks - 1; j-- > 0;) {
+			take_chunk(chunk, a, an, j, n);
+			vg_mont_mul(ctx, rM, rM, ctx->rr);
+			vg_mont_mul(ctx, t, chunk, ctx->rr);
+			vg_mont_add(ctx, rM, rM, t);
+		}
 	}
 	vg_wipe(chunk, sizeof(chunk));
 	vg_wipe(t, sizeof(t));
@@ -127,39 +146,50 @@ void vg_mont_reduce(const vg_mont *ctx, uint64_t *rM, const uint64_t *a, size_t 
 #define TABLE_SIZE (1u << VG_MONT_WINDOW)
 
 /* r = table[idx], reading every entry and keeping one under a mask, so
- * neither the branch pattern nor the addresses touched depend on idx. */
-/* Two limbs as one value of GCC's generic vectors: an SSE2 register on
- * x86-64 (every tier has SSE2), two words elsewhere. Scanning eight limbs
- * of every entry at once takes 0.28 of the word-at-a-time loop (152
- * against 543 cycles for 16 limbs on Zen 4), which was about a tenth of
- * an RSA-2048 private operation on the base and adx rows. */
+ * neither the branch pattern nor the addresses touched depend on idx.
+ * Two limbs as one value of GCC's generic vectors: an SSE2 register on
+ * x86-64 (every tier has SSE2), two words elsewhere. Sixteen limbs of
+ * every entry at once (eight accumulators), the mask of an entry made by
+ * a vector compare of its number with idx (four 32-bit lanes: equal in
+ * all or in none, as idx < 2^32): 0.58-0.64 of the time of eight limbs a
+ * pass with the masks made in the integer unit (16 to 64 limbs, Zen 4);
+ * that was about 4 % of an RSA-2048 private operation at adx. */
 typedef uint64_t u64x2 __attribute__((vector_size(16)));
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+
+static inline __attribute__((always_inline)) void
+select_run(uint64_t *r, uint64_t table[TABLE_SIZE][VG_BN_MAX_LIMBS], u32x4 want, size_t j,
+	   size_t k)
+{
+	u64x2 acc[8] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}};
+	u32x4 cnt = {0, 0, 0, 0}, one = {1, 1, 1, 1};
+
+	for (size_t i = 0; i < TABLE_SIZE; i++) {
+		u64x2 m = (u64x2)(cnt == want);
+#pragma GCC unroll 8
+		for (size_t v = 0; v < k; v++) {
+			u64x2 t;
+			__builtin_memcpy(&t, &table[i][j + 2 * v], sizeof(t));
+			acc[v] |= t & m;
+		}
+		cnt += one;
+	}
+#pragma GCC unroll 8
+	for (size_t v = 0; v < k; v++)
+		__builtin_memcpy(&r[j + 2 * v], &acc[v], sizeof(acc[v]));
+}
 
 static void table_select(uint64_t *r, uint64_t table[TABLE_SIZE][VG_BN_MAX_LIMBS], uint64_t idx,
 			 size_t n)
 {
+	uint32_t i32 = (uint32_t)idx; /* idx < TABLE_SIZE */
+	u32x4 want = {i32, i32, i32, i32};
 	size_t j = 0;
 
-	/* every entry read whole, one kept under its mask */
-	for (; j + 8 <= n; j += 8) {
-		u64x2 a0 = {0, 0}, a1 = a0, a2 = a0, a3 = a0, t0, t1, t2, t3;
-		for (uint64_t i = 0; i < TABLE_SIZE; i++) {
-			uint64_t b = vg_ct_barrier(vg_ct_mask(vg_ct_eq(i, idx)));
-			u64x2 m = {b, b};
-			__builtin_memcpy(&t0, &table[i][j], sizeof(t0));
-			__builtin_memcpy(&t1, &table[i][j + 2], sizeof(t1));
-			__builtin_memcpy(&t2, &table[i][j + 4], sizeof(t2));
-			__builtin_memcpy(&t3, &table[i][j + 6], sizeof(t3));
-			a0 |= t0 & m;
-			a1 |= t1 & m;
-			a2 |= t2 & m;
-			a3 |= t3 & m;
-		}
-		__builtin_memcpy(&r[j], &a0, sizeof(a0));
-		__builtin_memcpy(&r[j + 2], &a1, sizeof(a1));
-		__builtin_memcpy(&r[j + 4], &a2, sizeof(a2));
-		__builtin_memcpy(&r[j + 6], &a3, sizeof(a3));
-	}
+	for (; j + 16 <= n; j += 16)
+		select_run(r, table, want, j, 8);
+	for (; j + 8 <= n; j += 8)
+		select_run(r, table, want, j, 4);
 	for (; j < n; j++) {
 		uint64_t acc = 0;
 		for (uint64_t i = 0; i < TABLE_SIZE; i++)

@@ -29,6 +29,9 @@ vg_mont_mul_fn vg_mont_mul_c;
 typedef struct {
 	const uint64_t *m;  /* n limbs, odd */
 	const uint64_t *rr; /* R^2 mod m */
+	/* R^3 mod m, or NULL (vg_mont_init's): lets vg_mont_reduce take an
+	 * input of two chunks with two multiplies instead of three */
+	const uint64_t *rrr;
 	uint64_t m0inv;     /* -m^-1 mod 2^64 */
 	size_t n;
 	vg_mont_mul_fn *mul;
@@ -60,7 +63,9 @@ static inline void vg_mont_sqr(const vg_mont *ctx, uint64_t *r, const uint64_t *
 
 /* rM = a * R mod m: a[0..an) of any length brought into the Montgomery
  * domain, reduced. Horner over n-limb chunks of a, two multiplications per
- * chunk. rM must not alias a. */
+ * chunk after the top one; with ctx->rrr set, a of two chunks (an RSA
+ * input modulo a CRT factor) takes two multiplications, one per chunk.
+ * rM must not alias a. */
 void vg_mont_reduce(const vg_mont *ctx, uint64_t *rM, const uint64_t *a, size_t an);
 
 /* r = a * R^-1 mod m (leave the Montgomery domain); a < R. */

@@ -5,6 +5,8 @@
  * masked scan. */
 #include "rsa/rsa52.h"
 
+#include <stddef.h>
+
 #include "ct.h"
 #include "rsa/bn.h"
 #include "vg/wipe.h"
@@ -101,7 +103,7 @@ static uint64_t k0_52(uint64_t m0)
 }
 
 void vg_rsa52_init(struct vg_rsa52 *c, const uint64_t *p, size_t lp, const uint64_t *q,
-		   size_t lq)
+		   size_t lq, const uint64_t *qinv)
 {
 	uint64_t t[VG_BN_MAX_LIMBS];
 	size_t L, S;
@@ -117,11 +119,18 @@ void vg_rsa52_init(struct vg_rsa52 *c, const uint64_t *p, size_t lp, const uint6
 	c->k0[1] = k0_52(q[0]);
 	vg_rsa52_to52(c->m, L, p, lp);
 	vg_rsa52_to52(c->m + S, L, q, lq);
-	/* 2^(104 L) mod p by constant-time doublings: once per key. */
+	/* 2^(104 L) and 2^(64 lp + 52 L) mod p and q by constant-time
+	 * doublings: once per key. */
 	vg_bn_pow2_mod(t, 104 * L, p, lp);
 	vg_rsa52_to52(c->rr, L, t, lp);
 	vg_bn_pow2_mod(t, 104 * L, q, lq);
 	vg_rsa52_to52(c->rr + S, L, t, lq);
+	vg_bn_pow2_mod(t, 64 * lp + 52 * L, p, lp);
+	vg_rsa52_to52(c->hi, L, t, lp);
+	vg_bn_pow2_mod(t, 64 * lq + 52 * L, q, lq);
+	vg_rsa52_to52(c->hi + S, L, t, lq);
+	vg_rsa52_to52(c->out, L, qinv, lp);
+	c->out[S] = 1;
 	vg_wipe(t, sizeof(t));
 }
 
@@ -135,7 +144,8 @@ struct exp2_scratch {
 	_Alignas(64) uint64_t sel[2 * VG_RSA52_MAX_DIGITS];
 	_Alignas(64) uint64_t one[2 * VG_RSA52_MAX_DIGITS];
 	_Alignas(64) uint64_t m[2 * VG_RSA52_MAX_DIGITS];
-	uint64_t t[VG_BN_MAX_LIMBS];
+	_Alignas(64) uint64_t out[2 * VG_RSA52_MAX_DIGITS];
+	uint64_t t[VG_BN_MAX_LIMBS + 1];
 };
 
 void vg_rsa52_select2_c(uint64_t *sel, const uint64_t *table, uint64_t ip, uint64_t iq, size_t S)
@@ -167,8 +177,8 @@ static uint64_t window_at(const uint64_t *e, size_t pos, size_t ebits)
 	return v & (TABLE - 1);
 }
 
-/* r (n limbs) = d - m if d >= m else d, for d <= m (the output of a
- * multiplication by 1). */
+/* r (n limbs) = d - m if d >= m else d, for d < 2m (a multiply by 1 or
+ * by a number below m: at most m + 2m^2 2^(-52 L)). */
 static void leave52(uint64_t *r, const uint64_t *d, size_t L, const uint64_t *m, size_t n,
 		    uint64_t *t)
 {
@@ -177,8 +187,32 @@ static void leave52(uint64_t *r, const uint64_t *d, size_t L, const uint64_t *m,
 	vg_bn_ccopy(borrow ^ 1, r, t, n);
 }
 
-void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, uint64_t *rp, uint64_t *rq,
-		   const uint64_t *cp, const uint64_t *cq, const uint64_t *ep, const uint64_t *eq,
+/* tab1 = x 2^(52 L) mod m_h "almost" (< 2 m_h) for both halves, x of xn
+ * <= 2 limbs limbs: x = hi 2^(64 limbs) + lo, and y = hi 2^(64 limbs)
+ * mod m_h (almost) by one multiply of hi (< 2^(64 limbs) <= 2^(52 L)) by
+ * the constant c->hi; then lo + y < 2^(64 limbs) + 2 m_h < 2^(52 L), a
+ * valid b for the multiply by c->rr that enters the domain. t and u are
+ * scratch of 2 * VG_RSA52_MAX_DIGITS qwords, w of limbs + 1. */
+static void enter52(const struct vg_rsa52 *c, vg_amm52x2_fn *f, uint64_t *tab1, const uint64_t *x,
+		    size_t xn, const uint64_t *m, size_t limbs, uint64_t *t, uint64_t *u,
+		    uint64_t *w)
+{
+	size_t L = c->digits, S = VG_RSA52_STRIDE(L);
+
+	vg_rsa52_to52(t, L, x + limbs, xn - limbs);
+	for (size_t j = 0; j < L; j++)
+		t[S + j] = t[j];
+	f(u, c->hi, t, m, c->k0);
+	for (size_t h = 0; h < 2; h++) {
+		from52(w, limbs + 1, u + h * S, L);
+		w[limbs] += vg_bn_add(w, w, x, limbs);
+		vg_rsa52_to52(t + h * S, L, w, limbs + 1);
+	}
+	f(tab1, c->rr, t, m, c->k0);
+}
+
+void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, uint64_t *rp,
+		   uint64_t *rq, const uint64_t *x, size_t xn, const uint64_t *ep, const uint64_t *eq,
 		   size_t ebits, const uint64_t *p, const uint64_t *q, size_t limbs)
 {
 	struct exp2_scratch s;
@@ -188,14 +222,20 @@ void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, u
 	vg_amm52x2_fn *f = impl->mul;
 	const uint64_t *m = s.m;
 
-	vg_wipe(&s, sizeof(s));
+	/* The table's entries are written before they are read, except
+	 * their digits L.. of each half, which must be zero (rsa52.h); only
+	 * the part of each entry in use is wiped at the end. */
+	vg_wipe(&s.acc, sizeof(s) - offsetof(struct exp2_scratch, acc));
+	for (size_t i = 0; i < TABLE; i++)
+		for (size_t j = L; j < S; j++)
+			tab[i][j] = tab[i][S + j] = 0;
 	s.one[0] = s.one[S] = 1;
-	for (size_t j = 0; j < 2 * S; j++)
+	for (size_t j = 0; j < 2 * S; j++) {
 		s.m[j] = c->m[j];
-	/* table[1] = c R (almost), table[0] = R, table[i] = c^i R */
-	vg_rsa52_to52(tab[1], L, cp, limbs);
-	vg_rsa52_to52(tab[1] + S, L, cq, limbs);
-	f(tab[1], tab[1], c->rr, m, c->k0);
+		s.out[j] = c->out[j];
+	}
+	/* table[1] = x R (almost), table[0] = R, table[i] = x^i R */
+	enter52(c, f, tab[1], x, xn, m, limbs, s.acc, s.sel, s.t);
 	f(tab[0], c->rr, s.one, m, c->k0);
 	for (size_t i = 2; i < TABLE; i++)
 		f(tab[i], tab[i - 1], tab[1], m, c->k0);
@@ -208,11 +248,14 @@ void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, u
 			     window_at(eq, WBITS * w, ebits));
 		impl->win(s.acc, s.sel, m, c->k0, WBITS);
 	}
-	/* Leave the domain: acc 2^(-52 L) <= m, then one subtraction. */
-	f(s.acc, s.acc, s.one, m, c->k0);
+	/* Leave the domain, times qinv for p (Garner's m1 qinv) and 1 for q:
+	 * acc out 2^(-52 L) < 2 m_h, then one subtraction. */
+	f(s.acc, s.acc, s.out, m, c->k0);
 	leave52(rp, s.acc, L, p, limbs, s.t);
 	leave52(rq, s.acc + S, L, q, limbs, s.t);
-	vg_wipe(&s, sizeof(s));
+	for (size_t i = 0; i < TABLE; i++)
+		vg_wipe(tab[i], 2 * S * sizeof(tab[i][0]));
+	vg_wipe(&s.acc, sizeof(s) - offsetof(struct exp2_scratch, acc));
 }
 
 void vg_rsa52_pub_init(struct vg_rsa52_pub *c, const uint64_t *n, const uint64_t *rr64,

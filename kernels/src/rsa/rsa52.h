@@ -23,7 +23,10 @@
 
 /* r = a b 2^(-52 L) mod m "almost", for each of two halves at qword offset
  * h * VG_RSA52_STRIDE(L): digits < 2^52, a, b < 2 m_h, result < 2 m_h
- * normalised; k0[h] = -m_h^-1 mod 2^52. r may alias a or b. */
+ * normalised; k0[h] = -m_h^-1 mod 2^52. r may alias a or b. Also for
+ * a < m_h and any b < 2^(52 L) (the input's reduction, vg_rsa52_exp2):
+ * the accumulator stays below a + m_h whatever b's digits, and the result
+ * below a b 2^(-52 L) + m_h < 2 m_h. */
 typedef void vg_amm52x2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
 			   const uint64_t *k0);
 
@@ -37,7 +40,9 @@ typedef void vg_amm52x2w_fn(uint64_t *acc, const uint64_t *sel, const uint64_t *
 
 /* sel = table[ip] for half 0 and table[iq] for half 1 (VG_RSA52_TABLE entries of
  * 2 * VG_RSA52_MAX_DIGITS qwords, halves VG_RSA52_STRIDE(L) qwords each),
- * reading every entry whole: the indices are secret. */
+ * reading every entry whole: the indices are secret. The digits L.. of
+ * each half are zero in every entry (the multiplies keep them zero); the
+ * 20-digit read does not load digits 20..23 and writes them zero. */
 typedef void vg_rsa52_select2_fn(uint64_t *sel, const uint64_t *table, uint64_t ip, uint64_t iq);
 
 /* The assembly (kernels/x86_64/rsa/), defined only when the build has it. */
@@ -81,20 +86,28 @@ struct vg_rsa52 {
 	uint64_t k0[2];                            /* secret: -p^-1, -q^-1 mod 2^52 */
 	uint64_t m[2 * VG_RSA52_MAX_DIGITS];       /* secret: p | q in radix 2^52 */
 	uint64_t rr[2 * VG_RSA52_MAX_DIGITS];      /* secret: 2^(104 L) mod p | q */
+	/* secret: 2^(64 limbs + 52 L) mod p | q: one multiply by it brings the
+	 * input's limbs above the halves' length down (vg_rsa52_exp2) */
+	uint64_t hi[2 * VG_RSA52_MAX_DIGITS];
+	/* secret: qinv mod p | 1, the factor of each half's result: the
+	 * multiply that leaves the domain also gives Garner its m1 qinv */
+	uint64_t out[2 * VG_RSA52_MAX_DIGITS];
 };
 
-/* Fill c for primes p (lp limbs) and q (lq limbs): digits = 0 unless both
- * have 16, 24 or 32 limbs alike. */
+/* Fill c for primes p (lp limbs) and q (lq limbs) and qinv = q^-1 mod p
+ * (lp limbs): digits = 0 unless both have 16, 24 or 32 limbs alike. */
 void vg_rsa52_init(struct vg_rsa52 *c, const uint64_t *p, size_t lp, const uint64_t *q,
-		   size_t lq);
+		   size_t lq, const uint64_t *qinv);
 
-/* rp = cp^ep mod p and rq = cq^eq mod q, plain and fully reduced, on lp
- * (= lq) limbs; cp < p, cq < q; the exponents are read at the public
- * length ebits (the larger of the two primes' bit lengths). impl supplies
- * the multiply, the table read and the window for c->digits. Fixed
- * VG_RSA52_WINDOW-bit windows, masked table scan. */
-void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, uint64_t *rp, uint64_t *rq,
-		   const uint64_t *cp, const uint64_t *cq, const uint64_t *ep, const uint64_t *eq,
+/* rp = x^ep qinv mod p and rq = x^eq mod q, plain and fully reduced, on
+ * limbs (= lp = lq) limbs, from the input x of xn <= 2 limbs limbs (any
+ * value below 2^(64 xn): it is reduced here, by two paired multiplies);
+ * the exponents are read at the public length ebits (the larger of the
+ * two primes' bit lengths). impl supplies the multiply, the table read and
+ * the window for c->digits. Fixed VG_RSA52_WINDOW-bit windows, masked
+ * table scan. */
+void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, uint64_t *rp,
+		   uint64_t *rq, const uint64_t *x, size_t xn, const uint64_t *ep, const uint64_t *eq,
 		   size_t ebits, const uint64_t *p, const uint64_t *q, size_t limbs);
 
 /* Constants of a public modulus n for the single multiply. Public. */

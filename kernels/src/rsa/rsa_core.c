@@ -22,8 +22,6 @@
  * one when the factors are unbalanced. */
 struct priv_scratch {
 	uint64_t c[VG_BN_MAX_LIMBS];      /* the input */
-	uint64_t t[VG_BN_MAX_LIMBS];      /* m2 in the Montgomery domain */
-	uint64_t m1[VG_BN_MAX_LIMBS];     /* c^dp mod p, Montgomery form */
 	uint64_t h[VG_BN_MAX_LIMBS];      /* (m1 - m2) qinv mod p */
 	uint64_t m2[2 * VG_BN_MAX_LIMBS]; /* c^dq mod q */
 	uint64_t m[2 * VG_BN_MAX_LIMBS];  /* the result m2 + h q */
@@ -59,19 +57,13 @@ int vg_rsa_private(const vg_rsa_key *key, uint8_t *out, const uint8_t *in, size_
 	}
 	vg_rsa_mont_init(im, &s.mp, key->p.prime, key->p.rr, key->p.m0inv, lp);
 	vg_rsa_mont_init(im, &s.mq, key->q.prime, key->q.rr, key->q.m0inv, lq);
+	s.mp.rrr = key->p.rrr;
+	s.mq.rrr = key->q.rrr;
 
-	/* m1 = c^dp mod p (Montgomery form, for Garner), m2 = c^dq mod q, by
-	 * the variant's method; which one depends on the CPU and the public
-	 * limb counts only. */
-	im->crt(im, key, &s.mp, &s.mq, s.m1, s.m2, s.c);
-
-	/* Garner: h = (m1 - m2) qinv mod p. m2 < q may exceed p (either order
-	 * of the factors is allowed), so it is reduced mod p first; the
-	 * Montgomery factor R of (m1 - m2) R cancels in the multiply by the
-	 * plain qinv. */
-	vg_mont_reduce(&s.mp, s.t, s.m2, lq);
-	vg_mont_sub(&s.mp, s.t, s.m1, s.t);
-	vg_mont_mul(&s.mp, s.h, s.t, key->qinv);
+	/* h = (m1 - m2) qinv mod p with m1 = c^dp mod p and m2 = c^dq mod q
+	 * (Garner), by the variant's method; which one depends on the CPU and
+	 * the public limb counts only. */
+	im->crt(im, key, &s.mp, &s.mq, s.h, s.m2, s.c);
 
 	/* m = m2 + h q <= (p - 1) q + q - 1 < n: no reduction needed. m2 is
 	 * zero above lq limbs, so one full-width add takes the carry up. */

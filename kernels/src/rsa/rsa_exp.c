@@ -35,10 +35,10 @@ void vg_rsa_mont_init(const struct vg_rsa_impl *im, vg_mont *ctx, const uint64_t
 }
 
 void vg_rsa_crt_mont(const struct vg_rsa_impl *im, const struct vg_rsa_key *key,
-		     const vg_mont *mp, const vg_mont *mq, uint64_t *m1, uint64_t *m2,
+		     const vg_mont *mp, const vg_mont *mq, uint64_t *h, uint64_t *m2,
 		     const uint64_t *c)
 {
-	uint64_t t[VG_BN_MAX_LIMBS];
+	uint64_t t[VG_BN_MAX_LIMBS], m1[VG_BN_MAX_LIMBS];
 	size_t nl = key->pub.limbs;
 
 	(void)im;
@@ -51,32 +51,39 @@ void vg_rsa_crt_mont(const struct vg_rsa_impl *im, const struct vg_rsa_key *key,
 	vg_mont_reduce(mq, t, c, nl);
 	vg_mont_exp_ct(mq, m2, t, key->q.exp, key->q.bits);
 	vg_mont_from(mq, m2, m2);
+
+	/* Garner: h = (m1 - m2) qinv mod p. m2 < q may exceed p (either order
+	 * of the factors is allowed), so it is reduced mod p (into the domain:
+	 * m2 R); the factor R of (m1 - m2) R cancels in the multiply by the
+	 * plain qinv. */
+	vg_mont_reduce(mp, t, m2, key->q.limbs);
+	vg_mont_sub(mp, t, m1, t);
+	vg_mont_mul(mp, h, t, key->qinv);
 	vg_wipe(t, sizeof(t));
+	vg_wipe(m1, sizeof(m1));
 }
 
 void vg_rsa_crt_52(const struct vg_rsa_impl *im, const struct vg_rsa_key *key, const vg_mont *mp,
-		   const vg_mont *mq, uint64_t *m1, uint64_t *m2, const uint64_t *c)
+		   const vg_mont *mq, uint64_t *h, uint64_t *m2, const uint64_t *c)
 {
-	uint64_t cp[VG_BN_MAX_LIMBS], cq[VG_BN_MAX_LIMBS];
-	size_t nl = key->pub.limbs;
+	uint64_t t[VG_BN_MAX_LIMBS], m1q[VG_BN_MAX_LIMBS];
 	int k = slot(vg_rsa52_digits, VG_RSA52_SIZES, key->r52.digits);
 
 	if (k < 0) {
-		vg_rsa_crt_mont(im, key, mp, mq, m1, m2, c);
+		vg_rsa_crt_mont(im, key, mp, mq, h, m2, c);
 		return;
 	}
-	/* Both halves at once in radix 2^52, from c mod p and c mod q; m1
-	 * then enters the Montgomery domain for Garner. */
-	vg_mont_reduce(mp, cp, c, nl);
-	vg_mont_from(mp, cp, cp);
-	vg_mont_reduce(mq, cq, c, nl);
-	vg_mont_from(mq, cq, cq);
-	vg_rsa52_exp2(&key->r52, &im->r52[k], m1, m2, cp, cq, key->p.exp, key->q.exp,
-		      key->p.bits > key->q.bits ? key->p.bits : key->q.bits, key->p.prime,
-		      key->q.prime, key->p.limbs);
-	vg_mont_mul(mp, m1, m1, key->p.rr);
-	vg_wipe(cp, sizeof(cp));
-	vg_wipe(cq, sizeof(cq));
+	/* Both halves at once in radix 2^52, straight from c (reduced there);
+	 * the p half comes out as m1 qinv mod p, so Garner is one subtraction
+	 * of m2 qinv = m2 (qinv R) R^-1 (m2 < q < R: the key has p.limbs ==
+	 * q.limbs here). */
+	vg_rsa52_exp2(&key->r52, &im->r52[k], m1q, m2, c, key->pub.limbs, key->p.exp,
+		      key->q.exp, key->p.bits > key->q.bits ? key->p.bits : key->q.bits,
+		      key->p.prime, key->q.prime, key->p.limbs);
+	vg_mont_mul(mp, t, m2, key->qinv_r);
+	vg_mont_sub(mp, h, m1q, t);
+	vg_wipe(t, sizeof(t));
+	vg_wipe(m1q, sizeof(m1q));
 }
 
 void vg_rsa_pub_mont(const struct vg_rsa_impl *im, const struct vg_rsa_public_key *pub,

@@ -20,12 +20,12 @@
 struct vg_rsa_impl;
 
 /* The CRT exponentiations of a private operation on c (key->pub.limbs
- * limbs, c < n): m1 = c^dp mod p in the Montgomery domain of mp, and
- * m2 = c^dq mod q plain (key->q.limbs limbs; the limbs above are left
- * alone). mp and mq are p's and q's contexts from vg_rsa_mont_init with
- * the same row. */
+ * limbs, c < n) and Garner's step: h = (c^dp - c^dq) qinv mod p (plain,
+ * key->p.limbs limbs) and m2 = c^dq mod q plain (key->q.limbs limbs; the
+ * limbs above are left alone), so that the result is m2 + h q. mp and mq
+ * are p's and q's contexts from vg_rsa_mont_init with the same row. */
 typedef void vg_rsa_crt_fn(const struct vg_rsa_impl *im, const struct vg_rsa_key *key,
-			   const vg_mont *mp, const vg_mont *mq, uint64_t *m1, uint64_t *m2,
+			   const vg_mont *mp, const vg_mont *mq, uint64_t *h, uint64_t *m2,
 			   const uint64_t *c);
 
 /* r = a^e mod n (pub->limbs limbs), plain and fully reduced, for a < n.

@@ -208,19 +208,24 @@ int vg_rsa_key_init(vg_rsa_key *key, const vg_rsa_key_parts *parts)
 	ok &= check_crt_exp(&key->p, &s, nl, parts->dp, parts->dp_len);
 	ok &= check_crt_exp(&key->q, &s, nl, parts->dq, parts->dq_len);
 
-	/* Montgomery constants of p and q. */
+	/* Montgomery constants of p and q: R^2 by doublings, R^3 = R^2 R^2 R^-1. */
 	vg_mont_rr(key->p.rr, key->p.prime, lp);
 	vg_mont_rr(key->q.rr, key->q.prime, lq);
-	vg_rsa52_init(&key->r52, key->p.prime, lp, key->q.prime, lq);
+	vg_rsa_mont_init(vg_rsa_impl(), &s.mp, key->q.prime, key->q.rr, key->q.m0inv, lq);
+	vg_mont_mul(&s.mp, key->q.rrr, key->q.rr, key->q.rr);
+	vg_rsa_mont_init(vg_rsa_impl(), &s.mp, key->p.prime, key->p.rr, key->p.m0inv, lp);
+	vg_mont_mul(&s.mp, key->p.rrr, key->p.rr, key->p.rr);
 
 	/* qinv < p and qinv q == 1 mod p: (q R mod p) qinv R^-1 = q qinv. */
 	ok &= vg_bn_from_bytes(key->qinv, VG_BN_MAX_LIMBS, parts->qinv, parts->qinv_len);
 	ok &= vg_bn_lt(key->qinv, key->p.prime, VG_BN_MAX_LIMBS);
-	vg_rsa_mont_init(vg_rsa_impl(), &s.mp, key->p.prime, key->p.rr, key->p.m0inv, lp);
 	vg_mont_reduce(&s.mp, s.r, key->q.prime, lq);
 	vg_mont_mul(&s.mp, s.t, s.r, key->qinv);
 	s.one[0] = 1;
 	ok &= vg_bn_eq(s.t, s.one, lp);
+	/* qinv R mod p = qinv R^2 R^-1 (qinv < p < R once checked). */
+	vg_mont_mul(&s.mp, key->qinv_r, key->qinv, key->p.rr);
+	vg_rsa52_init(&key->r52, key->p.prime, lp, key->q.prime, lq, key->qinv);
 
 	/* p and q are (probably) prime: Miller-Rabin, constant time in them. */
 	ok &= vg_rsa_prime_check(&s.mp, key->p.bits, VG_RSA_MR_ROUNDS);

@@ -33,6 +33,7 @@ struct vg_rsa_crt {
 	uint64_t prime[VG_BN_MAX_LIMBS]; /* secret: p (or q) */
 	uint64_t exp[VG_BN_MAX_LIMBS];  /* secret: d mod (prime - 1), < 2^bits */
 	uint64_t rr[VG_BN_MAX_LIMBS];   /* secret: R^2 mod prime */
+	uint64_t rrr[VG_BN_MAX_LIMBS];  /* secret: R^3 mod prime (vg_mont's rrr) */
 };
 
 /* d itself is not kept: it is checked against dp and dq at load and the
@@ -42,6 +43,7 @@ struct vg_rsa_key {
 	struct vg_rsa_public_key pub;
 	struct vg_rsa_crt p, q;
 	uint64_t qinv[VG_BN_MAX_LIMBS]; /* secret: q^-1 mod p, p.limbs limbs */
+	uint64_t qinv_r[VG_BN_MAX_LIMBS]; /* secret: qinv R mod p (Garner of vg_rsa_crt_52) */
 	struct vg_rsa52 r52;            /* radix-2^52 constants (ifma tier) */
 };
 

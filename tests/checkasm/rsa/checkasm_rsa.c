@@ -8,7 +8,8 @@
  * a or b; the squarings on a < m; callee-saved registers and the stack
  * checked by the harness's trampoline. The radix-2^52 "almost Montgomery"
  * multiplies (paired and single, also squaring in place) on operands below
- * 2m (their contract) including m, m+1 and 2m-1, the paired windows
+ * 2m (their contract) including m, m+1 and 2m-1, and a < m with any b
+ * below 2^(52 L) (the input's reduction), the paired windows
  * (squarings and a multiply in one call), and the paired table reads on
  * every index pair. Nothing secret: test data. */
 #include <stdint.h>
@@ -260,6 +261,52 @@ static void check_amm52(vg_amm52x2_fn *fn, vg_amm52x2_fn *ref, size_t L, int hal
 	}
 }
 
+/* fn as the input's reduction calls it (vg_rsa52_exp2): a < m (edge
+ * operands 0, 1, m-1, the largest below m with lower limbs 2^64-1, or
+ * random) and b any L-digit value below 2^(52 L): every digit 2^52-1,
+ * random digits, or random digits with long runs of 2^52-1 and 0. */
+static void check_amm52_wide(vg_amm52x2_fn *fn, vg_amm52x2_fn *ref, size_t L, int halves)
+{
+	size_t n = L / 5 * 4, S = VG_RSA52_STRIDE(L), W = halves * S;
+	uint64_t m64[2][MAXN], m[2 * S52], a[2 * S52], b[2 * S52], k0[2], want[2 * S52];
+	uint64_t v[MAXN + 1];
+	uint8_t raw[VG_CHECKASM_OUT(2 * S52 * 8)];
+	int iters = vg_checkasm_iters() / 3 + 60;
+
+	for (int i = 0; i < iters; i++) {
+		memset(m, 0, sizeof(m));
+		memset(a, 0, sizeof(a));
+		memset(b, 0, sizeof(b));
+		for (int h = 0; h < halves; h++) {
+			rand_modulus(m64[h], n, i < 45 ? i % 3 : (int)(vg_checkasm_rand64() % 3));
+			vg_rsa52_to52(m + h * S, L, m64[h], n);
+			k0[h] = vg_mont_m0inv(m64[h][0]) & M52;
+			int ka = i < 45 ? (i / 3) % 5 : 4;
+			if (ka < 4)
+				(void)edge(v, m64[h], n, ka);
+			else
+				rand_below(v, m64[h], n);
+			vg_rsa52_to52(a + h * S, L, v, n);
+			int kb = (i + h) % 3;
+			for (size_t j = 0; j < L; j++) {
+				uint64_t d = vg_checkasm_rand64() & M52;
+				if (kb == 0 || (kb == 2 && (j / 5) % 3 == 0))
+					d = M52;
+				else if (kb == 2 && (j / 5) % 3 == 1)
+					d = 0;
+				b[h * S + j] = d;
+			}
+		}
+		memset(want, 0, sizeof(want));
+		ref(want, a, b, m, k0);
+		uint8_t *out = vg_checkasm_guard(raw, W * 8);
+		vg_checkasm_call(fn, (uint64_t *)(void *)out, a, b, m, k0);
+		if (!vg_checkasm_eq(out, want, W * 8, "L=%zu i=%d (b < 2^(52 L))", L, i) ||
+		    !vg_checkasm_guard_ok(raw, W * 8))
+			return;
+	}
+}
+
 /* The paired window (acc^(2^nsq) sel, vg_amm52x2w_fn) against row 0's, in
  * place over acc as the exponentiation calls it, for nsq = 0..6, on the
  * operand kinds of check_amm52 for acc and sel (each half its own) and
@@ -308,8 +355,9 @@ static void check_win(vg_amm52x2w_fn *fn, vg_amm52x2w_fn *ref, size_t L)
 
 /* The paired table read, halves S qwords apart: every (ip, iq) pair, on
  * random tables. */
-static void check_select(vg_rsa52_select2_fn *fn, vg_rsa52_select2_fn *ref, size_t S)
+static void check_select(vg_rsa52_select2_fn *fn, vg_rsa52_select2_fn *ref, size_t L)
 {
+	size_t S = VG_RSA52_STRIDE(L);
 	static uint64_t table[VG_RSA52_TABLE][2 * S52];
 	uint64_t want[2 * S52];
 	uint8_t raw[VG_CHECKASM_OUT(2 * S52 * 8)];
@@ -317,6 +365,11 @@ static void check_select(vg_rsa52_select2_fn *fn, vg_rsa52_select2_fn *ref, size
 
 	for (int r = 0; r < rounds; r++) {
 		vg_checkasm_rand_bytes(table, sizeof(table));
+		/* the digits above L are zero in every entry, as the multiplies
+		 * write them (the 20-digit read skips them) */
+		for (size_t i = 0; i < VG_RSA52_TABLE; i++)
+			for (size_t j = L; j < S; j++)
+				table[i][j] = table[i][S + j] = 0;
 		for (uint64_t ip = 0; ip < VG_RSA52_TABLE; ip++) {
 			for (uint64_t iq = 0; iq < VG_RSA52_TABLE; iq++) {
 				ref(want, &table[0][0], ip, iq);
@@ -375,6 +428,7 @@ static void check_row(const struct vg_rsa_impl *im, const struct vg_rsa_impl *c)
 			snprintf(name, sizeof(name), "amm52x2 %zu digits (%s row)", L, im->v.name);
 			vg_checkasm_func(name);
 			check_amm52(f->mul, r->mul, L, 2);
+			check_amm52_wide(f->mul, r->mul, L, 2);
 			vg_checkasm_func_done();
 		}
 		if (fresh((const void *)f->win, (const void *)r->win)) {
@@ -386,7 +440,7 @@ static void check_row(const struct vg_rsa_impl *im, const struct vg_rsa_impl *c)
 		if (fresh((const void *)f->select, (const void *)r->select)) {
 			snprintf(name, sizeof(name), "select2 %zu digits (%s row)", L, im->v.name);
 			vg_checkasm_func(name);
-			check_select(f->select, r->select, VG_RSA52_STRIDE(L));
+			check_select(f->select, r->select, L);
 			vg_checkasm_func_done();
 		}
 		if (fresh((const void *)im->amm52x1[k], (const void *)c->amm52x1[k])) {

@@ -46,6 +46,7 @@ static void mark_crt(struct vg_rsa_crt *h)
 	SECRET(h->prime);
 	SECRET(h->exp);
 	SECRET(h->rr);
+	SECRET(h->rrr);
 }
 
 static void mark_key_secret(struct vg_rsa_key *key)
@@ -53,9 +54,12 @@ static void mark_key_secret(struct vg_rsa_key *key)
 	mark_crt(&key->p);
 	mark_crt(&key->q);
 	SECRET(key->qinv);
+	SECRET(key->qinv_r);
 	SECRET(key->r52.k0);
 	SECRET(key->r52.m);
 	SECRET(key->r52.rr);
+	SECRET(key->r52.hi);
+	SECRET(key->r52.out);
 }
 
 /* The first e = 3 key of the 2048-bit sig_gen file: factors of about 1365
@@ -164,7 +168,7 @@ static void test_ct_unbalanced(void **state)
 static void test_ct_rsa52(void **state)
 {
 	vg_rsa_key *key = trsa_key_from_file("rsa_pkcs1_2048_test.txt");
-	uint64_t cp[VG_BN_MAX_LIMBS] = {0}, cq[VG_BN_MAX_LIMBS] = {0};
+	uint64_t c[2 * VG_BN_MAX_LIMBS] = {0};
 	uint64_t rp[VG_BN_MAX_LIMBS], rq[VG_BN_MAX_LIMBS];
 	uint64_t seed = 7;
 	const struct vg_rsa52_impl *impl = &vg_rsa_impls[0].r52[0]; /* C row, 20 digits */
@@ -172,12 +176,11 @@ static void test_ct_rsa52(void **state)
 	(void)state;
 	assert_int_equal(key->r52.digits, 20);
 	assert_int_equal(vg_rsa52_digits[0], 20);
-	trsa_rand_bytes(&seed, (uint8_t *)cp, 15 * 8);
-	trsa_rand_bytes(&seed, (uint8_t *)cq, 15 * 8);
+	/* the input of both halves, reduced inside (two chunks) */
+	trsa_rand_bytes(&seed, (uint8_t *)c, 31 * 8);
 	mark_key_secret(key);
-	SECRET(cp);
-	SECRET(cq);
-	vg_rsa52_exp2(&key->r52, impl, rp, rq, cp, cq, key->p.exp, key->q.exp,
+	SECRET(c);
+	vg_rsa52_exp2(&key->r52, impl, rp, rq, c, key->pub.limbs, key->p.exp, key->q.exp,
 		      key->p.bits, key->p.prime, key->q.prime, key->p.limbs);
 	PUBLIC(rp);
 	PUBLIC(rq);

@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 	static uint64_t cycles[SAMPLES], sorted[SAMPLES];
 	static int cls[SAMPLES];
 	uint64_t ep[2][VG_BN_MAX_LIMBS], eq[2][VG_BN_MAX_LIMBS];
-	uint64_t cp[2][VG_BN_MAX_LIMBS], cq[2][VG_BN_MAX_LIMBS];
+	uint64_t c2[2][2 * VG_BN_MAX_LIMBS];
 	uint64_t rp[VG_BN_MAX_LIMBS], rq[VG_BN_MAX_LIMBS];
 	uint64_t seed = 0x5eed;
 
@@ -82,9 +82,8 @@ int main(int argc, char **argv)
 	/* class 0: fixed secret */
 	memset(ep, 0, sizeof(ep));
 	memset(eq, 0, sizeof(eq));
-	memset(cp, 0, sizeof(cp));
-	memset(cq, 0, sizeof(cq));
-	cp[0][0] = cq[0][0] = 1;
+	memset(c2, 0, sizeof(c2));
+	c2[0][0] = 1;
 
 	for (int i = 0; i < SAMPLES; i++) {
 		int c = (int)(trsa_rand(&seed) & 1);
@@ -93,8 +92,7 @@ int main(int argc, char **argv)
 			/* fresh random secret, below the primes (top limb zero) */
 			trsa_rand_bytes(&seed, (uint8_t *)ep[1], limbs * 8);
 			trsa_rand_bytes(&seed, (uint8_t *)eq[1], limbs * 8);
-			trsa_rand_bytes(&seed, (uint8_t *)cp[1], (limbs - 1) * 8);
-			trsa_rand_bytes(&seed, (uint8_t *)cq[1], (limbs - 1) * 8);
+			trsa_rand_bytes(&seed, (uint8_t *)c2[1], (2 * limbs - 1) * 8);
 			if (bits % 64) {
 				ep[1][limbs - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
 				eq[1][limbs - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
@@ -102,8 +100,8 @@ int main(int argc, char **argv)
 		}
 		size_t eb = control && c == 0 ? bits - 256 : bits;
 		uint64_t t0 = __rdtsc();
-		vg_rsa52_exp2(&key->r52, f, rp, rq, cp[c], cq[c], ep[c], eq[c], eb, key->p.prime,
-			      key->q.prime, limbs);
+		vg_rsa52_exp2(&key->r52, f, rp, rq, c2[c], 2 * limbs, ep[c], eq[c], eb,
+			      key->p.prime, key->q.prime, limbs);
 		cycles[i] = __rdtsc() - t0;
 	}
 	trsa_key_free(key);

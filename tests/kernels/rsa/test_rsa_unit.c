@@ -532,6 +532,16 @@ static void test_mont_reduce(void **state)
 			ref_mod(&rr, &ra, &c.rm);
 			ref_to(w, n, &rr);
 			assert_memory_equal(r, w, n * 8);
+			/* with R^3 (the CRT halves' contexts): the same value */
+			{
+				uint64_t rrr[MAXL];
+				vg_mont ctx3 = c.ctx;
+				vg_mont_mul(&c.ctx, rrr, c.rr, c.rr);
+				ctx3.rrr = rrr;
+				memset(r, 0, sizeof(r));
+				vg_mont_reduce(&ctx3, r, a, an);
+				assert_memory_equal(r, w, n * 8);
+			}
 		}
 	}
 }
@@ -1266,28 +1276,65 @@ static void test_pkcs1_known_answers(void **state)
 }
 
 /* Corrupt one CRT value of a loaded key at a time: the private operation
- * must notice (m^e != c), return VG_E_FAULT and zero its output. */
+ * must notice (m^e != c), return VG_E_FAULT and zero its output. The
+ * values are those the chosen row reads: the radix-2^52 method (ifma)
+ * takes its constants from key->r52 and qinv_r, the 64-bit one qinv, R^2
+ * and R^3 (a corrupted value the row never reads cannot fault it). */
 static void test_fault(void **state)
 {
 	struct vg_rsa_key *bad = malloc(sizeof(*bad));
 	uint8_t in[256], out[256], zero[256] = {0};
 	int faults = 0;
+	int r52 = vg_rsa_impl()->crt == vg_rsa_crt_52 && keys[0]->r52.digits != 0;
+	size_t S = VG_RSA52_STRIDE(keys[0]->r52.digits);
 
 	(void)state;
 	assert_non_null(bad);
 	trsa_rand_bytes(&rng, in, sizeof(in));
 	in[0] = 0x12;
-	for (int which = 0; which < 8; which++) {
+	for (int which = 0; which < 10; which++) {
 		memcpy(bad, keys[0], sizeof(*bad));
 		switch (which) {
 		case 0: bad->p.exp[3] ^= 0x100; break;
 		case 1: bad->q.exp[0] ^= 2; break;
-		case 2: bad->qinv[5] ^= 1; break;
-		case 3: bad->p.rr[0] ^= 4; break;
-		case 4: bad->q.rr[7] ^= 1; break;
-		case 5: bad->p.prime[9] ^= 8; break;
-		case 6: bad->q.m0inv ^= 1u << 20; break;
-		case 7: bad->p.m0inv ^= 1; break;
+		case 2: bad->p.prime[9] ^= 8; break;
+		case 3: bad->p.m0inv ^= 1; break;
+		case 4:
+			if (r52)
+				bad->qinv_r[5] ^= 1;
+			else
+				bad->qinv[5] ^= 1;
+			break;
+		case 5:
+			if (r52)
+				bad->r52.out[3] ^= 1;
+			else
+				bad->p.rr[0] ^= 4;
+			break;
+		case 6:
+			if (r52)
+				bad->r52.hi[S + 2] ^= 1 << 9;
+			else
+				bad->q.rr[7] ^= 1;
+			break;
+		case 7:
+			if (r52)
+				bad->r52.rr[1] ^= 1;
+			else
+				bad->p.rrr[2] ^= 1;
+			break;
+		case 8:
+			if (r52)
+				bad->r52.k0[1] ^= 1u << 20;
+			else
+				bad->q.rrr[4] ^= 2;
+			break;
+		case 9:
+			if (r52)
+				bad->r52.m[S + 7] ^= 1;
+			else
+				bad->q.m0inv ^= 1u << 20;
+			break;
 		}
 		memset(out, 0xa5, sizeof(out));
 		int rc = vg_rsa_private(bad, out, in, sizeof(in));
@@ -1308,7 +1355,7 @@ static void test_fault(void **state)
 	/* the untouched key still works */
 	assert_int_equal(vg_rsa_private(keys[0], out, in, sizeof(in)), 0);
 	assert_memory_not_equal(out, zero, sizeof(out));
-	assert_int_equal(faults, 8);
+	assert_int_equal(faults, 10);
 	vg_rsa_key_wipe(bad);
 	free(bad);
 }
