@@ -76,6 +76,94 @@
 %endrep
 %endmacro
 
+; REDUCE_WIN: the reduction of MONT_SQR_ADX with the low K = 5 words of
+; the row's window of T in registers (W0..W4 = T(i)..T(i+4) at row i):
+; their products take one memory operation (m's limb) instead of three,
+; and the product at T(i+5) leaves its sum in the register T(i) freed
+; (not stored: no later row reads that word from memory), which the
+; rotation at the row's end makes W4. The chains are those of the row
+; form: CF adds the low halves into t, OF the high halves one limb up;
+; r13 carries what overflows T(i+N). The window T(N..N+4) is stored back
+; after the last row for MONT_FINAL. Uses rsi, r9, r14, r15, rbp.
+%define RW_K 5
+%macro REDUCE_WIN 0
+%xdefine W0 rsi
+%xdefine W1 r9
+%xdefine W2 r14
+%xdefine W3 r15
+%xdefine W4 rbp
+	mov W0, T(0)
+	mov W1, T(1)
+	mov W2, T(2)
+	mov W3, T(3)
+	mov W4, T(4)
+	xor r13d, r13d
+	mov r11, rsp
+	mov rdx, W0
+	imul rdx, r8                    ; u of row 0
+%%row:
+	xor eax, eax
+	mulx rbx, r10, [rcx]
+	adcx r10, W0                    ; zero by the choice of u; CF matters
+	mulx r12, r10, [rcx + 8]
+	adcx W1, r10
+	adox W1, rbx
+	mulx rbx, r10, [rcx + 16]
+	adcx W2, r10
+	adox W2, r12
+	mulx r12, r10, [rcx + 24]
+	adcx W3, r10
+	adox W3, rbx
+	mulx rbx, r10, [rcx + 32]
+	adcx W4, r10
+	adox W4, r12
+	mulx r12, r10, [rcx + 40]       ; T(i + 5) into the freed register
+	adcx r10, [r11 + 40]
+	adox r10, rbx
+	mov W0, r10
+%assign j 6
+%rep N - 6
+%if j % 2
+	mulx r12, r10, [rcx + 8 * j]
+	adcx r10, [r11 + 8 * j]
+	adox r10, rbx
+%else
+	mulx rbx, r10, [rcx + 8 * j]
+	adcx r10, [r11 + 8 * j]
+	adox r10, r12
+%endif
+	mov [r11 + 8 * j], r10
+%assign j j + 1
+%endrep
+	mov r10, [r11 + 8 * N]          ; N even: the last high half is in r12
+	adox r10, r12
+	adcx r10, r13
+	mov [r11 + 8 * N], r10
+	mov r13, rax
+	adcx r13, rax
+	adox r13, rax
+	mov rdx, W1                     ; T(i + 1), final: the next row's u
+	imul rdx, r8                    ; after the chains: imul sets flags
+	; rotate: W0..W3 = T(i+1)..T(i+4), W4 = T(i+5) (renaming moves)
+	mov r10, W0
+	mov W0, W1
+	mov W1, W2
+	mov W2, W3
+	mov W3, W4
+	mov W4, r10
+	lea r11, [r11 + 8]
+	lea r10, [rsp + 8 * N]
+	cmp r11, r10
+	jne %%row
+	mov T(N), W0
+	mov T(N + 1), W1
+	mov T(N + 2), W2
+	mov T(N + 3), W3
+	mov T(N + 4), W4
+	xor esi, esi                    ; held T: secret
+	xor r9d, r9d
+%endmacro
+
 %macro MONT_SQR_ADX 1
 %assign N %1
 FUNC vg_mont_sqr_adx_%1
@@ -83,6 +171,10 @@ FUNC vg_mont_sqr_adx_%1
 	push rbp
 	push r12
 	push r13
+%if N == 16
+	push r14
+	push r15
+%endif
 	sub rsp, 8 * (2 * N)
 	; the limbs of T no triangle writes (CROSS_TRI)
 	xor eax, eax
@@ -179,6 +271,9 @@ FUNC vg_mont_sqr_adx_%1
 %assign k k + 1
 %endrep
 
+%if N == 16
+	REDUCE_WIN
+%else
 	; Reduction: N rows; row i adds u m at T(i) with u = T(i) m0inv,
 	; zeroing T(i). r11 points at T(i); r13 carries what overflows T(i+N)
 	; into the next row's top. The next row's u is computed from the
@@ -223,11 +318,17 @@ FUNC vg_mont_sqr_adx_%1
 	dec ebp
 	jnz %%row
 
+%endif
+
 	; t = T(N..2N-1) + r13 2^(64 N) < 2m: r = t - m unless that borrows
 	; past r13 (mask = r13 - borrow is 0 or -1).
 	MONT_FINAL N, r13
 	MONT_WIPE 2 * N
 	add rsp, 8 * (2 * N)
+%if N == 16
+	pop r15
+	pop r14
+%endif
 	pop r13
 	pop r12
 	pop rbp
