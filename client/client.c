@@ -59,6 +59,14 @@ vg_client *vg_client_new(const char *path)
 	c->state = CS_NONE;
 	c->fork_gen = vgc_fork_gen();
 	c->timeout_ms = 5000;
+	c->spin_us = VGC_SPIN_US_DEFAULT;
+	const char *spin = getenv("VGD_SPIN_US");
+	if (spin && *spin) {
+		char *end;
+		long v = strtol(spin, &end, 10);
+		if (!*end && v >= 0) /* anything else: the default */
+			c->spin_us = v > VGC_SPIN_US_MAX ? VGC_SPIN_US_MAX : (int)v;
+	}
 	c->max_inflight = VG_PROTO_MAX_INFLIGHT;
 	c->free_head = c->q_head = c->q_tail = -1;
 	return c;

@@ -21,6 +21,13 @@ long long vgc_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+long long vgc_now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 /* Which process a client belongs to, without a getpid() system call on
  * every call (eight per signature before): a pthread_atfork handler bumps
  * the generation in every child fork() makes (glibc runs it for fork(),

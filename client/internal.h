@@ -69,6 +69,8 @@ struct vg_client {
 				 * pending requests */
 	long long retry_at; /* CS_RETRY: when to try connect() again */
 	int timeout_ms;
+	int spin_us;      /* sync.c: how long a blocking call spins before it
+			   * sleeps (VGD_SPIN_US, default VGC_SPIN_US_DEFAULT) */
 	int in_cb;        /* > 0 while a callback runs */
 	int closing;      /* vg_client_free is running callbacks */
 	int broken;       /* a write failed outside process(): handled there */
@@ -95,10 +97,16 @@ struct vg_client {
 };
 
 #define VGC_RBUF_SIZE (2 * VG_PROTO_MAX_FRAME)
+/* A blocking call's spin before it sleeps: longer than a same-CPU round
+ * trip through vgd for ping, Ed25519, ECDSA and X25519 (README,
+ * Performance, "A blocking call spins before it sleeps"). */
+#define VGC_SPIN_US_DEFAULT 100
+#define VGC_SPIN_US_MAX 1000000
 #define VGC_MAX_SLOTS 65535u
 
 /* conn.c */
 VGC_HIDDEN long long vgc_now_ms(void);
+VGC_HIDDEN long long vgc_now_us(void);
 /* This process's fork generation: bumped in every child fork() makes. */
 VGC_HIDDEN unsigned long vgc_fork_gen(void);
 VGC_HIDDEN int vgc_forked_check(vg_client *c);

@@ -6,6 +6,7 @@
  * buffers; the library's copy is wiped by async.c. */
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,22 @@ static int run(vg_client *c, int err, const vg_request *rq, struct sync_ctx *x)
 	 * first read (a recv that would say EAGAIN, saved). */
 	int wait_first = c->state == CS_UP && !c->broken && c->woff == c->wlen &&
 			 c->q_head < 0 && !c->more;
+	/* Spin a little before sleeping. A thread that sleeps leaves its CPU
+	 * idle: the reply then has to wake that CPU (on a VM an interrupt and
+	 * an exit, on bare metal a C-state exit), and the kernel is free to
+	 * move the thread, so vgd's front (follow_clients) cannot stay on the
+	 * caller's CPU. Yielding lets the front and the keyholder run here
+	 * when they are on this CPU; a reply within the spin costs no sleep,
+	 * and a thread that sleeps anyway has lost spin_us at most. */
+	if (wait_first && c->spin_us > 0) {
+		long long end = vgc_now_us() + c->spin_us;
+		do {
+			vgc_process(c);
+			if (x->done)
+				return x->status;
+			sched_yield();
+		} while (vgc_now_us() < end);
+	}
 	while (!x->done) {
 		if (!wait_first)
 			vgc_process(c);

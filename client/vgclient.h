@@ -45,9 +45,18 @@
  * CPU_HINT, later requests of these kinds carry the CPU the calling
  * thread runs on (sched_getcpu, no system call; PROTOCOL.md 6.10). A
  * request sent again on a new connection goes without it, since the
- * daemon there may predate the hint. A vgd with follow_clients = yes uses
- * it to serve a request on the caller's CPU when it is not saturated. The
- * hint changes no result.
+ * daemon there may predate the hint. vgd (follow_clients, its default)
+ * uses it to serve a request on the caller's CPU when it is not
+ * saturated. The hint changes no result.
+ *
+ * A BLOCKING CALL SPINS BEFORE IT SLEEPS: once its request is written, it
+ * reads the socket without blocking, yielding its CPU in between
+ * (sched_yield), for up to VGD_SPIN_US microseconds (the environment
+ * variable, read by vg_client_new: 0 to 1000000, default 100; 0: sleep in
+ * poll() at once), and only then sleeps in poll(). A thread that sleeps
+ * leaves its CPU idle: the reply has to wake it (on a VM an interrupt and
+ * an exit), and the kernel may move the thread to another CPU, away from
+ * the vgd front that follows it. Asynchronous calls never spin.
  *
  * SYNCHRONOUS AND ASYNCHRONOUS CALLS on one client may be mixed: a
  * synchronous call submits its request into the same queue and drives the

@@ -85,16 +85,16 @@ static void count(int on)
 	N.on = on;
 }
 
-/* A blocking signature: one send, one poll (the wait), one recv (the
- * reply, read whole: no second recv to find the socket empty); no getpid
- * (fork detection) and no allocation. */
+/* A blocking signature that sleeps at once (VGD_SPIN_US=0): one send, one
+ * poll (the wait), one recv (the reply, read whole: no second recv to find
+ * the socket empty); no getpid (fork detection) and no allocation. */
 static void test_sync_sign_budget(void **state)
 {
 	uint8_t msg[32] = {1}, sig[64];
 	size_t sl;
 	/* The first call connects, the second asks hello whether the daemon
-	 * takes the CPU hint (sync.c: ask_caps); from then on a call is one
-	 * frame each way. */
+	 * takes the CPU hint (hint.c); from then on a call is one frame each
+	 * way. */
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(vg_client_sign(C, "ed", VGC_ALG_ED25519, msg, 32, sig, 64, &sl), 0);
 	for (int i = 0; i < 20; i++) {
@@ -108,6 +108,38 @@ static void test_sync_sign_budget(void **state)
 		assert_int_equal(N.getpid, 0);
 		assert_int_equal(N.malloc, 0);
 	}
+}
+
+/* The same signature with the spin on (VGD_SPIN_US, sync.c): the reply is
+ * read while spinning, so the call makes no poll and does not sleep; the
+ * spin adds no allocation or getpid. The spin is long here (20 ms) so that
+ * a loaded machine still answers within it; a call that runs out of spin
+ * waits in one poll as before. */
+static void test_sync_sign_spins(void **state)
+{
+	uint8_t msg[32] = {3}, sig[64];
+	size_t sl;
+	setenv("VGD_SPIN_US", "20000", 1);
+	vg_client *c = vg_client_new(D.sock);
+	setenv("VGD_SPIN_US", "0", 1);
+	assert_non_null(c);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(vg_client_sign(c, "ed", VGC_ALG_ED25519, msg, 32, sig, 64, &sl), 0);
+	int no_poll = 0;
+	for (int i = 0; i < 20; i++) {
+		count(1);
+		int r = vg_client_sign(c, "ed", VGC_ALG_ED25519, msg, 32, sig, 64, &sl);
+		count(0);
+		assert_int_equal(r, 0);
+		assert_int_equal(N.send, 1);
+		assert_true(N.poll <= 1);
+		assert_true(N.recv >= 1);
+		assert_int_equal(N.getpid, 0);
+		assert_int_equal(N.malloc, 0);
+		no_poll += N.poll == 0;
+	}
+	vg_client_free(c);
+	assert_true(no_poll >= 15);
 }
 
 static int done;
@@ -147,8 +179,12 @@ static void test_async_budget(void **state)
 
 int main(void)
 {
+	/* The budgets below are those of a call that sleeps at once;
+	 * test_sync_sign_spins turns the spin on for its own client. */
+	setenv("VGD_SPIN_US", "0", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sync_sign_budget),
+		cmocka_unit_test(test_sync_sign_spins),
 		cmocka_unit_test(test_async_budget),
 	};
 	return cmocka_run_group_tests_name("client-syscalls", tests, setup, teardown);
