@@ -34,7 +34,7 @@ void vgd_config_defaults(vgd_config *cfg)
 	cfg->socket_mode = 0660;
 	cfg->keyholders = 0;
 	cfg->pin_keyholders = 1;
-	cfg->follow_clients = 0; /* opt-in: see daemon/DESIGN-cpu.md (3) */
+	cfg->follow_clients = 1; /* see daemon/DESIGN-cpu.md (3) */
 	cfg->max_connections = 1024;
 	cfg->max_inflight = VG_PROTO_MAX_INFLIGHT;
 	cfg->max_queue = 4096;

@@ -14,11 +14,13 @@
  * FOLLOW_GAP_MS, so clients on several CPUs cannot make it bounce; when
  * vgd saturates (front_sched.c) it lets go of the pin, so that it can
  * run wherever a CPU is free. A hint for a CPU outside the mask the front
- * started with is ignored. It is off unless follow_clients = yes: it
- * helps clients pinned to their CPUs, while an unpinned client on an idle
- * machine is moved away from the front again by the kernel (measured with
- * bench/vgsplit, daemon/DESIGN-cpu.md). Busy polling (busy_poll_us) turns
- * it off too: a polling front would take the CPU its client needs.
+ * started with is ignored. follow_clients = no turns it off. It serves
+ * clients that stay on their CPU while they wait: pinned ones, and
+ * libvgclient's blocking calls, which spin before they sleep; a client
+ * that sleeps at once on an idle machine is moved away from the front
+ * again by the kernel (measured with bench/vgsplit, daemon/DESIGN-cpu.md).
+ * Busy polling (busy_poll_us) turns it off too: a polling front would
+ * take the CPU its client needs.
  * Nothing secret. */
 #include "front_internal.h"
 

@@ -1,24 +1,28 @@
-/* vgsplit: what would one front per CPU give a 1x1 client? (issue 23,
- * daemon/DESIGN-cpu.md). vgd has one front, which the kernel keeps on
- * whichever CPU it last ran on; on an idle machine that is rarely the
- * client's, so each request pays two cross-CPU wake-ups, unless the front
- * follows the client's CPU hint (front_follow.c), as it does by default
- * for libvgclient's callers with follow_clients = yes. This prototype
- * measures the proposed design without building it: one vgd per CPU, each
- * confined to its CPU (front and keyholder there, as a per-CPU front
- * would be), and a client that sends each request to the vgd on the CPU
- * it runs on at that moment (sched_getcpu, as libvgclient would). Six
- * clients, interleaved in rounds:
- *   shipped   vgd as installed (one front, keyholders pinned per CPU);
- *   follow    the same with follow_clients = yes (front_follow.c);
- *   shipped@N and follow@N: those two with the client pinned to CPU N
+/* vgsplit: where a 1x1 request runs, and what one front per CPU would
+ * give (issue 23, daemon/DESIGN-cpu.md). vgd has one front, which the
+ * kernel keeps on whichever CPU it last ran on; on an idle machine that is
+ * rarely the client's, so each request pays two cross-CPU wake-ups, unless
+ * the front follows the client's CPU hint (front_follow.c, follow_clients,
+ * on by default) and the client stays on its CPU while it waits
+ * (libvgclient's blocking calls spin before they sleep, VGD_SPIN_US). It
+ * also measures the alternative design without building it: one vgd per
+ * CPU, each confined to its CPU (front and keyholder there, as a per-CPU
+ * front would be), and a client that sends each request to the vgd on the
+ * CPU it runs on at that moment (sched_getcpu). Six clients, interleaved
+ * in rounds:
+ *   nofollow  vgd with follow_clients = no (one front, keyholders pinned
+ *             per CPU);
+ *   follow    vgd's defaults (follow_clients = yes);
+ *   nofollow@N and follow@N: those two with the client pinned to CPU N
  *             (the last one it may use), as nginx's worker_cpu_affinity
  *             pins its workers;
  *   one-cpu   always the vgd confined to the first CPU;
  *   per-cpu   the vgd on the caller's CPU.
  * The other clients are unpinned.
- * Each row gives p50/p90 of the round trip and "local": the share of
- * requests that started and ended on the CPU of the vgd they used.
+ * Each row gives p50/p90 of the round trip, "local": the share of
+ * requests that started and ended on the CPU of the vgd they used, and
+ * "cpu/req": the client thread's CPU time per request (a spin is CPU
+ * time; so, on a VM, is much of going to sleep and being woken).
  * Latencies are printed, never asserted. Secret: the copied test key
  * (removed with the temporary directory). */
 #include <errno.h>
@@ -73,7 +77,7 @@ static int start(daemon_t *d, const char *vgd, const char *dir, int i, int cpu, 
 	 * the default (one per CPU, pinned). */
 	fprintf(f, "socket = %s\nlog_level = warning\nfront_user = nobody\n%s\n%s\n"
 		   "[key ed]\nfile = ed25519.pem\nallow = sign\n",
-		d->sock, cpu >= 0 ? "keyholders = 1" : "", follow ? "follow_clients = yes" : "");
+		d->sock, cpu >= 0 ? "keyholders = 1" : "", follow ? "" : "follow_clients = no");
 	if (fclose(f) != 0)
 		return -1;
 	cpu_set_t all, one;
@@ -104,6 +108,7 @@ static int start(daemon_t *d, const char *vgd, const char *dir, int i, int cpu, 
 typedef struct {
 	uint64_t *lat;
 	size_t n, cap, local;
+	uint64_t cpu_ns; /* the client thread's CPU time over its requests */
 	int failed;
 } series;
 
@@ -125,9 +130,11 @@ static void run(series *s, daemon_t *d, int nd, int mode, int ed, uint64_t ns, i
 	uint8_t sig[64];
 	size_t sl;
 	uint64_t end = now_ns() + ns;
+	struct timespec c0, c1;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	while (now_ns() < end && s->n < s->cap) {
 		int cpu = sched_getcpu();
-		daemon_t *t = &d[mode == 1 || mode == 3]; /* shipped or follow */
+		daemon_t *t = &d[mode == 1 || mode == 3]; /* nofollow or follow */
 		if (mode == 4)
 			t = &d[2];
 		if (mode == 5)
@@ -146,6 +153,8 @@ static void run(series *s, daemon_t *d, int nd, int mode, int ed, uint64_t ns, i
 		s->lat[s->n++] = b - a;
 		s->local += t->cpu >= 0 && t->cpu == cpu && sched_getcpu() == cpu;
 	}
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	s->cpu_ns += (uint64_t)((c1.tv_sec - c0.tv_sec) * 1000000000LL + (c1.tv_nsec - c0.tv_nsec));
 	if (pinned)
 		(void)sched_setaffinity(0, sizeof(all), &all);
 }
@@ -158,18 +167,23 @@ int main(int argc, char **argv)
 	if (!keys)
 		keys = VGSPLIT_KEYS;
 	static const struct option lo[] = {{"vgd", 1, 0, 'v'}, {"keys", 1, 0, 'K'},
-					   {"tsv", 0, 0, 'T'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+					   {"tsv", 0, 0, 'T'}, {"spin", 1, 0, 'S'},
+					   {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
 	while ((opt = getopt_long(argc, argv, "t:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 't': seconds = atof(optarg); break;
 		case 'v': vgd = optarg; break;
 		case 'K': keys = optarg; break;
 		case 'T': tsv = 1; break;
+		case 'S': setenv("VGD_SPIN_US", optarg, 1); break; /* read by vg_client_new */
 		default:
 			printf("usage: vgsplit [-t SECONDS per row] [--vgd PATH] [--keys DIR] [--tsv]\n"
-			       "Times 1x1 ping and Ed25519 requests to vgd as shipped, to one vgd\n"
-			       "confined to one CPU, and to one vgd per CPU chosen by the caller's\n"
-			       "CPU (the one-front-per-CPU design), interleaved in rounds.\n");
+			       "               [--spin US]\n"
+			       "Times 1x1 ping and Ed25519 requests to vgd with and without\n"
+			       "follow_clients, to one vgd confined to one CPU, and to one vgd per CPU\n"
+			       "chosen by the caller's CPU (the one-front-per-CPU design), interleaved\n"
+			       "in rounds. --spin sets VGD_SPIN_US for its clients (libvgclient's\n"
+			       "spin before a blocking call sleeps; 0: sleep at once).\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
@@ -219,13 +233,15 @@ int main(int argc, char **argv)
 	if (ci)
 		fclose(ci);
 	char pin_s[32], pin_f[32];
-	snprintf(pin_s, sizeof(pin_s), "shipped@%d", last_cpu);
+	snprintf(pin_s, sizeof(pin_s), "nofollow@%d", last_cpu);
 	snprintf(pin_f, sizeof(pin_f), "follow@%d", last_cpu);
-	const char *const modes[NMODES] = {"shipped", "follow", pin_s, pin_f, "one-cpu", "per-cpu"};
-	printf(tsv ? "# vgsplit\t%s\t%d CPUs\n" : "vgsplit: %s, %d CPUs, p50/p90 in us\n", model,
-	       nd - 2);
+	const char *const modes[NMODES] = {"nofollow", "follow", pin_s, pin_f, "one-cpu", "per-cpu"};
+	const char *spin = getenv("VGD_SPIN_US");
+	printf(tsv ? "# vgsplit\t%s\t%d CPUs\tVGD_SPIN_US=%s\n"
+		   : "vgsplit: %s, %d CPUs, VGD_SPIN_US=%s, p50/p90 in us\n",
+	       model, nd - 2, spin ? spin : "(default)");
 	if (tsv)
-		printf("op\tclient\tp50_us\tp90_us\tlocal_pct\tn\n");
+		printf("op\tclient\tp50_us\tp90_us\tlocal_pct\tcpu_us_per_req\tn\n");
 	for (int ed = 0; ed < 2; ed++) {
 		series s[NMODES];
 		for (int m = 0; m < NMODES; m++) {
@@ -246,19 +262,20 @@ int main(int argc, char **argv)
 			}
 			qsort(s[m].lat, s[m].n, sizeof(uint64_t), cmp_u64);
 			double p50 = s[m].lat[s[m].n / 2] / 1e3, p90 = s[m].lat[s[m].n * 9 / 10] / 1e3;
-			/* The shipped and follow fronts are not confined: no
+			/* The nofollow and follow fronts are not confined: no
 			 * "local" to give. */
 			char loc[16] = "-";
 			if (m >= 4)
 				snprintf(loc, sizeof(loc), "%.0f%%",
 					 100.0 * (double)s[m].local / (double)s[m].n);
 			const char *op = ed ? "ed25519" : "ping";
+			double cpu = (double)s[m].cpu_ns / 1e3 / (double)s[m].n;
 			if (tsv)
-				printf("%s\t%s\t%.1f\t%.1f\t%s\t%zu\n", op, modes[m], p50, p90, loc,
-				       s[m].n);
+				printf("%s\t%s\t%.1f\t%.1f\t%s\t%.1f\t%zu\n", op, modes[m], p50, p90,
+				       loc, cpu, s[m].n);
 			else
-				printf("  %-8s %-10s p50 %7.1f  p90 %7.1f  local %4s  (%zu)\n", op,
-				       modes[m], p50, p90, loc, s[m].n);
+				printf("  %-8s %-11s p50 %7.1f  p90 %7.1f  local %4s  cpu/req %6.1f  (%zu)\n",
+				       op, modes[m], p50, p90, loc, cpu, s[m].n);
 			free(s[m].lat);
 		}
 	}

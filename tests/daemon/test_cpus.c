@@ -3,8 +3,8 @@
  * to its own CPU (also after a restart), and the front hands a request to
  * the idle keyholder on the CPU it runs on (stats dispatch.local);
  * pin_keyholders = no leaves them all unpinned. The front pins itself to
- * the CPU its clients' CLIENT_CPU hints name (front_follow.c) when
- * follow_clients = yes (off by default). The CPU sets are read from /proc/PID/status
+ * the CPU its clients' CLIENT_CPU hints name (front_follow.c) unless
+ * follow_clients = no. The CPU sets are read from /proc/PID/status
  * (Cpus_allowed_list), as an operator would check them. */
 #include <sched.h>
 #include <setjmp.h>
@@ -86,10 +86,10 @@ static int setup_unpinned(void **state)
 	return start("keyholders = 0\npin_keyholders = no\n");
 }
 
-static int setup_follow(void **state)
+static int setup_nofollow(void **state)
 {
 	(void)state;
-	return start("keyholders = 0\nfollow_clients = yes\n");
+	return start("keyholders = 0\nfollow_clients = no\n");
 }
 
 static int teardown(void **state)
@@ -248,7 +248,7 @@ static void test_follow_client(void **state)
 	assert_true(dt_stat(D.sock, "front.follow_moves") >= 1);
 }
 
-/* follow_clients is off by default: hints are read and change nothing. */
+/* follow_clients = no: hints are read and change nothing. */
 static void test_follow_off(void **state)
 {
 	(void)state;
@@ -325,9 +325,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pinned_per_cpu, setup_default, teardown),
 		cmocka_unit_test_setup_teardown(test_dispatch_local, setup_default, teardown),
 		cmocka_unit_test_setup_teardown(test_unpinned, setup_unpinned, teardown),
-		cmocka_unit_test_setup_teardown(test_follow_hints, setup_follow, teardown),
-		cmocka_unit_test_setup_teardown(test_follow_client, setup_follow, teardown),
-		cmocka_unit_test_setup_teardown(test_follow_off, setup_default, teardown),
+		/* following is vgd's default */
+		cmocka_unit_test_setup_teardown(test_follow_hints, setup_default, teardown),
+		cmocka_unit_test_setup_teardown(test_follow_client, setup_default, teardown),
+		cmocka_unit_test_setup_teardown(test_follow_off, setup_nofollow, teardown),
 		cmocka_unit_test_teardown(test_affinity_mask, teardown_started),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
