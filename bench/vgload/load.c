@@ -305,6 +305,22 @@ int vgl_load_run(const vgl_phase *p, vgl_result *r)
 			alive |= !conns[i].dead;
 		if (!alive)
 			break;
+		/* 1x1 with a request out: first the spin of libvgclient's
+		 * blocking calls (client/sync.c), so the figure is what they
+		 * see: reads that do not block, with sched_yield between them,
+		 * then epoll_wait. */
+		if (p->spin_us > 0 && p->clients == 1 && p->depth == 1 && s.inflight > 0) {
+			uint64_t until = now + (uint64_t)p->spin_us * 1000u;
+			while (s.inflight > 0 && !conns[0].dead && vgl_now_ns() < until) {
+				on_readable(&s, &conns[0]);
+				if (s.inflight > 0)
+					sched_yield();
+			}
+			if (s.inflight == 0 || conns[0].dead) {
+				refill(&s, &conns[0]);
+				continue;
+			}
+		}
 		/* Round up: waking early would spin; the loop re-checks t_end. */
 		int ms = (int)((p->t_end - now + 999999u) / 1000000u);
 		int n = epoll_wait(s.ep, evs, VGL_MAX_CLIENTS, ms);

@@ -36,7 +36,7 @@
 
 typedef struct {
 	double seconds;
-	int clients, depth, keyholders, busy_poll_us;
+	int clients, depth, keyholders, busy_poll_us, spin_us;
 	int tsv, do_latency, do_saturation;
 	const char *vgd, *sock, *keys_dir, *ops_re;
 } options;
@@ -65,6 +65,9 @@ static void usage(FILE *f)
 		"  --mode M        both | latency | saturation (default both)\n"
 		"  --keyholders N  keyholders of vgload's own vgd (default: online CPUs)\n"
 		"  --busy-poll US  busy_poll_us of vgload's own vgd (default 0, as vgd's)\n"
+		"  --spin US       latency mode: spin up to US for each reply before sleeping,\n"
+		"                  as libvgclient's blocking calls do (default 100, their\n"
+		"                  VGD_SPIN_US default; 0: sleep at once)\n"
 		"  --vgd PATH      the vgd binary (default: the one built with vgload)\n"
 		"  --keys DIR      the test keys (default: the source tree's tests/keys)\n"
 		"  --socket PATH   use a running vgd that serves the test keys as\n"
@@ -91,11 +94,12 @@ static int parse_args(int argc, char **argv, options *o)
 	static const struct option lo[] = {
 		{"ops", required_argument, NULL, 'o'},   {"mode", required_argument, NULL, 'm'},
 		{"keyholders", required_argument, NULL, 'n'}, {"busy-poll", required_argument, NULL, 'b'},
+		{"spin", required_argument, NULL, 'S'},
 		{"vgd", required_argument, NULL, 'v'},   {"keys", required_argument, NULL, 'K'},
 		{"socket", required_argument, NULL, 's'}, {"tsv", no_argument, NULL, 'T'},
 		{"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	*o = (options){.seconds = 2, .clients = 4, .depth = 8, .do_latency = 1,
+	*o = (options){.seconds = 2, .clients = 4, .depth = 8, .do_latency = 1, .spin_us = 100,
 		       .do_saturation = 1, .keyholders = ncpu > 0 ? (int)ncpu : 1,
 		       .vgd = VGLOAD_VGD, .keys_dir = VGLOAD_KEYS};
 	const char *env_keys = getenv("VG_TEST_KEYS");
@@ -133,6 +137,12 @@ static int parse_args(int argc, char **argv, options *o)
 		case 'b':
 			if (parse_int(optarg, 0, 1000, &o->busy_poll_us) < 0) {
 				fprintf(stderr, "vgload: --busy-poll wants 0..1000 (us)\n");
+				return -1;
+			}
+			break;
+		case 'S':
+			if (parse_int(optarg, 0, 1000000, &o->spin_us) < 0) {
+				fprintf(stderr, "vgload: --spin wants 0..1000000 (us)\n");
 				return -1;
 			}
 			break;
@@ -179,7 +189,7 @@ static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 /* One load phase of length len_ns from now, cut at hard_end. */
 static int run_phase(const char *sock, pid_t dpid, const vgl_op *op,
 		     const uint8_t *data, const vgl_keys *keys, int clients, int depth,
-		     uint64_t len_ns, uint64_t hard_end, row *rw)
+		     int spin_us, uint64_t len_ns, uint64_t hard_end, row *rw)
 {
 	uint64_t t0 = vgl_now_ns();
 	uint64_t end = min_u64(t0 + len_ns, hard_end);
@@ -190,7 +200,7 @@ static int run_phase(const char *sock, pid_t dpid, const vgl_op *op,
 	 * tenth only collects replies, so little is left unanswered at end. */
 	vgl_phase p = {.sock = sock, .op = op, .data = data, .keys = keys, .clients = clients,
 		       .depth = depth, .t_warm = t0 + len / 10, .t_submit = end - len / 10,
-		       .t_end = end};
+		       .t_end = end, .spin_us = spin_us};
 	/* Like libvgclient: the CPU hint when the daemon takes it. */
 	p.cpu_hint = (vgl_caps(sock, hard_end) & VG_CAP_CPU_HINT) != 0;
 	/* Where 1x1 requests ran: the daemon's dispatch counters, and the
@@ -387,9 +397,9 @@ int main(int argc, char **argv)
 	       sysconf(_SC_NPROCESSORS_ONLN));
 	char la[64];
 	loadavg(la, sizeof(la));
-	printf("%slatency mode 1x1, saturation %dx%d (clients x in flight); %.2f s per op; "
-	       "run bounded by %.1f s; times in us; load average %s\n",
-	       pfx, o.clients, o.depth, o.seconds, (double)bound / NS, la);
+	printf("%slatency mode 1x1 (spin %d us), saturation %dx%d (clients x in flight); "
+	       "%.2f s per op; run bounded by %.1f s; times in us; load average %s\n",
+	       pfx, o.spin_us, o.clients, o.depth, o.seconds, (double)bound / NS, la);
 	if (have_floor)
 		printf("%splatform: process round trip over a socketpair, blocking: p50 %.1f us, "
 		       "p99 %.1f us (%zu round trips)\n",
@@ -457,7 +467,7 @@ int main(int argc, char **argv)
 			if (ossl)
 				vgl_ossl_sample(ossl, op, data, &os, o1);
 		}
-		if (o.do_latency && run_phase(sock, d.pid, op, data, keys, 1, 1, load, l_end, &lat) < 0)
+		if (o.do_latency && run_phase(sock, d.pid, op, data, keys, 1, 1, o.spin_us, load, l_end, &lat) < 0)
 			failed = 1;
 		if (par_k) {
 			uint64_t now = vgl_now_ns();
@@ -467,7 +477,7 @@ int main(int argc, char **argv)
 			vgl_bare_sample(keys, op, data, &ps, p_end);
 			vgl_sampler_add(&ks, &ps);
 		}
-		if (o.do_saturation && run_phase(sock, d.pid, op, data, keys, o.clients, o.depth, load,
+		if (o.do_saturation && run_phase(sock, d.pid, op, data, keys, o.clients, o.depth, 0, load,
 						 s_end, &sat) < 0)
 			failed = 1;
 		if (has_kernel) {

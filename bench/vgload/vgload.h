@@ -169,6 +169,9 @@ typedef struct {
 	int front_stat_fd; /* the front's /proc stat: sample where replies came
 			    * from (every VGL_WHERE_EVERY-th reply), or -1 */
 	int cpu_hint;      /* send CLIENT_CPU, as libvgclient does (PROTOCOL.md 6.10) */
+	int spin_us;       /* 1x1: wait for the reply as libvgclient's blocking
+			    * calls do: read without blocking, yielding, for up
+			    * to spin_us, then sleep (0: sleep at once) */
 } vgl_phase;
 
 /* One reply in this many is sampled for where it ran: often enough for a
