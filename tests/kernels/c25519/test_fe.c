@@ -462,6 +462,120 @@ static void test_sc_muladd(void **state)
 	}
 }
 
+/* vg_sc_reduce(x) against the reference reduction. */
+static void expect_reduce(const ect_num *x)
+{
+	uint8_t in[64], got[32], want[32];
+	ect_num r;
+
+	ect_to_le(in, 64, x);
+	vg_sc_reduce(got, in);
+	ect_mod(&r, x, &LL);
+	ect_to_le(want, 32, &r);
+	assert_memory_equal(got, want, 32);
+}
+
+/* Inputs at the edges of the Barrett estimate: m*L + j and m*L - 1 for
+ * remainders j at both ends of [0, L), with m the largest multiple that
+ * fits 512 bits and the ones below it, powers of two and random m up to
+ * 2^260 (where the estimate falls short by one, the correction runs;
+ * where it is exact, it must not). */
+static void test_sc_reduce_near_multiples(void **state)
+{
+	(void)state;
+	uint64_t rng = 10;
+	ect_num top, rem, one, js[4], ms[40];
+	unsigned nm = 0;
+
+	ect_from_u64(&one, 1);
+	ect_from_u64(&js[0], 0);
+	ect_from_u64(&js[1], 1);
+	ect_sub(&js[2], &LL, &one);	/* L - 1 */
+	ect_sub(&js[3], &js[2], &one); /* L - 2 */
+
+	/* top = floor((2^512 - 1) / L) * L, and the multiples below it. */
+	uint8_t ff[64];
+	memset(ff, 0xff, 64);
+	ect_from_le(&top, ff, 64);
+	ect_mod(&rem, &top, &LL);
+	ect_sub(&top, &top, &rem);
+	for (unsigned t = 0; t < 8; t++) {
+		ms[nm] = top;
+		ect_sub(&top, &top, &LL);
+		nm++;
+	}
+	/* 2^k * L, and random m of 64..260 bits, times L. */
+	for (unsigned k = 0; k < 260; k += 37) {
+		uint8_t b[40] = {0};
+		ect_num m;
+		b[k / 8] = (uint8_t)(1u << (k % 8));
+		ect_from_le(&m, b, sizeof(b));
+		ect_mul(&ms[nm++], &m, &LL);
+	}
+	while (nm < 40) {
+		uint8_t b[33];
+		ect_num m;
+		ect_rand_bytes(&rng, b, sizeof(b));
+		b[32] &= (uint8_t)((1u << (ect_rand(&rng) % 5)) - 1); /* up to 2^260 */
+		ect_from_le(&m, b, sizeof(b));
+		ect_mul(&ms[nm++], &m, &LL);
+	}
+
+	for (unsigned i = 0; i < nm; i++) {
+		for (unsigned j = 0; j < 4; j++) {
+			ect_num x;
+			ect_add(&x, &ms[i], &js[j]);
+			uint8_t chk[72];
+			ect_to_le(chk, 72, &x);
+			int fits = 1;
+			for (unsigned b = 64; b < 72; b++)
+				fits &= chk[b] == 0;
+			if (fits)
+				expect_reduce(&x);
+		}
+		if (ect_cmp(&ms[i], &one) > 0) {
+			ect_num x;
+			ect_sub(&x, &ms[i], &one);
+			expect_reduce(&x);
+		}
+	}
+}
+
+/* vg_sc_muladd on every combination of 0, 1, L - 1, L, L + 1 and
+ * 2^256 - 1. */
+static void test_sc_muladd_edges(void **state)
+{
+	(void)state;
+	uint8_t v[6][32], got[32], want[32];
+	ect_num t, one;
+
+	ect_from_u64(&one, 1);
+	memset(v, 0, sizeof(v));
+	v[1][0] = 1;
+	t = LL;
+	ect_to_le(v[3], 32, &t);
+	ect_sub(&t, &LL, &one);
+	ect_to_le(v[2], 32, &t);
+	ect_add(&t, &LL, &one);
+	ect_to_le(v[4], 32, &t);
+	memset(v[5], 0xff, 32);
+
+	for (unsigned i = 0; i < 6; i++)
+		for (unsigned j = 0; j < 6; j++)
+			for (unsigned k = 0; k < 6; k++) {
+				ect_num x, y, z, r;
+				vg_sc_muladd(got, v[i], v[j], v[k]);
+				ect_from_le(&x, v[i], 32);
+				ect_from_le(&y, v[j], 32);
+				ect_from_le(&z, v[k], 32);
+				ect_mul(&t, &x, &y);
+				ect_add(&t, &t, &z);
+				ect_mod(&r, &t, &LL);
+				ect_to_le(want, 32, &r);
+				assert_memory_equal(got, want, 32);
+			}
+}
+
 static void test_sc_canonical(void **state)
 {
 	(void)state;
@@ -501,7 +615,9 @@ int main(void)
 		cmocka_unit_test(test_cmov_cswap),
 		cmocka_unit_test(test_predicates),
 		cmocka_unit_test(test_sc_reduce),
+		cmocka_unit_test(test_sc_reduce_near_multiples),
 		cmocka_unit_test(test_sc_muladd),
+		cmocka_unit_test(test_sc_muladd_edges),
 		cmocka_unit_test(test_sc_canonical),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
