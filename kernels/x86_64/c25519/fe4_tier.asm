@@ -10,23 +10,6 @@
 ;   void vg_fe4_sqrn_TIER(uint64_t h[4], const uint64_t f[4], unsigned n);  n >= 1
 ;   void vg_x25519_ladder_TIER(uint64_t xz[8], const uint8_t e[32], const uint64_t x1[4]);
 
-%macro PUSH_CALLEE 0
-    push rbx
-    push rbp
-    push r12
-    push r13
-    push r14
-    push r15
-%endmacro
-%macro POP_CALLEE 0
-    pop r15
-    pop r14
-    pop r13
-    pop r12
-    pop rbp
-    pop rbx
-%endmacro
-
 FUNC vg_fe4_mul_ %+ TIER
     PUSH_CALLEE
     mov rcx, rdx                ; the macros take rdx for themselves

@@ -22,6 +22,25 @@ section .note.GNU-stack noalloc noexec nowrite progbits
 %1 %+ _end:
 %endmacro
 
+; PUSH_CALLEE / POP_CALLEE: save and restore the six callee-saved
+; registers of the SysV ABI (rbx, rbp, r12-r15), in matching order.
+%macro PUSH_CALLEE 0
+    push rbx
+    push rbp
+    push r12
+    push r13
+    push r14
+    push r15
+%endmacro
+%macro POP_CALLEE 0
+    pop r15
+    pop r14
+    pop r13
+    pop r12
+    pop rbp
+    pop rbx
+%endmacro
+
 ; Read-only data section for constants and tables.
 %macro RODATA 0
     section .rodata align=64

@@ -18,23 +18,6 @@
 ; the secrets it spilled to its frame before returning.
 %include "x86_64/common/config.asm"
 
-%macro PUSH_CALLEE 0
-    push rbx
-    push rbp
-    push r12
-    push r13
-    push r14
-    push r15
-%endmacro
-%macro POP_CALLEE 0
-    pop r15
-    pop r14
-    pop r13
-    pop r12
-    pop rbp
-    pop rbx
-%endmacro
-
 ; WIPE_FRAME bytes: zero [rsp, rsp + bytes) (bytes a multiple of 8); rax.
 %macro WIPE_FRAME 1
     xor eax, eax

@@ -19,23 +19,6 @@
 %ifndef VG_EC_MACROS_ASM
 %define VG_EC_MACROS_ASM 1
 
-%macro PUSH_CALLEE 0
-    push rbx
-    push rbp
-    push r12
-    push r13
-    push r14
-    push r15
-%endmacro
-%macro POP_CALLEE 0
-    pop r15
-    pop r14
-    pop r13
-    pop r12
-    pop rbp
-    pop rbx
-%endmacro
-
 ; The moduli and the Montgomery constants -m^-1 mod 2^64 of the scalars
 ; (the field moduli need none: -p^-1 = 1 for p256, 2^32 + 1 for p384).
 ; Local to each object that includes this file. Public.
