@@ -88,12 +88,7 @@
 ; Registers: the matrix so far r12-r15, s rbp, n r8, the chunk's
 ; remaining steps rbx; the steps' F r9, G r10, nt rsi.
 FUNC vg_fe4_divsteps62
-    push rbx
-    push rbp
-    push r12
-    push r13
-    push r14
-    push r15
+    PUSH_CALLEE
     sub rsp, S_SIZE
     mov [rsp + S_F], rdx
     mov [rsp + S_G], rcx
@@ -176,12 +171,7 @@ FUNC vg_fe4_divsteps62
     mov [rsp + S_F], rdx
     mov [rsp + S_G], rdx
     add rsp, S_SIZE
-    pop r15
-    pop r14
-    pop r13
-    pop r12
-    pop rbp
-    pop rbx
+    POP_CALLEE
     ret
 ENDFUNC vg_fe4_divsteps62
 
@@ -340,12 +330,7 @@ ENDFUNC vg_fe4_divsteps62
 ; reference: vg_fe4_inv_apply_c). f and g first: the next batch waits for
 ; them, not for d and e.
 FUNC vg_fe4_inv_apply
-    push rbx
-    push rbp
-    push r12
-    push r13
-    push r14
-    push r15
+    PUSH_CALLEE
     sub rsp, A_SIZE + 8
     mov r12, [rdx]              ; u
     mov r13, [rdx + 8]          ; v
@@ -374,11 +359,6 @@ FUNC vg_fe4_inv_apply
 %assign i i + 1
 %endrep
     add rsp, A_SIZE + 8
-    pop r15
-    pop r14
-    pop r13
-    pop r12
-    pop rbp
-    pop rbx
+    POP_CALLEE
     ret
 ENDFUNC vg_fe4_inv_apply

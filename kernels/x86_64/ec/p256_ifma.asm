@@ -443,12 +443,7 @@ c52_pair:  dd 4, 5, 6, 7, 0, 1, 2, 3    ; level 2: lanes 2, 3, 0, 1
 %endmacro
 
 FUNC vg_p256_comb_ifma
-    push rbx
-    push rbp
-    push r12
-    push r13
-    push r14
-    push r15
+    PUSH_CALLEE
     mov rbp, rsp
     and rsp, -64
     sub rsp, F_SIZE
@@ -632,11 +627,6 @@ FUNC vg_p256_comb_ifma
     kxorw k7, k7, k7
     vzeroupper
     mov rsp, rbp
-    pop r15
-    pop r14
-    pop r13
-    pop r12
-    pop rbp
-    pop rbx
+    POP_CALLEE
     ret
 ENDFUNC vg_p256_comb_ifma

@@ -241,12 +241,7 @@ FUNC vg_amm52x%2w_ifma_%1
 %else
 FUNC vg_amm52x%2_ifma_%1
 %endif
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_CALLEE
 	sub rsp, FRAME
 %if WIN
 	; (acc, sel, m, k0, nsq) to the multiply's registers: r = a = acc
@@ -360,12 +355,7 @@ FUNC vg_amm52x%2_ifma_%1
 	mov YS(0), rax
 	mov YS(1), rax
 	add rsp, FRAME
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	POP_CALLEE
 	ret
 %if WIN
 ENDFUNC vg_amm52x%2w_ifma_%1

@@ -167,12 +167,7 @@
 FUNC %1
     test rdx, rdx
     jz .done                    ; ct: public block count
-    push rbx
-    push rbp
-    push r12
-    push r13
-    push r14
-    push r15
+    PUSH_CALLEE
     sub rsp, FRAME
     mov [rsp + NB], rdx
     mov r8, [rdi]
@@ -237,12 +232,7 @@ FUNC %1
     pxor xmm9, xmm9
     pxor xmm10, xmm10
     add rsp, FRAME
-    pop r15
-    pop r14
-    pop r13
-    pop r12
-    pop rbp
-    pop rbx
+    POP_CALLEE
 .done:
     ret
 ENDFUNC %1
