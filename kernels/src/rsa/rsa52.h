@@ -56,9 +56,9 @@ vg_rsa52_select2_fn vg_rsa52_select2_ifma_24, vg_rsa52_select2_ifma_32, vg_rsa52
  * the multiply (the table, leaving the domain), the table read, and the
  * window: the squarings and the multiply by the entry read (the ifma
  * row's in one call, which keeps m in registers and the frame from one
- * multiply to the next; the squarings are the multiply with b = a: a
- * squaring with each cross product once measured slower than the multiply
- * at every size on Zen 4). */
+ * multiply to the next; its squarings skip the cross products already
+ * counted inside the multiply's digit loop, amm52_ifma.asm, where a
+ * separate product-then-reduce squaring had measured slower). */
 struct vg_rsa52_impl {
 	vg_amm52x2_fn *mul;
 	vg_rsa52_select2_fn *select;

@@ -22,9 +22,11 @@
 ; void vg_amm52x2w_ifma_L(uint64_t *acc, const uint64_t *sel,
 ;                         const uint64_t *m, const uint64_t k0[2], size_t nsq)
 ; for L = 20, 30, 40: one window of the paired exponentiation, nsq
-; (public) squarings acc = acc acc, then acc = acc sel, each the x2
-; multiply above (the same digit loop and normalisation, looped in one
-; call: m stays in registers and the frame is set up once).
+; (public) squarings acc = acc acc, then acc = acc sel, looped in one call
+; (m stays in registers, the frame is set up once). The multiply is the
+; x2 multiply above; the squarings are its digit loop with each cross
+; product computed once (see "The squaring" below; about 0.87x the
+; multiply's time with b = a), and give bit for bit the multiply's result.
 ;
 ; Method: digit-serial, the accumulator acc (Z registers, lane = digit)
 ; shifted down one lane per digit of b. Per digit b_i and half:
@@ -95,6 +97,15 @@
 %define SELS [rsp + 40]
 %define CNT [rsp + 48]
 %define FRAME 56
+; The window functions' frame is 64-byte aligned (rsp saved in r8) and
+; holds the squaring's scratch after the slots above: per half the
+; preload P (one register), the digits of 2a (D2) and the diagonal terms
+; (DLO, DHI), each in lane order.
+%define PS(h) (64 + 64 * (h))
+%define D2O(h) (192 + 64 * Z * (h))
+%define DLO(h) (192 + 128 * Z + 64 * Z * (h))
+%define DHI(h) (192 + 256 * Z + 64 * Z * (h))
+%define WFRAME (192 + 384 * Z + 64)
 
 ; PROD op, h, k, which (0: a b_i, 1: m y): acc or H (h, k) op= the product
 %macro PROD 5
@@ -218,6 +229,241 @@
 %endif
 %endmacro
 
+; ---- The squaring of the window functions (acc = acc acc) ----
+; ("The squaring")
+; The digit loop above with b = a computes every cross product a_i a_k
+; twice (as a_i b_k and a_k b_i). Here, at digit step i, acc lane k holds
+; column i + k, and the products of step i are a_i with a_k for k >= i
+; only (those with k < i were counted at step k), so the registers whose
+; lanes are all below i are skipped: the a-part of the step touches Z - r0
+; registers, r0 = floor(i / 8), the boundary register r0 under a lane
+; mask. The cross products count twice; doubling a_i can overflow 52 bits,
+; so the multiplier is instead d_i, digit i of 2a (2 a_i mod 2^52 plus the
+; bit c_{i-1} = bit 51 of a_{i-1} carried in): for each k,
+;   sum_{i<k} d_i 2^(52 i) = 2 sum_{i<k} a_i 2^(52 i) - c_{k-1} 2^(52 k),
+; so the cross products of a_k come out right when the diagonal term of
+; a_k is a_k^2 + c_{k-1} a_k (DLO = lo52(a_k^2) + c_{k-1} a_k < 2^53,
+; DHI = hi52(a_k^2)), added at step k to lane k (column 2k) and to H's
+; lane k (column 2k + 1). Both are vectors in lane order computed once per
+; squaring, as is 2a (d_L = c_{L-1} = 0: a < 2 m < 2^(52 L - 1)).
+; Lanes 0..2 are the scalar side's (see DIGIT): with b = a, products reach
+; them only at steps 0..2, from a_0..a_2 alone. So the scalar preload
+; (SQPRE) puts the exact square of a_0 + a_1 2^52 + a_2 2^104 into the
+; columns 0..5 (s, n, and lanes 2..5 of the accumulator) and the vector
+; products skip lanes 0..2 at steps 0..2 (mask GT = lanes 3..7 there, no
+; diagonal); from step 3 on the scalar side does the m y part alone.
+; Column i is complete when it reaches lane 0 at step i (its pairs have
+; min(j, k) <= i / 2 < i), so y_i is taken as in the multiply, the y are
+; the same and the result is bit for bit the multiply's with b = a: the
+; same almost-Montgomery bound (< 2 m_h for a < 2 m_h, 4 m_h < 2^(52 L)).
+; Lanes stay below 2^64: a column receives at most 2 L a-part terms below
+; 2^53 (lo, hi, DLO), 2 L m-part terms below 2^52 and a preload below
+; 2^55: under 2^61 at L = 40.
+; Masks: k3 (lanes > i mod 8 of register r0: the cross products), k4
+; (lane i mod 8: the diagonal), set per step by SQBLOCK; they depend on
+; the step only (public), and select lanes of data, never which
+; instructions run.
+
+; SQPROD op, reg, k, h, masked: acc or H (h, k) op= a_k d_i, under k3
+; when masked (the boundary register)
+%macro SQPROD 5
+%if HALFLAST && (%3) == Z - 1
+%define %%W ymm
+%else
+%define %%W zmm
+%endif
+%if %5
+%define %%M {k3}
+%else
+%define %%M
+%endif
+%if (%3) < AR
+	%1 %%W %+ %eval(%2) %+ %%M, %%W %+ %eval(AN(%4, %3)), %%W %+ %eval(BN(%4))
+%else
+	%1 %%W %+ %eval(%2) %+ %%M, %%W %+ %eval(BN(%4)), [rsi + 64 * (%3) + OFF(%4)]
+%endif
+%endmacro
+
+; One squaring step of half %1 with s = %2, n = %3, boundary register %4
+; (DIGIT without the a-part on the scalar side). rbx = the frame's D2(0)
+; entry of this step. Temps: rax, rdx, r9, r11, r14. r10 = 2^52 - 1.
+%macro SQDIGIT 4
+%if HALFLAST && (%4) == Z - 1
+%define %%W ymm
+%else
+%define %%W zmm
+%endif
+	vextracti64x2 xmm %+ %eval(XN(%1)), ACC(%1, 0), 1
+	vmovq r9, xmm %+ %eval(XN(%1))         ; lane 2 before this step
+	vpbroadcastq zmm %+ %eval(BN(%1)), [rbx + D2O(%1) - D2O(0)] ; d_i
+%assign k %4
+%rep Z - (%4)
+	SQPROD vpmadd52luq, ACCN(%1, k), k, %1, k == (%4)
+%assign k k + 1
+%endrep
+	vpaddq %%W %+ %eval(ACCN(%1, %4)) {k4}, %%W %+ %eval(ACCN(%1, %4)), [rsp + DLO(%1) + 64 * (%4)]
+	mov rdx, %2
+	imul rdx, K0S(%1)                      ; Y' = (s k0 mod 2^52) 2^12
+	lea r14, [%2 + r10]
+	shr r14, 52                            ; the carry out of lane 0
+	add %3, r14
+	mov rax, rdx
+	shr rax, 12                            ; y
+%if MR > 0 && YREG == 0
+	mov YS(%1), rax
+%endif
+%if MR < Z || YREG
+	vpbroadcastq zmm %+ %eval(YN(%1)), rax
+%endif
+%assign k 0
+%rep Z
+	PROD vpmadd52luq, ACCN(%1, k), k, %1, 1
+%assign k k + 1
+%endrep
+	mulx r11, rax, [rcx + OFF(%1)]         ; m_0 y
+	add %3, r11                            ; hi52, lane 1
+	mulx r11, rax, [rcx + 8 + OFF(%1)]     ; m_1 y
+	shr rax, 12
+	add %3, rax                            ; lo52, lane 1
+	add r9, r11                            ; hi52, lane 2
+	imul rdx, [rcx + 16 + OFF(%1)]
+	shr rdx, 12
+	add r9, rdx                            ; lo52(m_2 y), lane 2
+	mov %2, %3                             ; s, n = lanes 1, 2
+	mov %3, r9
+%assign k 0
+%rep Z - 1
+	valignq ACC(%1, k), ACC(%1, k + 1), ACC(%1, k), 1
+%assign k k + 1
+%endrep
+%if HALFLAST
+	valignq ymm %+ %eval(ACCN(%1, Z - 1)) {k2}{z}, ymm %+ %eval(ACCN(%1, Z - 1)), ymm %+ %eval(ACCN(%1, Z - 1)), 1
+%else
+	valignq ACC(%1, Z - 1) {k1}{z}, ACC(%1, Z - 1), ACC(%1, Z - 1), 1
+%endif
+	; H: the diagonal's high half (lane i) in register r0, else zero
+%assign k 0
+%rep Z
+%if k == (%4)
+	vmovdqa64 %%W %+ %eval(HN(%1, k)) {k4}{z}, [rsp + DHI(%1) + 64 * k]
+%else
+	vpxorq zmm %+ %eval(HN(%1, k)), zmm %+ %eval(HN(%1, k)), zmm %+ %eval(HN(%1, k))
+%endif
+%assign k k + 1
+%endrep
+%assign k 0
+%rep Z
+%if k >= (%4)
+	SQPROD vpmadd52huq, HN(%1, k), k, %1, k == (%4)
+%endif
+	PROD vpmadd52huq, HN(%1, k), k, %1, 1
+%assign k k + 1
+%endrep
+%assign k 0
+%rep Z
+%if HALFLAST && k == Z - 1
+	vpaddq ymm %+ %eval(ACCN(%1, k)), ymm %+ %eval(ACCN(%1, k)), ymm %+ %eval(HN(%1, k))
+%else
+	vpaddq ACC(%1, k), ACC(%1, k), zmm %+ %eval(HN(%1, k))
+%endif
+%assign k k + 1
+%endrep
+%endmacro
+
+; SQBLOCK first, end: the steps first .. end - 1 of both halves, all in
+; the block of register r0 = floor(first / 8); rbx walks the frame's D2(0)
+; from step first's entry. The masks (public constants of the step) start
+; as k3 = lanes > j, k4 = lane j for j = first mod 8 and move one lane up
+; a step, except in steps 0..2 (lanes 3..7, no diagonal: SQPRE's).
+%macro SQBLOCK 2
+%assign %%j (%1) % 8
+%if (%1) < 3
+	mov eax, 0xf8
+	kmovb k3, eax
+	kxorb k4, k4, k4
+%else
+	mov eax, (0xff << (%%j + 1)) & 0xff
+	kmovb k3, eax
+	mov eax, 1 << %%j
+	kmovb k4, eax
+%endif
+%%step:
+	SQDIGIT 0, r12, r15, (%1) / 8
+	SQDIGIT 1, r13, rbp, (%1) / 8
+%if (%1) >= 3
+	kshiftlb k3, k3, 1
+	kshiftlb k4, k4, 1
+%endif
+	add rbx, 8
+	lea rax, [rsp + D2O(0) + 8 * (%2)]
+	cmp rbx, rax
+	jne %%step
+%endmacro
+
+; SQPRE h, s, n: half h's squaring setup from a = [rsi + OFF(h)]: s, n
+; and the frame's P(h) lanes 2..5 = the columns 0..5 of the exact square
+; of a_0 + a_1 2^52 + a_2 2^104 (each below 2^55); D2(h), DLO(h), DHI(h)
+; (the method above). Uses rax, rdx, r9, r10, r11, r14, zmm0..zmm6 (the
+; accumulators' and H's registers, free before the digit loop).
+%macro SQPRE 3
+	mov rdx, [rsi + OFF(%1)]
+	shl rdx, 12                            ; a_0 2^12
+	mulx %3, rax, [rsi + OFF(%1)]          ; a_0 a_0
+	shr rax, 12
+	mov %2, rax                            ; column 0
+	mulx r9, rax, [rsi + 8 + OFF(%1)]      ; a_0 a_1, twice
+	shr rax, 11
+	add %3, rax                            ; column 1
+	lea r10, [r9 + r9]                     ; column 2
+	mulx r9, rax, [rsi + 16 + OFF(%1)]     ; a_0 a_2, twice
+	shr rax, 11
+	add r10, rax
+	lea r11, [r9 + r9]                     ; column 3
+	mov rdx, [rsi + 8 + OFF(%1)]
+	shl rdx, 12
+	mulx r9, rax, [rsi + 8 + OFF(%1)]      ; a_1 a_1
+	shr rax, 12
+	add r10, rax
+	add r11, r9
+	mulx r9, rax, [rsi + 16 + OFF(%1)]     ; a_1 a_2, twice
+	shr rax, 11
+	add r11, rax
+	lea r14, [r9 + r9]                     ; column 4
+	mov rdx, [rsi + 16 + OFF(%1)]
+	shl rdx, 12
+	mulx r9, rax, [rsi + 16 + OFF(%1)]     ; a_2 a_2
+	shr rax, 12
+	add r14, rax
+	mov [rsp + PS(%1) + 16], r10
+	mov [rsp + PS(%1) + 24], r11
+	mov [rsp + PS(%1) + 32], r14
+	mov [rsp + PS(%1) + 40], r9            ; column 5
+	vpxorq zmm0, zmm0, zmm0
+%assign k 0
+%rep Z
+%assign %%cur 1 + (k % 2)
+%if k == 0
+%assign %%prev 0
+%else
+%assign %%prev 1 + ((k - 1) % 2)
+%endif
+	vmovdqu64 zmm %+ %%cur, [rsi + 64 * k + OFF(%1)]
+	valignq zmm3, zmm %+ %%cur, zmm %+ %%prev, 7 ; a one lane up
+	vpsrlq zmm3, zmm3, 51                  ; c_{k-1}
+	vpsllq zmm4, zmm %+ %%cur, 1
+	vporq zmm4, zmm4, zmm3                 ; d_k (bit 52 unused by IFMA)
+	vmovdqa64 [rsp + D2O(%1) + 64 * k], zmm4
+	vpxorq zmm5, zmm5, zmm5
+	vpmadd52luq zmm5, zmm %+ %%cur, zmm3   ; c_{k-1} a_k
+	vpmadd52luq zmm5, zmm %+ %%cur, zmm %+ %%cur
+	vmovdqa64 [rsp + DLO(%1) + 64 * k], zmm5
+	vpxorq zmm6, zmm6, zmm6
+	vpmadd52huq zmm6, zmm %+ %%cur, zmm %+ %%cur
+	vmovdqa64 [rsp + DHI(%1) + 64 * k], zmm6
+%assign k k + 1
+%endrep
+%endmacro
+
 ; AMM52 L, HALVES, USEH, AR, MR, BREG, YREG: the function for L digits
 ; and 1 or 2 numbers, its shape: the high halves in H (USEH) or straight
 ; into the accumulators after the shift, AR of a's and MR of m's registers
@@ -242,17 +488,35 @@ FUNC vg_amm52x%2w_ifma_%1
 FUNC vg_amm52x%2_ifma_%1
 %endif
 	PUSH_CALLEE
-	sub rsp, FRAME
 %if WIN
-	; (acc, sel, m, k0, nsq) to the multiply's registers: r = a = acc
-	mov SELS, rsi
-	mov CNT, r8
-	mov r8, rcx                            ; k0
-	mov rcx, rdx                           ; m
-	mov rsi, rdi                           ; a
-%else
-	mov rbx, rdx                           ; b (rdx is mulx's operand)
+%if HALVES != 2
+%error the window is paired
 %endif
+	; (acc, sel, m, k0, nsq) to the multiply's registers: r = a = acc;
+	; the frame 64-byte aligned, rsp kept in r8 (unused after this)
+	mov rax, [rcx]
+	mov r9, [rcx + 8]
+	mov rcx, rdx                           ; m
+	mov rdx, r8                            ; nsq
+	mov r8, rsp
+	sub rsp, WFRAME
+	and rsp, -64
+	mov SELS, rsi
+	mov CNT, rdx
+	mov rsi, rdi                           ; a
+	shl rax, 12
+	mov K0S(0), rax                        ; k0 2^12
+	shl r9, 12
+	mov K0S(1), r9
+	; P's lanes 6, 7 stay zero (SQPRE writes 2..5; 0 and 1 are unused)
+	xor eax, eax
+	mov [rsp + PS(0) + 48], rax
+	mov [rsp + PS(0) + 56], rax
+	mov [rsp + PS(1) + 48], rax
+	mov [rsp + PS(1) + 56], rax
+%else
+	sub rsp, FRAME
+	mov rbx, rdx                           ; b (rdx is mulx's operand)
 	mov rax, [r8]
 	shl rax, 12
 	mov K0S(0), rax                        ; k0 2^12
@@ -260,6 +524,7 @@ FUNC vg_amm52x%2_ifma_%1
 	mov rax, [r8 + 8]
 	shl rax, 12
 	mov K0S(1), rax
+%endif
 %endif
 	mov eax, 0x7f
 	kmovb k1, eax                          ; the shift's top lane: zero
@@ -275,14 +540,44 @@ FUNC vg_amm52x%2_ifma_%1
 %assign h h + 1
 %endrep
 %if WIN
-	; one multiply a turn: nsq squarings (b = acc), then b = sel; the
-	; count and both pointers are public
+	; one operation a turn: nsq squarings, then the multiply by sel; the
+	; count and the pointers are public
 %%op:
-	mov rbx, rdi
 	cmp qword CNT, 0
-	jne %%bset
+	je %%mulop
+	SQPRE 0, r12, r15
+	SQPRE 1, r13, rbp
+	mov r10, (1 << 52) - 1
+%assign h 0
+%rep HALVES
+	vmovdqa64 ACC(h, 0), [rsp + PS(h)]
+%assign k 1
+%rep Z - 1
+	vpxorq ACC(h, k), ACC(h, k), ACC(h, k)
+%assign k k + 1
+%endrep
+%assign k 0
+%rep AR
+	vmovdqu64 zmm %+ %eval(AN(h, k)), [rsi + 64 * k + OFF(h)]
+%assign k k + 1
+%endrep
+%assign h h + 1
+%endrep
+	lea rbx, [rsp + D2O(0)]
+	SQBLOCK 0, 3
+	SQBLOCK 3, 8
+%assign r0 1
+%rep Z - 1
+%if 8 * r0 + 8 < L
+	SQBLOCK 8 * r0, 8 * r0 + 8
+%else
+	SQBLOCK 8 * r0, L
+%endif
+%assign r0 r0 + 1
+%endrep
+	jmp %%norm
+%%mulop:
 	mov rbx, SELS
-%%bset:
 %endif
 	mov r10, (1 << 52) - 1
 	xor r12d, r12d                         ; s, n of each half: lanes 0, 1
@@ -314,6 +609,7 @@ FUNC vg_amm52x%2_ifma_%1
 
 	; Normalise and store; lanes 0 and 1 are s and n (the vector lacks the
 	; carries).
+%%norm:
 %if Z <= 8 && USEH
 	VNORM 0, ACCN(0, 0), HN(0, 0), r12, r15
 %if HALVES == 2
@@ -348,6 +644,21 @@ FUNC vg_amm52x%2_ifma_%1
 	vpxorq zmm %+ k, zmm %+ k, zmm %+ k
 %assign k k + 1
 %endrep
+%if WIN
+	; the frame's secrets: k0, y, P, D2, DLO, DHI
+%assign k 0
+%rep 3 + 2 * Z
+	vmovdqa64 [rsp + 64 * k], zmm0
+%assign k k + 1
+%endrep
+%assign k 0
+%rep 4 * Z
+	vmovdqa64 [rsp + DLO(0) + 64 * k], zmm0
+%assign k k + 1
+%endrep
+	vzeroupper
+	mov rsp, r8
+%else
 	vzeroupper
 	xor eax, eax
 	mov K0S(0), rax
@@ -355,6 +666,7 @@ FUNC vg_amm52x%2_ifma_%1
 	mov YS(0), rax
 	mov YS(1), rax
 	add rsp, FRAME
+%endif
 	POP_CALLEE
 	ret
 %if WIN

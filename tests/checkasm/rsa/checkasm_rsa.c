@@ -10,8 +10,9 @@
  * multiplies (paired and single, also squaring in place) on operands below
  * 2m (their contract) including m, m+1 and 2m-1, and a < m with any b
  * below 2^(52 L) (the input's reduction), the paired windows
- * (squarings and a multiply in one call), and the paired table reads on
- * every index pair. Nothing secret: test data. */
+ * (squarings and a multiply in one call; the squarings also on radix-2^52
+ * digit patterns: every digit 2^52-1, bit 51 set in every digit, 2m-1),
+ * and the paired table reads on every index pair. Nothing secret: test data. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -353,6 +354,86 @@ static void check_win(vg_amm52x2w_fn *fn, vg_amm52x2w_fn *ref, size_t L)
 	}
 }
 
+/* acc digit pattern k (0..4) below 2 m for the window's squarings, on the
+ * radix-2^52 digits of m (t its top non-zero digit): 0; every digit
+ * 2^52-1 up to m's bit length (2^b - 1 < 2m); bit 51 set in every digit
+ * below t, random below it, digit t m's minus one (< m); digit t m's and
+ * every digit below 2^52-1 (in [m, 2m)); and 2m - 1 in radix 2^52. The
+ * squaring doubles each cross product through digit i of 2 acc, which
+ * carries bit 51 of the digit below: these reach every carry. */
+static void digits52(uint64_t *a, const uint64_t *m, size_t L, int k)
+{
+	size_t t = L - 1;
+
+	while (t > 0 && m[t] == 0)
+		t--;
+	memset(a, 0, L * 8);
+	if (k == 1) {
+		size_t b = 52 * t + (size_t)(64 - __builtin_clzll(m[t]));
+		for (size_t j = 0; j < L && 52 * j < b; j++)
+			a[j] = b - 52 * j >= 52 ? M52 : ((uint64_t)1 << (b - 52 * j)) - 1;
+	} else if (k == 2 || k == 3) {
+		for (size_t j = 0; j < t; j++)
+			a[j] = k == 3 ? M52 : ((uint64_t)1 << 51) | (vg_checkasm_rand64() & (M52 >> 1));
+		a[t] = k == 3 ? m[t] : m[t] - 1;
+	} else if (k == 4) {
+		uint64_t c = 0;
+		for (size_t j = 0; j < L; j++) {
+			c += 2 * m[j];
+			a[j] = c & M52;
+			c >>= 52;
+		}
+		for (size_t j = 0; j < L; j++) { /* minus 1: m odd, 2m even */
+			if (a[j] != 0) {
+				a[j] -= 1;
+				break;
+			}
+			a[j] = M52;
+		}
+	}
+}
+
+/* The window's squarings (nsq = 1, 2, 5) on the digit patterns of
+ * digits52 for acc, each half its own, sel random below m or a pattern,
+ * under the three modulus shapes. */
+static void check_win_digits(vg_amm52x2w_fn *fn, vg_amm52x2w_fn *ref, size_t L)
+{
+	size_t n = L / 5 * 4, S = VG_RSA52_STRIDE(L), W = 2 * S;
+	uint64_t m64[2][MAXN], m[2 * S52], acc[2 * S52], sel[2 * S52], k0[2], want[2 * S52];
+	uint64_t v[MAXN + 1];
+	uint8_t raw[VG_CHECKASM_OUT(2 * S52 * 8)];
+	static const size_t nsqs[3] = {1, 2, 5};
+
+	for (int i = 0; i < 3 * 25 * 3; i++) {
+		int shape = i / 75, ka = (i / 3) % 5, ks = ((i / 3) / 5) % 5;
+		size_t nsq = nsqs[i % 3];
+		memset(m, 0, sizeof(m));
+		memset(acc, 0, sizeof(acc));
+		memset(sel, 0, sizeof(sel));
+		for (int h = 0; h < 2; h++) {
+			rand_modulus(m64[h], n, shape);
+			vg_rsa52_to52(m + h * S, L, m64[h], n);
+			k0[h] = vg_mont_m0inv(m64[h][0]) & M52;
+			digits52(acc + h * S, m + h * S, L, h ? ks : ka);
+			if (ks == 0 || ks == 2) {
+				rand_below(v, m64[h], n);
+				vg_rsa52_to52(sel + h * S, L, v, n);
+			} else {
+				digits52(sel + h * S, m + h * S, L, h ? ka : ks);
+			}
+		}
+		memcpy(want, acc, sizeof(want));
+		ref(want, sel, m, k0, nsq);
+		uint8_t *out = vg_checkasm_guard(raw, W * 8);
+		memcpy(out, acc, W * 8);
+		vg_checkasm_call(fn, (uint64_t *)(void *)out, sel, m, k0, nsq);
+		if (!vg_checkasm_eq(out, want, W * 8, "L=%zu i=%d nsq=%zu (digit patterns)", L, i,
+				    nsq) ||
+		    !vg_checkasm_guard_ok(raw, W * 8))
+			return;
+	}
+}
+
 /* The paired table read, halves S qwords apart: every (ip, iq) pair, on
  * random tables. */
 static void check_select(vg_rsa52_select2_fn *fn, vg_rsa52_select2_fn *ref, size_t L)
@@ -435,6 +516,7 @@ static void check_row(const struct vg_rsa_impl *im, const struct vg_rsa_impl *c)
 			snprintf(name, sizeof(name), "amm52x2w %zu digits (%s row)", L, im->v.name);
 			vg_checkasm_func(name);
 			check_win(f->win, r->win, L);
+			check_win_digits(f->win, r->win, L);
 			vg_checkasm_func_done();
 		}
 		if (fresh((const void *)f->select, (const void *)r->select)) {
