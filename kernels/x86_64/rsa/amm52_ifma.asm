@@ -42,10 +42,13 @@
 ;  - lanes 0 and 1 of acc are tracked exactly in scalar registers (s, n):
 ;    y needs no vector result of this step, and the carry out of lane 0
 ;    (acc_0 + lo(a_0 b_i) + lo(m_0 y) is a multiple of 2^52) never enters
-;    the vector: the final lanes 0 and 1 are written from s and n. The next
-;    n is lane 2, read at the start of the step (the vector work of the
-;    step before), plus this step's products landing there. So the vector
-;    work may lag the scalar by two steps;
+;    the vector: the final lanes 0 and 1 are written from s and n. n is
+;    read from lane 1 at the start of each step (column i + 1 holds there
+;    every product added to it and no carry: the carries stay in s and
+;    n), then this step's products landing there are added; the next s is
+;    n. So the vector work may lag the scalar by one step, and the scalar
+;    side tracks no third lane (a step is bound by its instruction count
+;    at 20 digits);
 ;  - where a (or m) fits in registers, b_i (or y, stored to the stack) is
 ;    an embedded broadcast of the multiply-add ({1to8}), which costs no
 ;    vector operation; otherwise b_i (y) is broadcast once and a (m) read
@@ -136,10 +139,9 @@
 %endmacro
 
 ; One digit step of half %1 with s = %2, n = %3 (see the method above).
-; Temps: rax, rdx, r9, r11, r14. r10 = 2^52 - 1.
+; Temps: rax, rdx, r11, r14. r10 = 2^52 - 1.
 %macro DIGIT 3
-	vextracti64x2 xmm %+ %eval(XN(%1)), ACC(%1, 0), 1
-	vmovq r9, xmm %+ %eval(XN(%1))         ; lane 2 before this step
+	vpextrq %3, xmm %+ %eval(ACCN(%1, 0)), 1 ; n: lane 1 before this step
 %if AR < Z || BREG
 	vpbroadcastq zmm %+ %eval(BN(%1)), [rbx + OFF(%1)]
 %endif
@@ -157,17 +159,12 @@
 	mulx r11, rax, [rsi + 8 + OFF(%1)]     ; a_1 b_i
 	shr rax, 12
 	add %3, rax                            ; lo52, lane 1
-	add r9, r11                            ; hi52, lane 2
-	imul rdx, [rsi + 16 + OFF(%1)]
-	shr rdx, 12
-	add r9, rdx                            ; lo52(a_2 b_i), lane 2
 	mov rdx, %2
 	imul rdx, K0S(%1)                      ; Y' = (s k0 mod 2^52) 2^12
 	lea r14, [%2 + r10]
 	shr r14, 52                            ; the carry out of lane 0
 	add %3, r14
-	mov rax, rdx
-	shr rax, 12                            ; y
+	rorx rax, rdx, 12                      ; y (Y's low 12 bits are zero)
 %if MR > 0 && YREG == 0
 	mov YS(%1), rax
 %endif
@@ -184,12 +181,7 @@
 	mulx r11, rax, [rcx + 8 + OFF(%1)]     ; m_1 y
 	shr rax, 12
 	add %3, rax                            ; lo52, lane 1
-	add r9, r11                            ; hi52, lane 2
-	imul rdx, [rcx + 16 + OFF(%1)]
-	shr rdx, 12
-	add r9, rdx                            ; lo52(m_2 y), lane 2
-	mov %2, %3                             ; s, n = lanes 1, 2
-	mov %3, r9
+	mov %2, %3                             ; s = lane 1
 	; drop lane 0: shift every lane down one (the top lane gets zero)
 %assign k 0
 %rep Z - 1
@@ -607,6 +599,10 @@ FUNC vg_amm52x%2_ifma_%1
 	add rbx, 8
 	cmp rbx, ENDB
 	jne %%digit
+	vpextrq r15, xmm %+ %eval(ACCN(0, 0)), 1 ; n of each half: lane 1
+%if HALVES == 2
+	vpextrq rbp, xmm %+ %eval(ACCN(1, 0)), 1
+%endif
 
 	; Normalise and store; lanes 0 and 1 are s and n (the vector lacks the
 	; carries).
