@@ -331,26 +331,29 @@
 %else
 	valignq ACC(%1, Z - 1) {k1}{z}, ACC(%1, Z - 1), ACC(%1, Z - 1), 1
 %endif
-	; H: the diagonal's high half (lane i) in register r0, else zero
+	; the high halves: below register %4 (no cross products) hi(m y)
+	; straight into the accumulator (its chain is no longer than register
+	; %4's); from %4 on into H (the diagonal's in register %4's lane i,
+	; else zero), added after
 %assign k 0
 %rep Z
-%if k == (%4)
+%if k < (%4)
+	PROD vpmadd52huq, ACCN(%1, k), k, %1, 1
+%elif k == (%4)
 	vmovdqa64 %%W %+ %eval(HN(%1, k)) {k4}{z}, [rsp + DHI(%1) + 64 * k]
 %else
 	vpxorq zmm %+ %eval(HN(%1, k)), zmm %+ %eval(HN(%1, k)), zmm %+ %eval(HN(%1, k))
 %endif
 %assign k k + 1
 %endrep
-%assign k 0
-%rep Z
-%if k >= (%4)
+%assign k %4
+%rep Z - (%4)
 	SQPROD vpmadd52huq, HN(%1, k), k, %1, k == (%4)
-%endif
 	PROD vpmadd52huq, HN(%1, k), k, %1, 1
 %assign k k + 1
 %endrep
-%assign k 0
-%rep Z
+%assign k %4
+%rep Z - (%4)
 %if HALFLAST && k == Z - 1
 	vpaddq ymm %+ %eval(ACCN(%1, k)), ymm %+ %eval(ACCN(%1, k)), ymm %+ %eval(HN(%1, k))
 %else
