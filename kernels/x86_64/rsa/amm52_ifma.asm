@@ -24,9 +24,11 @@
 ; for L = 20, 30, 40: one window of the paired exponentiation, nsq
 ; (public) squarings acc = acc acc, then acc = acc sel, looped in one call
 ; (m stays in registers, the frame is set up once). The multiply is the
-; x2 multiply above; the squarings are its digit loop with each cross
-; product computed once (see "The squaring" below; about 0.87x the
-; multiply's time with b = a), and give bit for bit the multiply's result.
+; x2 multiply above; at 30 and 40 digits the squarings are its digit loop
+; with each cross product computed once (see "The squaring" below; 0.97
+; and 0.88-0.94 of the multiply's time with b = a), bit for bit the
+; multiply's result; at 20 digits, where that squaring measured slower on
+; an idle core, the multiply with b = acc.
 ;
 ; Method: digit-serial, the accumulator acc (Z registers, lane = digit)
 ; shifted down one lane per digit of b. Per digit b_i and half:
@@ -458,13 +460,14 @@
 %endrep
 %endmacro
 
-; AMM52 L, HALVES, USEH, AR, MR, BREG, YREG: the function for L digits
-; and 1 or 2 numbers, its shape: the high halves in H (USEH) or straight
+; AMM52 L, HALVES, USEH, AR, MR, BREG, YREG, WIN, SQR: the function for L
+; digits and 1 or 2 numbers (the window function when WIN, its squarings
+; the dedicated ones when SQR, else the multiply with b = acc), its shape: the high halves in H (USEH) or straight
 ; into the accumulators after the shift, AR of a's and MR of m's registers
 ; held in registers (the rest read from memory), b_i and y broadcast into
 ; a register (BREG, YREG) or embedded in the multiply-adds ({1to8}; y
 ; through the stack) where the other operand is in a register.
-%macro AMM52 8
+%macro AMM52 9
 %assign L %1
 %assign HALVES %2
 %assign USEH %3
@@ -473,6 +476,7 @@
 %assign BREG %6
 %assign YREG %7
 %assign WIN %8
+%assign SQR %9
 %assign Z (L + 7) / 8
 %assign HALFLAST (L % 8 == 4)
 REGMAP
@@ -502,12 +506,14 @@ FUNC vg_amm52x%2_ifma_%1
 	mov K0S(0), rax                        ; k0 2^12
 	shl r9, 12
 	mov K0S(1), r9
+%if SQR
 	; P's lanes 6, 7 stay zero (SQPRE writes 2..5; 0 and 1 are unused)
 	xor eax, eax
 	mov [rsp + PS(0) + 48], rax
 	mov [rsp + PS(0) + 56], rax
 	mov [rsp + PS(1) + 48], rax
 	mov [rsp + PS(1) + 56], rax
+%endif
 %else
 	sub rsp, FRAME
 	mov rbx, rdx                           ; b (rdx is mulx's operand)
@@ -537,6 +543,11 @@ FUNC vg_amm52x%2_ifma_%1
 	; one operation a turn: nsq squarings, then the multiply by sel; the
 	; count and the pointers are public
 %%op:
+%if SQR == 0
+	mov rbx, rdi                           ; b = acc while squaring
+	cmp qword CNT, 0
+	jne %%mulsq
+%else
 	cmp qword CNT, 0
 	je %%mulop
 	SQPRE 0, r12, r15
@@ -572,8 +583,10 @@ FUNC vg_amm52x%2_ifma_%1
 	vpextrq r15, xmm %+ %eval(ACCN(0, 0)), 1 ; n of each half: lane 1
 	vpextrq rbp, xmm %+ %eval(ACCN(1, 0)), 1
 	jmp %%norm
+%endif
 %%mulop:
 	mov rbx, SELS
+%%mulsq:
 %endif
 	mov r10, (1 << 52) - 1
 	xor r12d, r12d                         ; s, n of each half: lanes 0, 1
@@ -645,7 +658,8 @@ FUNC vg_amm52x%2_ifma_%1
 %assign k k + 1
 %endrep
 %if WIN
-	; the frame's secrets: k0, y, P, D2, DLO, DHI
+	; the frame's secrets: k0, y, and with SQR P, D2, DLO, DHI
+%if SQR
 %assign k 0
 %rep 3 + 2 * Z
 	vmovdqa64 [rsp + 64 * k], zmm0
@@ -656,6 +670,9 @@ FUNC vg_amm52x%2_ifma_%1
 	vmovdqa64 [rsp + DLO(0) + 64 * k], zmm0
 %assign k k + 1
 %endrep
+%else
+	vmovdqa64 [rsp], zmm0
+%endif
 	vzeroupper
 	mov rsp, r8
 %else
@@ -685,12 +702,17 @@ ENDFUNC vg_amm52x%2_ifma_%1
 ; where H leaves room for only 3 of m's registers, 1815 against 1880; the
 ; single ones 0.80 (L = 40) to 0.98 (L = 80) of the former. The windows
 ; take their sizes' shapes (others measured no faster at L = 20).
-AMM52 20, 2, 1, 3, 3, 1, 1, 0
-AMM52 30, 2, 1, 0, 4, 1, 1, 0
-AMM52 40, 2, 1, 0, 3, 1, 1, 0
-AMM52 40, 1, 1, 5, 5, 0, 0, 0
-AMM52 60, 1, 1, 6, 8, 0, 0, 0
-AMM52 80, 1, 1, 0, 8, 1, 1, 0
-AMM52 20, 2, 1, 3, 3, 1, 1, 1
-AMM52 30, 2, 1, 0, 4, 1, 1, 1
-AMM52 40, 2, 1, 0, 3, 1, 1, 1
+AMM52 20, 2, 1, 3, 3, 1, 1, 0, 0
+AMM52 30, 2, 1, 0, 4, 1, 1, 0, 0
+AMM52 40, 2, 1, 0, 3, 1, 1, 0, 0
+AMM52 40, 1, 1, 5, 5, 0, 0, 0, 0
+AMM52 60, 1, 1, 6, 8, 0, 0, 0, 0
+AMM52 80, 1, 1, 0, 8, 1, 1, 0, 0
+; The windows: the dedicated squaring at 30 and 40 digits; at 20 the
+; multiply squares faster on an idle Zen 4 core (the squaring's window
+; 1.106 of its time in the quietest quarter of 301 interleaved rounds,
+; 0.954 in the busiest, where another process shares the vector unit;
+; at 30 digits 0.97 in both, at 40 0.936 and 0.882).
+AMM52 20, 2, 1, 3, 3, 1, 1, 1, 0
+AMM52 30, 2, 1, 0, 4, 1, 1, 1, 1
+AMM52 40, 2, 1, 0, 3, 1, 1, 1, 1
