@@ -56,9 +56,10 @@ vg_rsa52_select2_fn vg_rsa52_select2_ifma_24, vg_rsa52_select2_ifma_32, vg_rsa52
  * the multiply (the table, leaving the domain), the table read, and the
  * window: the squarings and the multiply by the entry read (the ifma
  * row's in one call, which keeps m in registers and the frame from one
- * multiply to the next; its squarings skip the cross products already
- * counted inside the multiply's digit loop, amm52_ifma.asm, where a
- * separate product-then-reduce squaring had measured slower). */
+ * multiply to the next; at 30 and 40 digits its squarings skip the cross
+ * products already counted, inside the multiply's digit loop, where a
+ * separate product-then-reduce squaring had measured slower; at 20
+ * digits the multiply squares faster on an idle core: amm52_ifma.asm). */
 struct vg_rsa52_impl {
 	vg_amm52x2_fn *mul;
 	vg_rsa52_select2_fn *select;
