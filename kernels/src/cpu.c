@@ -73,7 +73,10 @@ static uint32_t detect(void)
 		f |= VG_CPU_AVX512F;
 	if (zmm_ok && (b & (1u << 31)))
 		f |= VG_CPU_AVX512VL;
-	if (zmm_ok && (b & (1u << 21)))
+	/* The ifma rows also use AVX512DQ (kmovb, kshiftlb, kxorb) and
+	 * AVX512BW (kxorq) mask instructions: every CPU with IFMA has both,
+	 * but a hypervisor may hide them, so IFMA counts only with them. */
+	if (zmm_ok && (b & (1u << 21)) && (b & (1u << 17)) && (b & (1u << 30)))
 		f |= VG_CPU_AVX512IFMA;
 	if (ssse3 && sse41 && (b & (1u << 29)))
 		f |= VG_CPU_SHA;

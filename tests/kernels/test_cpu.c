@@ -97,6 +97,8 @@ static void test_features(void **state)
 	uint32_t f = vg_cpu_features();
 	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
 		int listed = has_word(flags, feats[i].name);
+		if (feats[i].bit == VG_CPU_AVX512IFMA) /* usable only with DQ and BW */
+			listed = listed && has_word(flags, "avx512dq") && has_word(flags, "avx512bw");
 		int want = listed && (!keep || has_word(keep, feats[i].name));
 		if (keep && strcmp(keep, "none") == 0)
 			want = 0;

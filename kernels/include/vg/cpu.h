@@ -18,7 +18,7 @@ enum vg_cpu_feature {
 	VG_CPU_AVX2 = 1u << 3,
 	VG_CPU_AVX512F = 1u << 4,
 	VG_CPU_AVX512VL = 1u << 5,
-	VG_CPU_AVX512IFMA = 1u << 6,
+	VG_CPU_AVX512IFMA = 1u << 6, /* with the AVX512DQ and BW mask instructions */
 	VG_CPU_SHA = 1u << 7, /* SHA-NI (with the SSSE3 and SSE4.1 it needs) */
 };
 
