@@ -97,68 +97,72 @@
     FOLD255 rdx, rbx
 %endmacro
 
-; %1 = %2 * %3
+; %1 = %2 * %3 (FE_MUL_ADX_R: the same, the result left in r8-r11 and
+; not stored, for a caller that adds it to something next)
 %macro FE_MUL_ADX 3
-    mov rdx, [%2]
-    mulx r9, r8, [%3]
-    mulx r10, rax, [%3 + 8]
+    FE_MUL_ADX_R %2, %3
+    FE_STORE %1
+%endmacro
+%macro FE_MUL_ADX_R 2
+    mov rdx, [%1]
+    mulx r9, r8, [%2]
+    mulx r10, rax, [%2 + 8]
     add r9, rax
-    mulx r11, rax, [%3 + 16]
+    mulx r11, rax, [%2 + 16]
     adc r10, rax
-    mulx r12, rax, [%3 + 24]
+    mulx r12, rax, [%2 + 24]
     adc r11, rax
     adc r12, 0
 
-    mov rdx, [%2 + 8]
+    mov rdx, [%1 + 8]
     xor ebp, ebp
-    mulx rbx, rax, [%3]
+    mulx rbx, rax, [%2]
     adcx r9, rax
     adox r10, rbx
-    mulx rbx, rax, [%3 + 8]
+    mulx rbx, rax, [%2 + 8]
     adcx r10, rax
     adox r11, rbx
-    mulx rbx, rax, [%3 + 16]
+    mulx rbx, rax, [%2 + 16]
     adcx r11, rax
     adox r12, rbx
-    mulx r13, rax, [%3 + 24]
+    mulx r13, rax, [%2 + 24]
     adcx r12, rax
     adox r13, rbp
     adcx r13, rbp
 
-    mov rdx, [%2 + 16]
+    mov rdx, [%1 + 16]
     xor ebp, ebp
-    mulx rbx, rax, [%3]
+    mulx rbx, rax, [%2]
     adcx r10, rax
     adox r11, rbx
-    mulx rbx, rax, [%3 + 8]
+    mulx rbx, rax, [%2 + 8]
     adcx r11, rax
     adox r12, rbx
-    mulx rbx, rax, [%3 + 16]
+    mulx rbx, rax, [%2 + 16]
     adcx r12, rax
     adox r13, rbx
-    mulx r14, rax, [%3 + 24]
+    mulx r14, rax, [%2 + 24]
     adcx r13, rax
     adox r14, rbp
     adcx r14, rbp
 
-    mov rdx, [%2 + 24]
+    mov rdx, [%1 + 24]
     xor ebp, ebp
-    mulx rbx, rax, [%3]
+    mulx rbx, rax, [%2]
     adcx r11, rax
     adox r12, rbx
-    mulx rbx, rax, [%3 + 8]
+    mulx rbx, rax, [%2 + 8]
     adcx r12, rax
     adox r13, rbx
-    mulx rbx, rax, [%3 + 16]
+    mulx rbx, rax, [%2 + 16]
     adcx r13, rax
     adox r14, rbx
-    mulx r15, rax, [%3 + 24]
+    mulx r15, rax, [%2 + 24]
     adcx r14, rax
     adox r15, rbp
     adcx r15, rbp
 
     REDUCE_ADX
-    FE_STORE %1
 %endmacro
 
 ; %1 = %2^2: the six cross products once, doubled, plus the four squares.
@@ -227,36 +231,39 @@
 %endmacro
 
 %macro FE_MUL_BASE 3
-    mov rax, [%2]
-    mul qword [%3]              ; column 0
+    FE_MUL_BASE_R %2, %3
+    FE_STORE %1
+%endmacro
+%macro FE_MUL_BASE_R 2
+    mov rax, [%1]
+    mul qword [%2]              ; column 0
     mov r8, rax
     mov r9, rdx
     xor r10d, r10d              ; column 1 in r9, r10, r11
     xor r11d, r11d
-    FE_MUL_COL r9, r10, r11, %2, %3 + 8
-    FE_MUL_COL r9, r10, r11, %2 + 8, %3
+    FE_MUL_COL r9, r10, r11, %1, %2 + 8
+    FE_MUL_COL r9, r10, r11, %1 + 8, %2
     xor r12d, r12d              ; column 2 in r10, r11, r12
-    FE_MUL_COL r10, r11, r12, %2, %3 + 16
-    FE_MUL_COL r10, r11, r12, %2 + 8, %3 + 8
-    FE_MUL_COL r10, r11, r12, %2 + 16, %3
+    FE_MUL_COL r10, r11, r12, %1, %2 + 16
+    FE_MUL_COL r10, r11, r12, %1 + 8, %2 + 8
+    FE_MUL_COL r10, r11, r12, %1 + 16, %2
     xor r13d, r13d              ; column 3
-    FE_MUL_COL r11, r12, r13, %2, %3 + 24
-    FE_MUL_COL r11, r12, r13, %2 + 8, %3 + 16
-    FE_MUL_COL r11, r12, r13, %2 + 16, %3 + 8
-    FE_MUL_COL r11, r12, r13, %2 + 24, %3
+    FE_MUL_COL r11, r12, r13, %1, %2 + 24
+    FE_MUL_COL r11, r12, r13, %1 + 8, %2 + 16
+    FE_MUL_COL r11, r12, r13, %1 + 16, %2 + 8
+    FE_MUL_COL r11, r12, r13, %1 + 24, %2
     xor r14d, r14d              ; column 4
-    FE_MUL_COL r12, r13, r14, %2 + 8, %3 + 24
-    FE_MUL_COL r12, r13, r14, %2 + 16, %3 + 16
-    FE_MUL_COL r12, r13, r14, %2 + 24, %3 + 8
+    FE_MUL_COL r12, r13, r14, %1 + 8, %2 + 24
+    FE_MUL_COL r12, r13, r14, %1 + 16, %2 + 16
+    FE_MUL_COL r12, r13, r14, %1 + 24, %2 + 8
     xor r15d, r15d              ; column 5
-    FE_MUL_COL r13, r14, r15, %2 + 16, %3 + 24
-    FE_MUL_COL r13, r14, r15, %2 + 24, %3 + 16
-    mov rax, [%2 + 24]          ; column 6: the product is < 2^512, no carry out
-    mul qword [%3 + 24]
+    FE_MUL_COL r13, r14, r15, %1 + 16, %2 + 24
+    FE_MUL_COL r13, r14, r15, %1 + 24, %2 + 16
+    mov rax, [%1 + 24]          ; column 6: the product is < 2^512, no carry out
+    mul qword [%2 + 24]
     add r14, rax
     adc r15, rdx
     REDUCE_BASE
-    FE_STORE %1
 %endmacro
 
 ; %1 = %2^2 with mul/adc: the six cross products once (r9..r14), doubled

@@ -111,19 +111,23 @@
 ; the last product, G_T, and G_NEG takes G_NEGN.
 ; Every second operand of its additions is a product (h's coordinates
 ; are products, or the start's 0 and 1), so they take FE_ADD_B/FE_SUB_B's
-; one fold.
+; one fold. B and C are not stored: E, H are made from B in r8-r11 and
+; F, G from C, with the sign's swap of F and G done there by cmov (the
+; stores of B and C, their loads and the integer FE_CSWAP's 36
+; instructions were ~5 % of an addition, and the comb is bound by
+; instruction issue; an SSE swap of F and G instead stalled on the
+; 128-bit loads of the 64-bit stores just made).
 %macro GE_MADD_PIPE 0
     FE_SUB_B rsp + G_A, rdi + 32, rdi           ; Y1 - X1
     FE_MUL rsp + G_A, rsp + G_A, rsp + G_T + 32 ; A = (Y1 - X1)(y - x)
     FE_ADD_B rsp + G_B, rdi + 32, rdi           ; Y1 + X1
-    FE_MUL rsp + G_B, rsp + G_B, rsp + G_T      ; B = (Y1 + X1)(y + x)
-    FE_MUL rsp + G_C, rdi + 96, rsp + G_T + 64  ; C = T1 2dxy
-    SEL_BEGIN
+    FE_MUL_R rsp + G_B, rsp + G_T               ; B = (Y1 + X1)(y + x)
+    GE_EH_R
     FE_ADD_B rsp + G_D, rdi + 64, rdi + 64      ; D = 2 Z1
-    GE_EFGH _B
+    FE_MUL_R rdi + 96, rsp + G_T + 64           ; C = T1 2dxy
+    GE_FG_R
+    SEL_BEGIN
     SEL_SCAN 0, 4
-    mov rbx, [rsp + G_NEG]
-    FE_CSWAP rsp + G_F, rsp + G_G, rbx
     FE_MUL rdi, rsp + G_E, rsp + G_F            ; X3 = E F
     SEL_SCAN 4, 4
     FE_MUL rdi + 32, rsp + G_G, rsp + G_H       ; Y3 = G H
@@ -134,6 +138,86 @@
     SEL_END
     mov rax, [rsp + G_NEGN]
     mov [rsp + G_NEG], rax
+%endmacro
+
+; E = B - A and H = B + A with B in r8-r11 (a product, below 2^255 +
+; 2^11) and A at G_A (a product too: below 2^256 - 38, so one fold each,
+; as FE_SUB_B and FE_ADD_B). Clobbers rax, r8-r15.
+%macro GE_EH_R 0
+    mov r12, r8
+    mov r13, r9
+    mov r14, r10
+    mov r15, r11
+    sub r12, [rsp + G_A]
+    sbb r13, [rsp + G_A + 8]
+    sbb r14, [rsp + G_A + 16]
+    sbb r15, [rsp + G_A + 24]
+    sbb rax, rax                ; a borrow added 2^256 = 38: take it back
+    and eax, 38
+    sub r12, rax
+    sbb r13, 0
+    sbb r14, 0
+    sbb r15, 0                  ; no borrow: A < 2^256 - 38
+    mov [rsp + G_E], r12
+    mov [rsp + G_E + 8], r13
+    mov [rsp + G_E + 16], r14
+    mov [rsp + G_E + 24], r15
+    add r8, [rsp + G_A]
+    adc r9, [rsp + G_A + 8]
+    adc r10, [rsp + G_A + 16]
+    adc r11, [rsp + G_A + 24]
+    sbb rax, rax                ; a carry is 2^256 = 38
+    and eax, 38
+    add r8, rax
+    adc r9, 0
+    adc r10, 0
+    adc r11, 0                  ; no carry: A < 2^256 - 38
+    FE_STORE rsp + G_H
+%endmacro
+
+; F = D - C and G = D + C with C in r8-r11 (a product: below 2^256 - 38,
+; one fold each) and D at G_D, then F and G exchanged when G_NEG is set
+; (a negative digit: -C for C) by cmov on the flags of that mask, and
+; stored. Clobbers rax, r8-r15.
+%macro GE_FG_R 0
+    mov r12, [rsp + G_D]
+    sub r12, r8
+    mov r13, [rsp + G_D + 8]
+    sbb r13, r9
+    mov r14, [rsp + G_D + 16]
+    sbb r14, r10
+    mov r15, [rsp + G_D + 24]
+    sbb r15, r11
+    sbb rax, rax                ; a borrow added 2^256 = 38: take it back
+    and eax, 38
+    sub r12, rax
+    sbb r13, 0
+    sbb r14, 0
+    sbb r15, 0                  ; no borrow: C < 2^256 - 38
+    add r8, [rsp + G_D]
+    adc r9, [rsp + G_D + 8]
+    adc r10, [rsp + G_D + 16]
+    adc r11, [rsp + G_D + 24]
+    sbb rax, rax                ; a carry is 2^256 = 38
+    and eax, 38
+    add r8, rax
+    adc r9, 0
+    adc r10, 0
+    adc r11, 0                  ; no carry: C < 2^256 - 38
+    mov rax, [rsp + G_NEG]
+    test rax, rax               ; ZF clear: negative digit, exchange
+%assign i 0
+%rep 4
+    mov rax, r %+ %eval(12 + i)
+    cmovnz r %+ %eval(12 + i), r %+ %eval(8 + i)
+    cmovnz r %+ %eval(8 + i), rax
+%assign i i + 1
+%endrep
+    mov [rsp + G_F], r12
+    mov [rsp + G_F + 8], r13
+    mov [rsp + G_F + 16], r14
+    mov [rsp + G_F + 24], r15
+    FE_STORE rsp + G_G
 %endmacro
 
 ; h = h + t (madd-2008-hwcd-3, a = -1) with t the affine entry at %1
