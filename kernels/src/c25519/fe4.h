@@ -79,6 +79,12 @@ void vg_fe4_add(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);
 void vg_fe4_sub(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);
 void vg_fe4_mul_a24(vg_fe4 *h, const vg_fe4 *f);
 void vg_fe4_mul_a24_add(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);
+/* s = m + p, d = m - p for p < 2^256 - 38 (a product): the ladder's and
+ * the comb's FE_ADDSUB_R, exported for checkasm. */
+void vg_fe4_addsub_r(vg_fe4 *s, vg_fe4 *d, const vg_fe4 *m, const vg_fe4 *p);
+/* 121665 f + g with mulx (fe4_adx.asm, the adx ladder's), below
+ * 2^255 + 2^23. */
+void vg_fe4_mul_a24_add_adx(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);
 
 /* C helpers (fe4.c). frombytes ignores bit 255; tobytes reduces fully. */
 void vg_fe4_frombytes(vg_fe4 *h, const uint8_t s[32]);

@@ -13,6 +13,8 @@
 ;   FE_SQR_BASE: rax rbx rbp rdx r8-r15             (never rcx rsi rdi)
 ;   FE_ADD/FE_SUB/FE_MUL_A24/FE_MUL_A24_ADD: rax rdx r8-r11
 ;   FE_ADD_B/FE_SUB_B: rax r8-r11
+;   FE_ADDSUB_R: rax r8-r15
+;   FE_MUL_A24_ADD_ADX: rax rbx rdx r8-r11
 ;   FE_SELECT_SSE: xmm1-xmm4
 ; The result is written only after every input has been read, so the
 ; destination may alias an input.
@@ -34,7 +36,9 @@
 ; 19 * 77 < 2^256: the carry chain cannot leave r11, so no second fold
 ; (the former "times 38, add, and 38 more on a carry out" took three
 ; more instructions on the product's critical path). The result is
-; below 2^255 + 2^11. %2 is a zero register; clobbers %1 and the flags.
+; below 2^255 + 2^11. Any c below 2^58 folds the same way, to below
+; 2^255 + 19 (2c + 1) (FE_MUL_A24_ADD_ADX's c <= 121665). %2 is a zero
+; register or 0; clobbers %1 and the flags.
 %macro FOLD255 2
     add r11, r11                ; CF = bit 63 of r11 (shld is slow on Zen 4)
     adc %1, %1                  ; t = 2c + that bit
@@ -422,6 +426,73 @@
     sbb r9, 0
     sbb r10, 0
     sbb r11, 0                  ; no borrow: %3 < 2^256 - 38
+    FE_STORE %1
+%endmacro
+
+;; With P in r8-r11, below 2^256 - 38 (a product or square: FE_MUL_*_R),
+; and M the element at %1: r8-r11 = M + P and r12-r15 = M - P, neither
+; stored (FE_ADD_B and FE_SUB_B's one fold each, same bounds). The
+; ladder's and the comb's sums and differences of a product just made:
+; the product's store and the two additions' reloads of it are saved.
+; Clobbers rax, r8-r15.
+%macro FE_ADDSUB_R 1
+    mov r12, [%1]
+    sub r12, r8
+    mov r13, [%1 + 8]
+    sbb r13, r9
+    mov r14, [%1 + 16]
+    sbb r14, r10
+    mov r15, [%1 + 24]
+    sbb r15, r11
+    sbb rax, rax                ; a borrow added 2^256 = 38: take it back
+    and eax, 38
+    sub r12, rax
+    sbb r13, 0
+    sbb r14, 0
+    sbb r15, 0                  ; no borrow: P < 2^256 - 38
+    add r8, [%1]
+    adc r9, [%1 + 8]
+    adc r10, [%1 + 16]
+    adc r11, [%1 + 24]
+    sbb rax, rax                ; a carry is 2^256 = 38
+    and eax, 38
+    add r8, rax
+    adc r9, 0
+    adc r10, 0
+    adc r11, 0                  ; no carry: P < 2^256 - 38
+%endmacro
+
+; Store r12-r15 to the element at %1.
+%macro FE_STORE_HI 1
+    mov [%1], r12
+    mov [%1 + 8], r13
+    mov [%1 + 16], r14
+    mov [%1 + 24], r15
+%endmacro
+
+; %1 = %2 * 121665 + %3 with mulx (adx tier): the multiplier is set once
+; (mul needs it reloaded into rax per limb) and the carry word folded at
+; 2^255 as in FOLD255, so no second fold: c <= 121665 (the value is below
+; 121666 2^256), t = 2c + 1 < 2^18, the result below 2^255 + 2^23: for a
+; product's operand only (the ladder's AA + a24 E), not for FE_ADD_B's
+; second operand. The addresses must not use rax, rbx, rdx or r8-r11.
+%macro FE_MUL_A24_ADD_ADX 3
+    mov edx, 121665
+    mulx r9, r8, [%2]
+    mulx r11, r10, [%2 + 16]
+    mulx rbx, rax, [%2 + 8]
+    add r9, rax
+    adc r10, rbx
+    adc r11, 0
+    mulx rdx, rax, [%2 + 24]
+    add r11, rax
+    adc rdx, 0
+    add r8, [%3]
+    adc r9, [%3 + 8]
+    adc r10, [%3 + 16]
+    adc r11, [%3 + 24]
+    adc rdx, 0                  ; rdx = carry word <= 121665
+    FOLD255 rdx, 0
     FE_STORE %1
 %endmacro
 

@@ -56,21 +56,26 @@ ENDFUNC vg_fe4_sqrn_ %+ TIER
 %define L_C    320
 %define L_D    352
 %define L_DA   384
-%define L_CB   416
+%define L_SB   416              ; the swap bits e ^ (e >> 1) (secret)
 %define L_OUT  448              ; saved xz pointer (public)
 %define L_EPTR 456              ; saved e pointer (public)
-%define L_T    464              ; bit position t (public)
-%define L_SWAP 472              ; previous bit (secret)
 %define L_AS   480              ; A, B of the point doubled
 %define L_BS   512
 %define L_SIZE 544
+
+; The tier file may bring its own AA + a24 E (FE_A24_ADD); else mul's.
+%ifnmacro FE_A24_ADD 3
+%macro FE_A24_ADD 3
+    FE_MUL_A24_ADD %1, %2, %3
+%endmacro
+%endif
 
 ; x2, z2 = the double of the point whose x + z, x - z are at A, B.
 %macro LADDER_DOUBLE 0
     FE_SQR rsp + L_AA, rsp + L_A
     FE_SQR rsp + L_BB, rsp + L_B
     FE_SUB_B rsp + L_E, rsp + L_AA, rsp + L_BB  ; E = AA - BB
-    FE_MUL_A24_ADD rsp + L_Z2, rsp + L_E, rsp + L_AA
+    FE_A24_ADD rsp + L_Z2, rsp + L_E, rsp + L_AA
     FE_MUL rsp + L_X2, rsp + L_AA, rsp + L_BB
     FE_MUL rsp + L_Z2, rsp + L_Z2, rsp + L_E
 %endmacro
@@ -105,23 +110,50 @@ FUNC vg_x25519_ladder_ %+ TIER
     mov [rsp + L_Z3 + 8], rax
     mov [rsp + L_Z3 + 16], rax
     mov [rsp + L_Z3 + 24], rax
-    mov [rsp + L_SWAP], rax
-    mov qword [rsp + L_T], 254
+
+    ; Step t's swap mask is k_t ^ k_(t+1) (the bit before it, 0 before
+    ; bit 254): bit t of s = e ^ (e >> 1) with bit 255 of e taken as 0.
+    ; Made here once, the step reads its bit with bt and sbb (the per-step
+    ; byte load, shifts and the saved previous bit took 17 instructions).
+    mov r8, [rsi]
+    mov r9, [rsi + 8]
+    mov r10, [rsi + 16]
+    mov r11, [rsi + 24]
+    shl r11, 1                  ; bit 255 cleared
+    shr r11, 1
+    mov rax, r8
+    shrd rax, r9, 1
+    xor rax, r8
+    mov [rsp + L_SB], rax
+    mov rax, r9
+    shrd rax, r10, 1
+    xor rax, r9
+    mov [rsp + L_SB + 8], rax
+    mov rax, r10
+    shrd rax, r11, 1
+    xor rax, r10
+    mov [rsp + L_SB + 16], rax
+    mov rax, r11
+    shr rax, 1
+    xor rax, r11
+    mov [rsp + L_SB + 24], rax
+
+    ; A, B, C, D of the start; each later step makes those of the next
+    ; from its last products (FE_ADDSUB_R). Every second operand is a
+    ; product or square (or the start's 0 and 1): FE_ADD_B/FE_SUB_B's one
+    ; fold.
+    FE_ADD_B rsp + L_A, rsp + L_X2, rsp + L_Z2  ; A = x2 + z2
+    FE_SUB_B rsp + L_B, rsp + L_X2, rsp + L_Z2  ; B = x2 - z2
+    FE_ADD_B rsp + L_C, rsp + L_X3, rsp + L_Z3  ; C = x3 + z3
+    FE_SUB_B rsp + L_D, rsp + L_X3, rsp + L_Z3  ; D = x3 - z3
+    mov ecx, 254                ; t, public; rcx survives every field macro
 
 .step:
-    ; k_t = bit t of e; swap ^= k_t; masked swap; swap = k_t
-    mov rcx, [rsp + L_T]
-    mov rsi, [rsp + L_EPTR]
     mov rax, rcx
-    shr rax, 3                  ; byte index t / 8: public
-    movzx eax, byte [rsi + rax]
-    and ecx, 7
-    shr eax, cl
-    and eax, 1
-    mov rbx, [rsp + L_SWAP]
-    mov [rsp + L_SWAP], rax
-    xor rbx, rax
-    neg rbx                     ; all ones to swap
+    shr eax, 6                  ; the word of bit t: public
+    mov rax, [rsp + L_SB + 8 * rax]
+    bt rax, rcx                 ; CF = bit t (mod 64) of that word
+    sbb rbx, rbx                ; all ones to swap
     movq xmm0, rbx
     punpcklqdq xmm0, xmm0       ; the mask in both qwords, kept across the products
 
@@ -134,66 +166,63 @@ FUNC vg_x25519_ladder_ %+ TIER
     ; it. Where the selection goes was measured per tier on Zen 4 (ladder
     ; alone, interleaved): after the two products at adx (0.975 of before
     ; them), before them at base (0.98 of after).
-    ; Every second operand of the additions below is a product or a
-    ; square (or the start's 0 and 1): FE_ADD_B/FE_SUB_B's one fold.
-    FE_ADD_B rsp + L_A, rsp + L_X2, rsp + L_Z2  ; A = x2 + z2
-    FE_SUB_B rsp + L_B, rsp + L_X2, rsp + L_Z2  ; B = x2 - z2
-    FE_ADD_B rsp + L_C, rsp + L_X3, rsp + L_Z3  ; C = x3 + z3
-    FE_SUB_B rsp + L_D, rsp + L_X3, rsp + L_Z3  ; D = x3 - z3
+    ; The products whose only readers are a sum and a difference (CB,
+    ; x1 (DA - CB)^2, z2) are not stored: FE_MUL_R then FE_ADDSUB_R.
 %ifdef LADDER_SELECT_EARLY
     FE_SELECT_SSE rsp + L_AS, rsp + L_A, rsp + L_C, xmm0
     FE_SELECT_SSE rsp + L_BS, rsp + L_B, rsp + L_D, xmm0
 %endif
     FE_MUL rsp + L_DA, rsp + L_D, rsp + L_A     ; DA = D * A
-    FE_MUL rsp + L_CB, rsp + L_C, rsp + L_B     ; CB = C * B
+    FE_MUL_R rsp + L_C, rsp + L_B               ; CB = C * B
+    FE_ADDSUB_R rsp + L_DA
+    FE_STORE rsp + L_X3                         ; DA + CB
+    FE_STORE_HI rsp + L_Z3                      ; DA - CB
 %ifndef LADDER_SELECT_EARLY
     FE_SELECT_SSE rsp + L_AS, rsp + L_A, rsp + L_C, xmm0
     FE_SELECT_SSE rsp + L_BS, rsp + L_B, rsp + L_D, xmm0
 %endif
     FE_SQR rsp + L_AA, rsp + L_AS               ; AA = A^2 (the point doubled)
     FE_SQR rsp + L_BB, rsp + L_BS               ; BB = B^2
-    FE_SUB_B rsp + L_Z3, rsp + L_DA, rsp + L_CB
     FE_SQR rsp + L_Z3, rsp + L_Z3               ; (DA - CB)^2
-    FE_ADD_B rsp + L_X3, rsp + L_DA, rsp + L_CB
     FE_SQR rsp + L_X3, rsp + L_X3               ; x3 = (DA + CB)^2
     FE_SUB_B rsp + L_E, rsp + L_AA, rsp + L_BB  ; E = AA - BB
-    FE_MUL rsp + L_Z3, rsp + L_Z3, rsp + L_X1   ; z3 = x1 * (DA - CB)^2
-    FE_MUL_A24_ADD rsp + L_Z2, rsp + L_E, rsp + L_AA ; AA + a24 E
+    FE_MUL_R rsp + L_Z3, rsp + L_X1             ; z3 = x1 * (DA - CB)^2
+    FE_ADDSUB_R rsp + L_X3
+    FE_STORE rsp + L_C                          ; next C = x3 + z3
+    FE_STORE_HI rsp + L_D                       ; next D = x3 - z3
+    FE_A24_ADD rsp + L_Z2, rsp + L_E, rsp + L_AA ; AA + a24 E
     FE_MUL rsp + L_X2, rsp + L_AA, rsp + L_BB   ; x2 = AA * BB
-    FE_MUL rsp + L_Z2, rsp + L_Z2, rsp + L_E    ; z2 = E * (AA + a24 * E)
+    FE_MUL_R rsp + L_Z2, rsp + L_E              ; z2 = E * (AA + a24 * E)
+    FE_ADDSUB_R rsp + L_X2
+    FE_STORE rsp + L_A                          ; next A = x2 + z2
+    FE_STORE_HI rsp + L_B                       ; next B = x2 - z2
 
-    dec qword [rsp + L_T]
-    cmp qword [rsp + L_T], 3
+    dec ecx
+    cmp ecx, 3
     jae .step                   ; ct: public loop counter t
 
     ; Bits 2, 1, 0 are zero (the clamping): the last three steps only
     ; double. Their sums x3, z3 would be read by nothing (after bit 0 = 0
-    ; the final swap keeps x2, z2), so they are not computed: three
-    ; products, two squares and four additions fewer a step. Step 2 doubles
-    ; the point bit 3 left in the lead (the mask is the previous bit
-    ; alone), steps 1 and 0 double x2, z2.
-    mov rbx, [rsp + L_SWAP]
+    ; no swap is left: x2, z2 is the result), so they are not computed:
+    ; three products, two squares and four additions fewer a step. Step 2
+    ; doubles the point bit 3 left in the lead (the mask is bit 3 alone),
+    ; steps 1 and 0 double x2, z2.
+    mov rax, [rsp + L_EPTR]
+    movzx ebx, byte [rax]
+    shr ebx, 3
+    and ebx, 1
     neg rbx
     movq xmm0, rbx
     punpcklqdq xmm0, xmm0
-    FE_ADD_B rsp + L_A, rsp + L_X2, rsp + L_Z2
-    FE_SUB_B rsp + L_B, rsp + L_X2, rsp + L_Z2
-    FE_ADD_B rsp + L_C, rsp + L_X3, rsp + L_Z3
-    FE_SUB_B rsp + L_D, rsp + L_X3, rsp + L_Z3
     FE_SELECT_SSE rsp + L_A, rsp + L_A, rsp + L_C, xmm0
     FE_SELECT_SSE rsp + L_B, rsp + L_B, rsp + L_D, xmm0
     LADDER_DOUBLE
-    mov qword [rsp + L_SWAP], 0
 %rep 2
     FE_ADD_B rsp + L_A, rsp + L_X2, rsp + L_Z2
     FE_SUB_B rsp + L_B, rsp + L_X2, rsp + L_Z2
     LADDER_DOUBLE
 %endrep
 
-    mov rbx, [rsp + L_SWAP]
-    neg rbx
-    FE_CSWAP rsp + L_X2, rsp + L_X3, rbx
-    FE_CSWAP rsp + L_Z2, rsp + L_Z3, rbx
     mov rdi, [rsp + L_OUT]
 %assign i 0
 %rep 4

@@ -175,35 +175,12 @@
     FE_STORE rsp + G_H
 %endmacro
 
-; F = D - C and G = D + C with C in r8-r11 (a product: below 2^256 - 38,
-; one fold each) and D at G_D, then F and G exchanged when G_NEG is set
-; (a negative digit: -C for C) by cmov on the flags of that mask, and
-; stored. Clobbers rax, r8-r15.
+; F = D - C and G = D + C with C in r8-r11 (a product) and D at G_D
+; (FE_ADDSUB_R), then F and G exchanged when G_NEG is set (a negative
+; digit: -C for C) by cmov on the flags of that mask, and stored.
+; Clobbers rax, r8-r15.
 %macro GE_FG_R 0
-    mov r12, [rsp + G_D]
-    sub r12, r8
-    mov r13, [rsp + G_D + 8]
-    sbb r13, r9
-    mov r14, [rsp + G_D + 16]
-    sbb r14, r10
-    mov r15, [rsp + G_D + 24]
-    sbb r15, r11
-    sbb rax, rax                ; a borrow added 2^256 = 38: take it back
-    and eax, 38
-    sub r12, rax
-    sbb r13, 0
-    sbb r14, 0
-    sbb r15, 0                  ; no borrow: C < 2^256 - 38
-    add r8, [rsp + G_D]
-    adc r9, [rsp + G_D + 8]
-    adc r10, [rsp + G_D + 16]
-    adc r11, [rsp + G_D + 24]
-    sbb rax, rax                ; a carry is 2^256 = 38
-    and eax, 38
-    add r8, rax
-    adc r9, 0
-    adc r10, 0
-    adc r11, 0                  ; no carry: C < 2^256 - 38
+    FE_ADDSUB_R rsp + G_D       ; r8-r11 = G = D + C, r12-r15 = F = D - C
     mov rax, [rsp + G_NEG]
     test rax, rax               ; ZF clear: negative digit, exchange
 %assign i 0
@@ -213,10 +190,7 @@
     cmovnz r %+ %eval(8 + i), rax
 %assign i i + 1
 %endrep
-    mov [rsp + G_F], r12
-    mov [rsp + G_F + 8], r13
-    mov [rsp + G_F + 16], r14
-    mov [rsp + G_F + 24], r15
+    FE_STORE_HI rsp + G_F
     FE_STORE rsp + G_G
 %endmacro
 

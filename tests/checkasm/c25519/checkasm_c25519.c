@@ -91,6 +91,66 @@ static void ref_a24_add(vg_fe *h, const vg_fe *f, const vg_fe *g)
 	vg_fe_add(h, &t, g);
 }
 
+/* vg_fe4_addsub_r: s = m + p, d = m - p for any m and p below 2^256 - 38
+ * (its precondition: p is a product); p's edges are those of input() that
+ * qualify plus 2^256 - 39 and 2^255 + 2^11 (a product's bound). */
+static void check_addsub(void)
+{
+	static const vg_fe4 pedge[] = {
+		{{0xffffffffffffffd8u, PM, PM, PM}}, {{2048, 0, 0, 1ull << 63}},
+		{{2047, 0, 0, 1ull << 63}},
+	};
+	vg_checkasm_func("vg_fe4_addsub_r");
+	int n = vg_checkasm_iters() + NEDGE * (NEDGE + 3);
+	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
+		vg_fe4 m, p;
+		int e = i < NEDGE * (NEDGE + 3);
+		input(&m, e ? i / (NEDGE + 3) : NEDGE + i);
+		if (e && i % (NEDGE + 3) >= NEDGE)
+			p = pedge[i % (NEDGE + 3) - NEDGE];
+		else
+			input(&p, e ? i % (NEDGE + 3) : NEDGE + i + 1);
+		if (p.v[1] == PM && p.v[2] == PM && p.v[3] == PM && p.v[0] >= PM - 37)
+			p.v[0] = PM - 38; /* keep the precondition */
+		uint8_t raw_s[VG_CHECKASM_OUT(32)], raw_d[VG_CHECKASM_OUT(32)];
+		uint8_t got[64], want[64];
+		vg_fe4 *s = (vg_fe4 *)vg_checkasm_guard(raw_s, 32);
+		vg_fe4 *d = (vg_fe4 *)vg_checkasm_guard(raw_d, 32);
+		vg_checkasm_call(vg_fe4_addsub_r, s, d, &m, &p);
+		if (!vg_checkasm_guard_ok(raw_s, 32) || !vg_checkasm_guard_ok(raw_d, 32))
+			break;
+		vg_fe4_tobytes(got, s);
+		vg_fe4_tobytes(got + 32, d);
+		vg_fe fm, fp, fs, fd;
+		vg_fe4_to_fe(&fm, &m);
+		vg_fe4_to_fe(&fp, &p);
+		vg_fe_add(&fs, &fm, &fp);
+		vg_fe_sub(&fd, &fm, &fp);
+		ref_bytes(want, &fs);
+		ref_bytes(want + 32, &fd);
+		vg_checkasm_eq(got, want, 64, "i=%d (m + p || m - p)", i);
+	}
+	vg_checkasm_func_done();
+}
+
+/* vg_fe4_mul_a24_add_adx's output bound (2^255 + 2^23, its comment's), on
+ * the largest inputs: f = g = 2^256 - 1. */
+static void check_a24_adx_bound(void)
+{
+	vg_checkasm_func("vg_fe4_mul_a24_add_adx bound");
+	for (int i = 0; i < NEDGE * NEDGE && vg_checkasm_ok(); i++) {
+		vg_fe4 f, g, h;
+		input(&f, i / NEDGE);
+		input(&g, i % NEDGE);
+		vg_checkasm_call(vg_fe4_mul_a24_add_adx, &h, &f, &g);
+		int ok = h.v[3] < (1ull << 63) || (h.v[3] == (1ull << 63) && h.v[2] == 0 &&
+						   h.v[1] == 0 && h.v[0] < (1ull << 23));
+		uint8_t b = (uint8_t)ok, one = 1;
+		vg_checkasm_eq(&b, &one, 1, "i=%d: 121665 f + g not below 2^255 + 2^23", i);
+	}
+	vg_checkasm_func_done();
+}
+
 static void check_unary(const char *name, fn1 f, void (*ref)(vg_fe *, const vg_fe *))
 {
 	vg_checkasm_func(name);
@@ -687,6 +747,7 @@ int main(int argc, char **argv)
 		check_binary("vg_fe4_sub", vg_fe4_sub, vg_fe_sub);
 		check_unary("vg_fe4_mul_a24", vg_fe4_mul_a24, ref_a24);
 		check_binary("vg_fe4_mul_a24_add", vg_fe4_mul_a24_add, ref_a24_add);
+		check_addsub();
 		/* C (divsteps, fe4_inv.c), but every tier's inversion: against
 		 * Fermat's chain in fe.c, including 0, p, 2p - 1 and 2^256 - 1 */
 		check_unary("vg_fe4_invert", vg_fe4_invert, vg_fe_invert);
@@ -701,6 +762,8 @@ int main(int argc, char **argv)
 		check_binary("vg_fe4_mul_adx", vg_fe4_mul_adx, vg_fe_mul);
 		check_unary("vg_fe4_sqr_adx", vg_fe4_sqr_adx, vg_fe_sq);
 		check_sqrn("vg_fe4_sqrn_adx", vg_fe4_sqrn_adx);
+		check_binary("vg_fe4_mul_a24_add_adx", vg_fe4_mul_a24_add_adx, ref_a24_add);
+		check_a24_adx_bound();
 		check_ladder("vg_x25519_ladder_adx", vg_x25519_ladder_adx);
 		check_comb("vg_ge4_comb_adx", (combfn)vg_ge4_comb_adx, vg_ge4_base_comb32(), 16);
 		check_points("adx", (gefn)vg_ge4_madd_adx, (gefn)vg_ge4_add_adx, vg_ge4_dbl_adx,
