@@ -4,7 +4,6 @@
 %include "x86_64/common/config.asm"
 %include "x86_64/c25519/fe4_macros.asm"
 %define TIER base
-%define LADDER_SELECT_EARLY 1 ; the ladder's selection before its first products (fe4_tier.asm)
 %macro FE_MUL 3
     FE_MUL_BASE %1, %2, %3
 %endmacro

@@ -15,7 +15,6 @@
 ;   FE_ADD_B/FE_SUB_B: rax r8-r11
 ;   FE_ADDSUB_R: rax r8-r15
 ;   FE_MUL_A24_ADD_ADX: rax rbx rdx r8-r11
-;   FE_SELECT_SSE: xmm1-xmm4
 ; The result is written only after every input has been read, so the
 ; destination may alias an input.
 %ifndef VG_FE4_MACROS_ASM
@@ -564,43 +563,6 @@
     and eax, 38
     add r8, rax
     FE_STORE %1
-%endmacro
-
-; %1 = %4 ? %3 : %2 for the 32-byte elements at %2 and %3, %4 an xmm
-; register of all ones or zeros (both qwords), in SSE2: the ladder's
-; choice of the point to double, off the integer units the arithmetic
-; keeps busy. Clobbers xmm1, xmm2, xmm3, xmm4.
-%macro FE_SELECT_SSE 4
-    movdqu xmm1, [%2]
-    movdqu xmm2, [%3]
-    movdqu xmm3, [%2 + 16]
-    movdqu xmm4, [%3 + 16]
-    pxor xmm2, xmm1
-    pxor xmm4, xmm3
-    pand xmm2, %4
-    pand xmm4, %4
-    pxor xmm1, xmm2
-    pxor xmm3, xmm4
-    movdqu [%1], xmm1
-    movdqu [%1 + 16], xmm3
-%endmacro
-
-; Swap the elements at %1 and %2 when %3 (a register) is all ones; keep
-; them when it is zero. Clobbers r8-r11.
-%macro FE_CSWAP 3
-%assign i 0
-%rep 4
-    mov r8, [%1 + i]
-    mov r9, [%2 + i]
-    mov r10, r8
-    xor r10, r9
-    and r10, %3
-    xor r8, r10
-    xor r9, r10
-    mov [%1 + i], r8
-    mov [%2 + i], r9
-%assign i i + 8
-%endrep
 %endmacro
 
 %endif

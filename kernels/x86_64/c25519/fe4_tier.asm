@@ -70,10 +70,34 @@ ENDFUNC vg_fe4_sqrn_ %+ TIER
 %endmacro
 %endif
 
-; x2, z2 = the double of the point whose x + z, x - z are at A, B.
-%macro LADDER_DOUBLE 0
-    FE_SQR rsp + L_AA, rsp + L_A
-    FE_SQR rsp + L_BB, rsp + L_B
+; The ladder step t doubles the point whose x + z, x - z are A, B (bit
+; s_t clear) or C, D (set): with A in r8-r11 and B in r12-r15 (just
+; made, and stored), AS, BS = the chosen pair by cmov from C, D on the
+; carry of bt (CF = s_t), eax = t. The choice is made as soon as A, B
+; exist, by the step before (at its end, after C, D), on eight cmovs:
+; the SSE selection it replaces took 26 instructions and read A..D with
+; 128-bit loads of 64-bit stores (no store forwarding). Clobbers rdx.
+%macro LADDER_PICK 0
+    mov edx, eax
+    shr edx, 6                  ; the word of bit t: public
+    mov rdx, [rsp + L_SB + 8 * rdx]
+    bt rdx, rax                 ; CF = bit t (mod 64) of that word
+    cmovc r8, [rsp + L_C]
+    cmovc r9, [rsp + L_C + 8]
+    cmovc r10, [rsp + L_C + 16]
+    cmovc r11, [rsp + L_C + 24]
+    cmovc r12, [rsp + L_D]
+    cmovc r13, [rsp + L_D + 8]
+    cmovc r14, [rsp + L_D + 16]
+    cmovc r15, [rsp + L_D + 24]
+    FE_STORE rsp + L_AS
+    FE_STORE_HI rsp + L_BS
+%endmacro
+
+; x2, z2 = the double of the point whose x + z, x - z are at %1, %2.
+%macro LADDER_DOUBLE 2
+    FE_SQR rsp + L_AA, %1
+    FE_SQR rsp + L_BB, %2
     FE_SUB_B rsp + L_E, rsp + L_AA, rsp + L_BB  ; E = AA - BB
     FE_A24_ADD rsp + L_Z2, rsp + L_E, rsp + L_AA
     FE_MUL rsp + L_X2, rsp + L_AA, rsp + L_BB
@@ -147,40 +171,32 @@ FUNC vg_x25519_ladder_ %+ TIER
     FE_ADD_B rsp + L_C, rsp + L_X3, rsp + L_Z3  ; C = x3 + z3
     FE_SUB_B rsp + L_D, rsp + L_X3, rsp + L_Z3  ; D = x3 - z3
     mov ecx, 254                ; t, public; rcx survives every field macro
+    mov eax, ecx
+    mov r8, [rsp + L_A]
+    mov r9, [rsp + L_A + 8]
+    mov r10, [rsp + L_A + 16]
+    mov r11, [rsp + L_A + 24]
+    mov r12, [rsp + L_B]
+    mov r13, [rsp + L_B + 8]
+    mov r14, [rsp + L_B + 16]
+    mov r15, [rsp + L_B + 24]
+    LADDER_PICK
 
 .step:
-    mov rax, rcx
-    shr eax, 6                  ; the word of bit t: public
-    mov rax, [rsp + L_SB + 8 * rax]
-    bt rax, rcx                 ; CF = bit t (mod 64) of that word
-    sbb rbx, rbx                ; all ones to swap
-    movq xmm0, rbx
-    punpcklqdq xmm0, xmm0       ; the mask in both qwords, kept across the products
-
     ; No swap of the points: the sum's coordinates (DA + CB)^2 and
     ; x1 (DA - CB)^2 are the same whichever point comes first (a swap only
     ; exchanges DA and CB), so only the point doubled depends on the bit:
-    ; its A, B are C, D when the mask is set (FE_SELECT_SSE, into AS, BS).
-    ; The ordering puts the longest chain (D A -> (DA - CB)^2 ->
-    ; x1 (DA - CB)^2) first and the independent squarings fill in behind
-    ; it. Where the selection goes was measured per tier on Zen 4 (ladder
-    ; alone, interleaved): after the two products at adx (0.975 of before
-    ; them), before them at base (0.98 of after).
-    ; The products whose only readers are a sum and a difference (CB,
-    ; x1 (DA - CB)^2, z2) are not stored: FE_MUL_R then FE_ADDSUB_R.
-%ifdef LADDER_SELECT_EARLY
-    FE_SELECT_SSE rsp + L_AS, rsp + L_A, rsp + L_C, xmm0
-    FE_SELECT_SSE rsp + L_BS, rsp + L_B, rsp + L_D, xmm0
-%endif
+    ; its A, B are C, D when s_t is set (LADDER_PICK, into AS, BS, by the
+    ; step before). The ordering puts the longest chain (D A -> (DA -
+    ; CB)^2 -> x1 (DA - CB)^2) first and the independent squarings fill
+    ; in behind it. The products whose only readers are a sum and a
+    ; difference (CB, x1 (DA - CB)^2, z2) are not stored: FE_MUL_R then
+    ; FE_ADDSUB_R.
     FE_MUL rsp + L_DA, rsp + L_D, rsp + L_A     ; DA = D * A
     FE_MUL_R rsp + L_C, rsp + L_B               ; CB = C * B
     FE_ADDSUB_R rsp + L_DA
     FE_STORE rsp + L_X3                         ; DA + CB
     FE_STORE_HI rsp + L_Z3                      ; DA - CB
-%ifndef LADDER_SELECT_EARLY
-    FE_SELECT_SSE rsp + L_AS, rsp + L_A, rsp + L_C, xmm0
-    FE_SELECT_SSE rsp + L_BS, rsp + L_B, rsp + L_D, xmm0
-%endif
     FE_SQR rsp + L_AA, rsp + L_AS               ; AA = A^2 (the point doubled)
     FE_SQR rsp + L_BB, rsp + L_BS               ; BB = B^2
     FE_SQR rsp + L_Z3, rsp + L_Z3               ; (DA - CB)^2
@@ -196,6 +212,8 @@ FUNC vg_x25519_ladder_ %+ TIER
     FE_ADDSUB_R rsp + L_X2
     FE_STORE rsp + L_A                          ; next A = x2 + z2
     FE_STORE_HI rsp + L_B                       ; next B = x2 - z2
+    lea eax, [rcx - 1]
+    LADDER_PICK                                 ; the next step's AS, BS
 
     dec ecx
     cmp ecx, 3
@@ -205,22 +223,13 @@ FUNC vg_x25519_ladder_ %+ TIER
     ; double. Their sums x3, z3 would be read by nothing (after bit 0 = 0
     ; no swap is left: x2, z2 is the result), so they are not computed:
     ; three products, two squares and four additions fewer a step. Step 2
-    ; doubles the point bit 3 left in the lead (the mask is bit 3 alone),
-    ; steps 1 and 0 double x2, z2.
-    mov rax, [rsp + L_EPTR]
-    movzx ebx, byte [rax]
-    shr ebx, 3
-    and ebx, 1
-    neg rbx
-    movq xmm0, rbx
-    punpcklqdq xmm0, xmm0
-    FE_SELECT_SSE rsp + L_A, rsp + L_A, rsp + L_C, xmm0
-    FE_SELECT_SSE rsp + L_B, rsp + L_B, rsp + L_D, xmm0
-    LADDER_DOUBLE
+    ; doubles the point bit 3 left in the lead (s_2 = k_3, picked into AS,
+    ; BS by step 3), steps 1 and 0 double x2, z2.
+    LADDER_DOUBLE rsp + L_AS, rsp + L_BS
 %rep 2
     FE_ADD_B rsp + L_A, rsp + L_X2, rsp + L_Z2
     FE_SUB_B rsp + L_B, rsp + L_X2, rsp + L_Z2
-    LADDER_DOUBLE
+    LADDER_DOUBLE rsp + L_A, rsp + L_B
 %endrep
 
     mov rdi, [rsp + L_OUT]
@@ -233,12 +242,6 @@ FUNC vg_x25519_ladder_ %+ TIER
 %assign i i + 8
 %endrep
     ; wipe the secret frame (vectors would be faster; this runs once)
-    ; and the selection's registers (the mask, A..D's halves)
-    pxor xmm0, xmm0
-    pxor xmm1, xmm1
-    pxor xmm2, xmm2
-    pxor xmm3, xmm3
-    pxor xmm4, xmm4
     xor eax, eax
     mov ecx, L_SIZE / 8
     mov rdi, rsp

@@ -195,10 +195,10 @@
 %endmacro
 
 ; h = h + t (madd-2008-hwcd-3, a = -1) with t the affine entry at %1
-; (y+x at +0, y-x at +32, 2dxy at +64): GE_MADD_EFGH then GE_OUT. In the
-; comb, a negative digit should have negated the entry's 2dxy: that turns
-; C into -C, which exchanges F = D - C and G = D + C, done by a masked
-; swap of F and G between the two halves.
+; (y+x at +0, y-x at +32, 2dxy at +64): GE_MADD_EFGH then GE_OUT (the
+; verification's vg_ge4_madd). In the comb (GE_MADD_PIPE), a negative
+; digit should have negated the entry's 2dxy: that turns C into -C, which
+; exchanges F = D - C and G = D + C, done by GE_FG_R's cmovs.
 %macro GE_MADD_EFGH 1
     FE_SUB rsp + G_A, rdi + 32, rdi             ; Y1 - X1
     FE_MUL rsp + G_A, rsp + G_A, %1 + 32        ; A = (Y1 - X1)(y - x)
@@ -227,13 +227,6 @@
 %if %1
     FE_MUL rdi + 96, rsp + G_E, rsp + G_H       ; T3 = E H
 %endif
-%endmacro
-
-%macro GE_MADD 0
-    GE_MADD_EFGH rsp + G_T
-    mov rbx, [rsp + G_NEG]
-    FE_CSWAP rsp + G_F, rsp + G_G, rbx
-    GE_OUT 1
 %endmacro
 
 ; h = 2h (dbl-2008-hwcd, a = -1), extended to extended coordinates.
