@@ -34,9 +34,8 @@ typedef struct {
 /* The per-tier assembly (fe4_tier.asm, ge4_tier.asm). sqrn: h = f^(2^n), n >= 1. The
  * ladder runs RFC 7748's loop over bits 254..0 of the clamped scalar e
  * (bits 2..0 must be zero: its last three steps only double) and writes xz[0] = x2, xz[1] = z2 (projective u of [e]x1). comb sets
- * h = sum_j e_{2j+1} 32 comb[j][.] + sum_j e_{2j} comb[j][.] for 52
- * digits in [-16, 16] (radix 32: comb[j][k] = (k + 1) 1024^j B),
- * scanning every entry.
+ * h = sum_j e_j comb[j][.] for 52 digits in [-16, 16] (radix 32, a row
+ * per digit: comb[j][k] = (k + 1) 32^j B), scanning every entry.
  * madd/add: h += q; dbl: h = 2h; dbl_p2: h = 2h with T left stale (for a
  * result that only feeds another doubling). */
 #define VG_FE4_TIER_DECL(t)                                                                \
@@ -44,7 +43,7 @@ typedef struct {
 	void vg_fe4_sqr_##t(vg_fe4 *h, const vg_fe4 *f);                                   \
 	void vg_fe4_sqrn_##t(vg_fe4 *h, const vg_fe4 *f, unsigned n);                      \
 	void vg_x25519_ladder_##t(vg_fe4 xz[2], const uint8_t e[32], const vg_fe4 *x1);    \
-	void vg_ge4_comb_##t(vg_ge4_p3 *h, const vg_ge4_niels comb[26][16],                 \
+	void vg_ge4_comb_##t(vg_ge4_p3 *h, const vg_ge4_niels comb[52][16],                 \
 			     const int8_t e[52]);                                              \
 	void vg_ge4_madd_##t(vg_ge4_p3 *h, const vg_ge4_niels *q);                         \
 	void vg_ge4_add_##t(vg_ge4_p3 *h, const vg_ge4_cached *q);                         \
@@ -117,7 +116,7 @@ void vg_fe4_cmov(vg_fe4 *f, const vg_fe4 *g, uint64_t ctl);
 /* The comb table of ge_table.h in this representation (ge4_table.c),
  * converted once on first use: [row][j] = {y+x, y-x, 2d x y}. Public. */
 const vg_ge4_niels (*vg_ge4_base_comb(void))[8];
-/* The radix-32 comb (ge_table.h) likewise: [row][j] = (j + 1) 1024^row B,
+/* The radix-32 comb (ge_table.h) likewise: [row][j] = (j + 1) 32^row B,
  * the table of the base and adx combs. Public. */
 const vg_ge4_niels (*vg_ge4_base_comb32(void))[16];
 /* vg_ge_base_odd (B, 3B, ..., 127B) in this representation. Public. */

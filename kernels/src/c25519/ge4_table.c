@@ -10,7 +10,7 @@
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static vg_ge4_niels comb4[32][8];
-static vg_ge4_niels comb32[26][16];
+static vg_ge4_niels comb32[52][16];
 static vg_ge4_niels odd4[64];
 
 static void conv(vg_ge4_niels *d, const vg_ge_niels *s)
@@ -25,7 +25,7 @@ static void convert(void)
 	for (int i = 0; i < 32; i++)
 		for (int j = 0; j < 8; j++)
 			conv(&comb4[i][j], &vg_ge_base_comb[i][j]);
-	for (int i = 0; i < 26; i++)
+	for (int i = 0; i < 52; i++)
 		for (int j = 0; j < 16; j++)
 			conv(&comb32[i][j], &vg_ge_base_comb32[i][j]);
 	for (int j = 0; j < 64; j++)

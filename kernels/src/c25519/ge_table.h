@@ -11,9 +11,9 @@
 extern const vg_ge_niels vg_ge_base_comb[32][8];
 
 /* The radix-32 comb of the x86-64 base and adx tiers (ge4_table.c,
- * ge4_tier.asm): vg_ge_base_comb32[i][j] = (j + 1) * 1024^i * B, for
- * i < 26, j < 16. */
-extern const vg_ge_niels vg_ge_base_comb32[26][16];
+ * ge4_tier.asm): vg_ge_base_comb32[i][j] = (j + 1) * 32^i * B, for
+ * i < 52, j < 16 (a row per digit). */
+extern const vg_ge_niels vg_ge_base_comb32[52][16];
 
 /* Odd multiples for the variable-time verification (ge_vartime.c):
  * vg_ge_base_odd[j] = (2j + 1) * B, for j < 64 (width-8 NAF digits). */

@@ -100,18 +100,18 @@ int main(int argc, char **argv)
 	}
 	fprintf(f, "};\n\n");
 
-	/* vg_ge_base_comb32[i][j] = (j + 1) * 1024^i * B */
-	fprintf(f, "const vg_ge_niels vg_ge_base_comb32[26][16] = {\n");
+	/* vg_ge_base_comb32[i][j] = (j + 1) * 32^i * B */
+	fprintf(f, "const vg_ge_niels vg_ge_base_comb32[52][16] = {\n");
 	row = B;
-	for (int i = 0; i < 26; i++) {
-		fprintf(f, "\t{ /* 1024^%d * B times 1..16 */\n", i);
+	for (int i = 0; i < 52; i++) {
+		fprintf(f, "\t{ /* 32^%d * B times 1..16 */\n", i);
 		p = row;
 		for (int j = 0; j < 16; j++) {
 			put_niels(f, &p, "\t\t");
 			add(&p, &p, &row);
 		}
 		fprintf(f, "\t},\n");
-		for (int k = 0; k < 10; k++)
+		for (int k = 0; k < 5; k++)
 			dbl(&row, &row);
 	}
 	fprintf(f, "};\n\n");

@@ -9,14 +9,17 @@
 ; stack frame.
 ;
 ; C prototype (kernels/src/c25519/fe4.h):
-;   void vg_ge4_comb_TIER(vg_ge4_p3 *h, const vg_ge4_niels comb[26][16],
+;   void vg_ge4_comb_TIER(vg_ge4_p3 *h, const vg_ge4_niels comb[52][16],
 ;                         const int8_t e[52]);
-; h = sum_j [e_{2j+1}] 32 (1024^j B) + sum_j [e_{2j}] (1024^j B), digits in
-; [-16, 16], row j of comb holding 1..16 times 1024^j B as (y+x, y-x, 2dxy).
-; h is written as extended coordinates (X, Y, Z, T), partially reduced.
-; Radix 32 rather than 16: 52 mixed additions and 5 doublings instead of
-; 64 and 4, for scans of 16 entries instead of 8 (the scans run on the
-; vector units, beside the multiplications of the previous addition).
+; h = sum_k [e_k] (32^k B), digits in [-16, 16], row k of comb holding
+; 1..16 times 32^k B as (y+x, y-x, 2dxy). h is written as extended
+; coordinates (X, Y, Z, T), partially reduced. Radix 32 rather than 16:
+; 52 mixed additions instead of 64, for scans of 16 entries instead of 8
+; (the scans run on the vector units, beside the multiplications of the
+; previous addition). One row per digit (78 KiB of table) rather than 26
+; rows read twice with five doublings between the two passes: the
+; doublings were ~6 % of the comb, the second 39 KiB of table costs
+; nothing we could measure (the rows stream from L2 either way).
 
 ; The frame (32-byte elements; G_T is the selected entry).
 %define G_T     0               ; selected (y+x, y-x, 2dxy): 96 bytes
@@ -279,42 +282,20 @@ FUNC vg_ge4_comb_ %+ TIER
     mov qword [rdi + 32], 1
     mov qword [rdi + 64], 1
 
-    inc rcx                     ; odd digits first: e[1], e[3], ...
-    SEL_BEGIN                   ; the first entry
+    SEL_BEGIN                   ; the first entry: row 0, digit e[0]
     SEL_SCAN 0, 16
     SEL_END
     mov rax, [rsp + G_NEGN]
     mov [rsp + G_NEG], rax
-    mov qword [rsp + G_CNT], 25
-.odd:                           ; row j's addition, row j + 1's select
+    mov qword [rsp + G_CNT], 51
+.row:                           ; row k - 1's addition, row k's select
     add rsi, 16 * 96
-    add rcx, 2
+    inc rcx
     GE_MADD_PIPE
     dec qword [rsp + G_CNT]
-    jnz .odd                    ; ct: public row counter
-    mov rsi, [rsp + G_COMB]     ; the last odd row; select row 0 for the
-    sub rcx, 51                 ; even pass (e[0]) meanwhile
-    GE_MADD_PIPE
-
-    GE_DBL_EFGH                 ; four doublings without T (only the
-    GE_OUT 0                    ; next doubling reads them), then one with
-    GE_DBL_EFGH
-    GE_OUT 0
-    GE_DBL_EFGH
-    GE_OUT 0
-    GE_DBL_EFGH
-    GE_OUT 0
-    GE_DBL
-
-    mov qword [rsp + G_CNT], 25
-.even:
-    add rsi, 16 * 96
-    add rcx, 2
-    GE_MADD_PIPE
-    dec qword [rsp + G_CNT]
-    jnz .even                   ; ct: public row counter
+    jnz .row                    ; ct: public row counter
     mov rsi, [rsp + G_COMB]     ; the last row (its select reads row 0
-    GE_MADD_PIPE                ; again, unused)
+    GE_MADD_PIPE                ; and e[51] again, unused)
 
     ; wipe the secret frame and the vector registers that held entries
     pxor xmm0, xmm0

@@ -384,9 +384,10 @@ static void ref_comb(vg_ge_p3 *h, const int8_t e[64])
 }
 
 /* The radix-32 comb of the base and adx tiers on the C point formulas,
- * for any 52 digits in [-16, 16]: the rows (j + 1) 1024^i B of
- * vg_ge_base_comb32, odd digits first, five doublings, then the even ones.
- * Not constant time. */
+ * for any 52 digits in [-16, 16]: only the even rows (j + 1) 1024^i B of
+ * vg_ge_base_comb32, odd digits first, five doublings, then the even ones
+ * (the asm reads a row per digit, the odd rows 32 1024^i B too: this
+ * checks them by another route). Not constant time. */
 static void ref_comb32(vg_ge_p3 *h, const int8_t e[52])
 {
 	vg_ge_completed r;
@@ -403,7 +404,7 @@ static void ref_comb32(vg_ge_p3 *h, const int8_t e[52])
 			if (m == 0)
 				vg_ge_niels_identity(&t);
 			else
-				t = vg_ge_base_comb32[j][m - 1];
+				t = vg_ge_base_comb32[2 * j][m - 1];
 			vg_ge_niels_cneg(&t, b < 0);
 			vg_ge_add_niels(&r, h, &t);
 			vg_ge_completed_to_p3(h, &r);
