@@ -386,6 +386,29 @@
     FE_STORE %1
 %endmacro
 
+; The one fold of a sum or difference whose second operand is below
+; 2^256 - 38 (every product and square: FOLD255 leaves them below 2^255 +
+; 2^11), on the carry or borrow of the chain just ended into %1..%4: a
+; carry out is 2^256 = 38 added back, and cannot carry again (the sum was
+; below 2^257 - 38); a borrow added 2^256, taken back as 38, and cannot
+; borrow again (f - g + 2^256 >= 2^256 - g > 38). Clobbers rax.
+%macro FOLD_CARRY_ONCE 4
+    sbb rax, rax                ; a carry is 2^256 = 38
+    and eax, 38
+    add %1, rax
+    adc %2, 0
+    adc %3, 0
+    adc %4, 0                   ; no carry: the second operand < 2^256 - 38
+%endmacro
+%macro FOLD_BORROW_ONCE 4
+    sbb rax, rax                ; a borrow added 2^256 = 38: take it back
+    and eax, 38
+    sub %1, rax
+    sbb %2, 0
+    sbb %3, 0
+    sbb %4, 0                   ; no borrow: the second operand < 2^256 - 38
+%endmacro
+
 ; %1 = %2 + %3 and %1 = %2 - %3 when %3 is below 2^256 - 38, as every
 ; product and square is (FOLD255: below 2^255 + 2^11): then one fold is
 ; enough. The sum is below 2^257 - 38, so after a carry (2^256 = 38
@@ -402,12 +425,7 @@
     adc r10, [%3 + 16]
     mov r11, [%2 + 24]
     adc r11, [%3 + 24]
-    sbb rax, rax                ; a carry is 2^256 = 38
-    and eax, 38
-    add r8, rax
-    adc r9, 0
-    adc r10, 0
-    adc r11, 0                  ; no carry: %3 < 2^256 - 38
+    FOLD_CARRY_ONCE r8, r9, r10, r11
     FE_STORE %1
 %endmacro
 %macro FE_SUB_B 3
@@ -419,12 +437,7 @@
     sbb r10, [%3 + 16]
     mov r11, [%2 + 24]
     sbb r11, [%3 + 24]
-    sbb rax, rax                ; a borrow added 2^256 = 38: take it back
-    and eax, 38
-    sub r8, rax
-    sbb r9, 0
-    sbb r10, 0
-    sbb r11, 0                  ; no borrow: %3 < 2^256 - 38
+    FOLD_BORROW_ONCE r8, r9, r10, r11
     FE_STORE %1
 %endmacro
 
@@ -443,22 +456,12 @@
     sbb r14, r10
     mov r15, [%1 + 24]
     sbb r15, r11
-    sbb rax, rax                ; a borrow added 2^256 = 38: take it back
-    and eax, 38
-    sub r12, rax
-    sbb r13, 0
-    sbb r14, 0
-    sbb r15, 0                  ; no borrow: P < 2^256 - 38
+    FOLD_BORROW_ONCE r12, r13, r14, r15
     add r8, [%1]
     adc r9, [%1 + 8]
     adc r10, [%1 + 16]
     adc r11, [%1 + 24]
-    sbb rax, rax                ; a carry is 2^256 = 38
-    and eax, 38
-    add r8, rax
-    adc r9, 0
-    adc r10, 0
-    adc r11, 0                  ; no carry: P < 2^256 - 38
+    FOLD_CARRY_ONCE r8, r9, r10, r11
 %endmacro
 
 ; Store r12-r15 to the element at %1.

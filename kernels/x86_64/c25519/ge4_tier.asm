@@ -155,26 +155,13 @@
     sbb r13, [rsp + G_A + 8]
     sbb r14, [rsp + G_A + 16]
     sbb r15, [rsp + G_A + 24]
-    sbb rax, rax                ; a borrow added 2^256 = 38: take it back
-    and eax, 38
-    sub r12, rax
-    sbb r13, 0
-    sbb r14, 0
-    sbb r15, 0                  ; no borrow: A < 2^256 - 38
-    mov [rsp + G_E], r12
-    mov [rsp + G_E + 8], r13
-    mov [rsp + G_E + 16], r14
-    mov [rsp + G_E + 24], r15
+    FOLD_BORROW_ONCE r12, r13, r14, r15
+    FE_STORE_HI rsp + G_E
     add r8, [rsp + G_A]
     adc r9, [rsp + G_A + 8]
     adc r10, [rsp + G_A + 16]
     adc r11, [rsp + G_A + 24]
-    sbb rax, rax                ; a carry is 2^256 = 38
-    and eax, 38
-    add r8, rax
-    adc r9, 0
-    adc r10, 0
-    adc r11, 0                  ; no carry: A < 2^256 - 38
+    FOLD_CARRY_ONCE r8, r9, r10, r11
     FE_STORE rsp + G_H
 %endmacro
 
