@@ -140,27 +140,10 @@
 %endif
 %endmacro
 
-; One digit step of half %1 with s = %2, n = %3 (see the method above).
-; Temps: rax, rdx, r11, r14. r10 = 2^52 - 1.
-%macro DIGIT 3
-	vpextrq %3, xmm %+ %eval(ACCN(%1, 0)), 1 ; n: lane 1 before this step
-%if AR < Z || BREG
-	vpbroadcastq zmm %+ %eval(BN(%1)), [rbx + OFF(%1)]
-%endif
-%assign k 0
-%rep Z
-	PROD vpmadd52luq, ACCN(%1, k), k, %1, 0
-%assign k k + 1
-%endrep
-	mov rdx, [rbx + OFF(%1)]
-	shl rdx, 12                            ; B'
-	mulx r11, rax, [rsi + OFF(%1)]         ; a_0 b_i
-	shr rax, 12
-	add %2, rax                            ; s + lo52(a_0 b_i)
-	add %3, r11                            ; hi52(a_0 b_i), lane 1
-	mulx r11, rax, [rsi + 8 + OFF(%1)]     ; a_1 b_i
-	shr rax, 12
-	add %3, rax                            ; lo52, lane 1
+; The m y part of a digit step of half %1 with s = %2, n = %3, shared by
+; DIGIT and SQDIGIT: y from s, the m y low halves into the accumulator,
+; m_0 y and m_1 y on the scalar side, then the shift down one lane.
+%macro MY_STEP 3
 	mov rdx, %2
 	imul rdx, K0S(%1)                      ; Y' = (s k0 mod 2^52) 2^12
 	lea r14, [%2 + r10]
@@ -195,6 +178,30 @@
 %else
 	valignq ACC(%1, Z - 1) {k1}{z}, ACC(%1, Z - 1), ACC(%1, Z - 1), 1
 %endif
+%endmacro
+
+; One digit step of half %1 with s = %2, n = %3 (see the method above).
+; Temps: rax, rdx, r11, r14. r10 = 2^52 - 1.
+%macro DIGIT 3
+	vpextrq %3, xmm %+ %eval(ACCN(%1, 0)), 1 ; n: lane 1 before this step
+%if AR < Z || BREG
+	vpbroadcastq zmm %+ %eval(BN(%1)), [rbx + OFF(%1)]
+%endif
+%assign k 0
+%rep Z
+	PROD vpmadd52luq, ACCN(%1, k), k, %1, 0
+%assign k k + 1
+%endrep
+	mov rdx, [rbx + OFF(%1)]
+	shl rdx, 12                            ; B'
+	mulx r11, rax, [rsi + OFF(%1)]         ; a_0 b_i
+	shr rax, 12
+	add %2, rax                            ; s + lo52(a_0 b_i)
+	add %3, r11                            ; hi52(a_0 b_i), lane 1
+	mulx r11, rax, [rsi + 8 + OFF(%1)]     ; a_1 b_i
+	shr rax, 12
+	add %3, rax                            ; lo52, lane 1
+	MY_STEP %1, %2, %3
 	; the high halves, landing one digit up: at the same lane now
 %if USEH
 %assign k 0
@@ -300,39 +307,7 @@
 %assign k k + 1
 %endrep
 	vpaddq %%W %+ %eval(ACCN(%1, %4)) {k4}, %%W %+ %eval(ACCN(%1, %4)), [rsp + DLO(%1) + 64 * (%4)]
-	mov rdx, %2
-	imul rdx, K0S(%1)                      ; Y' = (s k0 mod 2^52) 2^12
-	lea r14, [%2 + r10]
-	shr r14, 52                            ; the carry out of lane 0
-	add %3, r14
-	rorx rax, rdx, 12                      ; y (Y's low 12 bits are zero)
-%if MR > 0 && YREG == 0
-	mov YS(%1), rax
-%endif
-%if MR < Z || YREG
-	vpbroadcastq zmm %+ %eval(YN(%1)), rax
-%endif
-%assign k 0
-%rep Z
-	PROD vpmadd52luq, ACCN(%1, k), k, %1, 1
-%assign k k + 1
-%endrep
-	mulx r11, rax, [rcx + OFF(%1)]         ; m_0 y
-	add %3, r11                            ; hi52, lane 1
-	mulx r11, rax, [rcx + 8 + OFF(%1)]     ; m_1 y
-	shr rax, 12
-	add %3, rax                            ; lo52, lane 1
-	mov %2, %3                             ; s = lane 1
-%assign k 0
-%rep Z - 1
-	valignq ACC(%1, k), ACC(%1, k + 1), ACC(%1, k), 1
-%assign k k + 1
-%endrep
-%if HALFLAST
-	valignq ymm %+ %eval(ACCN(%1, Z - 1)) {k2}{z}, ymm %+ %eval(ACCN(%1, Z - 1)), ymm %+ %eval(ACCN(%1, Z - 1)), 1
-%else
-	valignq ACC(%1, Z - 1) {k1}{z}, ACC(%1, Z - 1), ACC(%1, Z - 1), 1
-%endif
+	MY_STEP %1, %2, %3
 	; the high halves: below register %4 (no cross products) hi(m y)
 	; straight into the accumulator (its chain is no longer than register
 	; %4's); from %4 on into H (the diagonal's in register %4's lane i,
