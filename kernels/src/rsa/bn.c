@@ -158,6 +158,16 @@ size_t vg_bn_bits(const uint64_t *a, size_t n)
 	return (size_t)bits;
 }
 
+uint64_t vg_bn_window(const uint64_t *e, size_t pos, size_t ebits, unsigned wbits)
+{
+	size_t w = pos / 64, off = pos % 64;
+	uint64_t v = e[w] >> off;
+
+	if (off > 64 - wbits && 64 * (w + 1) < ebits)
+		v |= e[w + 1] << (64 - off);
+	return v & (((uint64_t)1 << wbits) - 1);
+}
+
 void vg_bn_mul(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *b, size_t bn)
 {
 	for (size_t i = 0; i < an + bn; i++)

@@ -49,6 +49,12 @@ uint64_t vg_bn_is_zero(const uint64_t *a, size_t n);
 /* Bit length of a (0 for a == 0). */
 size_t vg_bn_bits(const uint64_t *a, size_t n);
 
+/* Bits pos..pos+wbits-1 of e, which has ebits bits (the bits above are
+ * zero; words past the one holding bit ebits-1 are not read): the
+ * exponentiations' window digits. pos, ebits and wbits (1..63) are
+ * public; the result is not. */
+uint64_t vg_bn_window(const uint64_t *e, size_t pos, size_t ebits, unsigned wbits);
+
 /* r[0..an+bn) = a * b, schoolbook. r must not alias a or b. */
 void vg_bn_mul(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *b, size_t bn);
 

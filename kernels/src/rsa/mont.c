@@ -198,19 +198,6 @@ static void table_select(uint64_t *r, uint64_t table[TABLE_SIZE][VG_BN_MAX_LIMBS
 	}
 }
 
-/* Bits pos..pos+VG_MONT_WINDOW-1 of e, which has ebits bits (the bits
- * above are zero; words past the one holding bit ebits-1 are not read).
- * pos and ebits are public; the result is not. */
-static uint64_t window_at(const uint64_t *e, size_t pos, size_t ebits)
-{
-	size_t w = pos / 64, off = pos % 64;
-	uint64_t v = e[w] >> off;
-
-	if (off > 64 - VG_MONT_WINDOW && 64 * (w + 1) < ebits)
-		v |= e[w + 1] << (64 - off);
-	return v & (TABLE_SIZE - 1);
-}
-
 void vg_mont_exp_ct(const vg_mont *ctx, uint64_t *rM, const uint64_t *aM, const uint64_t *e,
 		    size_t ebits)
 {
@@ -240,11 +227,14 @@ void vg_mont_exp_ct(const vg_mont *ctx, uint64_t *rM, const uint64_t *aM, const 
 		for (size_t j = 0; j < n; j++)
 			acc[j] = table[0][j];
 	} else {
-		table_select(acc, table, window_at(e, VG_MONT_WINDOW * (windows - 1), ebits), n);
+		table_select(acc, table,
+			     vg_bn_window(e, VG_MONT_WINDOW * (windows - 1), ebits, VG_MONT_WINDOW),
+			     n);
 		for (size_t w = windows - 1; w-- > 0;) {
 			for (int s = 0; s < VG_MONT_WINDOW; s++)
 				vg_mont_sqr(ctx, acc, acc); /* acc < m: a product */
-			table_select(sel, table, window_at(e, VG_MONT_WINDOW * w, ebits), n);
+			table_select(sel, table,
+				     vg_bn_window(e, VG_MONT_WINDOW * w, ebits, VG_MONT_WINDOW), n);
 			vg_mont_mul(ctx, acc, acc, sel);
 		}
 	}

@@ -164,19 +164,6 @@ void vg_rsa52_select2_c(uint64_t *sel, const uint64_t *table, uint64_t ip, uint6
 	}
 }
 
-/* Bits pos..pos+WBITS-1 of e, which has ebits bits (the bits above are
- * zero; words past the one holding bit ebits-1 are not read). pos and
- * ebits are public. */
-static uint64_t window_at(const uint64_t *e, size_t pos, size_t ebits)
-{
-	size_t w = pos / 64, off = pos % 64;
-	uint64_t v = e[w] >> off;
-
-	if (off > 64 - WBITS && 64 * (w + 1) < ebits)
-		v |= e[w + 1] << (64 - off);
-	return v & (TABLE - 1);
-}
-
 /* r (n limbs) = d - m if d >= m else d, for d < 2m (a multiply by 1 or
  * by a number below m: at most m + 2m^2 2^(-52 L)). */
 static void leave52(uint64_t *r, const uint64_t *d, size_t L, const uint64_t *m, size_t n,
@@ -241,11 +228,11 @@ void vg_rsa52_exp2(const struct vg_rsa52 *c, const struct vg_rsa52_impl *impl, u
 		f(tab[i], tab[i - 1], tab[1], m, c->k0);
 
 	/* windows >= 1: ebits >= 512 (key load checks the prime lengths). */
-	impl->select(s.acc, &tab[0][0], window_at(ep, WBITS * (windows - 1), ebits),
-		     window_at(eq, WBITS * (windows - 1), ebits));
+	impl->select(s.acc, &tab[0][0], vg_bn_window(ep, WBITS * (windows - 1), ebits, WBITS),
+		     vg_bn_window(eq, WBITS * (windows - 1), ebits, WBITS));
 	for (size_t w = windows - 1; w-- > 0;) {
-		impl->select(s.sel, &tab[0][0], window_at(ep, WBITS * w, ebits),
-			     window_at(eq, WBITS * w, ebits));
+		impl->select(s.sel, &tab[0][0], vg_bn_window(ep, WBITS * w, ebits, WBITS),
+			     vg_bn_window(eq, WBITS * w, ebits, WBITS));
 		impl->win(s.acc, s.sel, m, c->k0, WBITS);
 	}
 	/* Leave the domain, times qinv for p (Garner's m1 qinv) and 1 for q:
