@@ -172,12 +172,34 @@ long dt_raise_nofile(void)
 	return (long)rl.rlim_cur;
 }
 
+/* The state letter of /proc/PID/stat (R, S, Z, ...), or 0 if gone. The
+ * comm field before it is in parentheses and may hold spaces: the state
+ * follows the last ')'. */
+static char dt_proc_state(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	char *close = strrchr(buf, ')');
+	return close && close[1] == ' ' ? close[2] : 0;
+}
+
 int dt_children_named(const vgt_daemon *d, const char *comm, pid_t *pids, int cap)
 {
 	pid_t all[512];
 	int n = vgt_children(d, all, 512), k = 0;
 	for (int i = 0; i < n && k < cap; i++) {
 		char p[64], name[64] = "";
+		/* A zombie (exited, not yet reaped) is not a child that runs:
+		 * signalling it does nothing, and a test that picked it would
+		 * wait for an exit that already happened. */
+		if (dt_proc_state(all[i]) == 'Z')
+			continue;
 		snprintf(p, sizeof(p), "/proc/%d/comm", (int)all[i]);
 		FILE *f = fopen(p, "r");
 		if (!f)

@@ -64,7 +64,13 @@ static void test_stopped_front_does_not_block(void **state)
 	assert_true(dt_stat(D.sock, "supervisor.dropped") > 0);
 	assert_int_equal(dt_stat(D.sock, "front.restarts"), 1);
 	/* Restarts while the front is stopped: a keyholder, killed, is
-	 * reaped and replaced (its channel waits in the queue). */
+	 * reaped and replaced (its channel waits in the queue). The keyholder
+	 * killed must be the new front's: the old front's (orphaned when it
+	 * was killed) exits by itself, and one picked while it did would
+	 * never be reported killed by signal 9. */
+	for (int i = 0; i < 200 && dt_stat(D.sock, "keyholders") != 1; i++)
+		usleep(50000);
+	assert_int_equal(dt_stat(D.sock, "keyholders"), 1);
 	assert_int_equal(kill(nf[0], SIGSTOP), 0);
 	assert_int_equal(dt_wait_children(&D, "vgd-keyholder", 1, 0, kh), 1);
 	int died = vgt_log_count(&D, "killed by signal 9");
