@@ -12,6 +12,15 @@
 %macro FE_SQR 2
     FE_SQR_ADX %1, %2
 %endmacro
+%macro FE_MUL_W 3
+    FE_MUL_ADX_W %1, %2, %3
+%endmacro
+%macro FE_MUL_RW 2
+    FE_MUL_ADX_RW %1, %2
+%endmacro
+%macro FE_SQR_W 2
+    FE_SQR_ADX_W %1, %2
+%endmacro
 %macro FE_A24_ADD 3
     FE_MUL_A24_ADD_ADX %1, %2, %3
 %endmacro

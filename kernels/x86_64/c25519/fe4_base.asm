@@ -13,6 +13,15 @@
 %macro FE_SQR 2
     FE_SQR_BASE %1, %2
 %endmacro
+%macro FE_MUL_W 3
+    FE_MUL_BASE_W %1, %2, %3
+%endmacro
+%macro FE_MUL_RW 2
+    FE_MUL_BASE_RW %1, %2
+%endmacro
+%macro FE_SQR_W 2
+    FE_SQR_BASE_W %1, %2
+%endmacro
 %include "x86_64/c25519/fe4_tier.asm"
 %include "x86_64/c25519/ge4_tier.asm"
 
@@ -66,3 +75,30 @@ FUNC vg_fe4_addsub_r
     pop r12
     ret
 ENDFUNC vg_fe4_addsub_r
+
+; void vg_fe4_addsub_w(uint64_t s[4], uint64_t d[4], const uint64_t m[5],
+;                      const uint64_t p[5]);   s = m + p, d = m - p
+; FE_ADDSUB_W (m and p wide: five words, the fifth <= 38, as a product's
+; before its fold), exported for checkasm's edge inputs.
+FUNC vg_fe4_addsub_w
+    push rbx
+    push r12
+    push r13
+    push r14
+    push r15
+    mov rax, rdx                ; the macro takes rbx and rdx for itself
+    mov r8, [rcx]
+    mov r9, [rcx + 8]
+    mov r10, [rcx + 16]
+    mov r11, [rcx + 24]
+    mov r12, [rcx + 32]
+    FE_ADDSUB_W rax
+    FE_STORE rdi
+    FE_STORE_HI rsi
+    pop r15
+    pop r14
+    pop r13
+    pop r12
+    pop rbx
+    ret
+ENDFUNC vg_fe4_addsub_w

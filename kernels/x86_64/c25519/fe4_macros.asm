@@ -14,6 +14,9 @@
 ;   FE_ADD/FE_SUB/FE_MUL_A24/FE_MUL_A24_ADD: rax rdx r8-r11
 ;   FE_ADD_B/FE_SUB_B: rax r8-r11
 ;   FE_ADDSUB_R: rax r8-r15
+;   FE_ADDSUB_W: rbx rdx r8-r15
+;   the wide forms (_RW, _W: the value before its fold) as their
+;   products and squares above
 ;   FE_MUL_A24_ADD_ADX: rax rbx rdx r8-r11
 ; The result is written only after every input has been read, so the
 ; destination may alias an input.
@@ -39,19 +42,31 @@
 ; 2^255 + 19 (2c + 1) (FE_MUL_A24_ADD_ADX's c <= 121665). %2 is a zero
 ; register or 0; clobbers %1 and the flags.
 %macro FOLD255 2
-    add r11, r11                ; CF = bit 63 of r11 (shld is slow on Zen 4)
+    FOLD255_IN %1, %2, r8, r9, r10, r11
+%endmacro
+; FOLD255_IN c, zero, w0, w1, w2, w3: the same fold of c 2^256 + w0..w3.
+%macro FOLD255_IN 6
+    add %6, %6                  ; CF = bit 63 of w3 (shld is slow on Zen 4)
     adc %1, %1                  ; t = 2c + that bit
-    shr r11, 1                  ; r11 without its bit 63
+    shr %6, 1                   ; w3 without its bit 63
     imul %1, %1, 19
-    add r8, %1
-    adc r9, %2
-    adc r10, %2
-    adc r11, %2                 ; no carry out: r11 was below 2^63
+    add %3, %1
+    adc %4, %2
+    adc %5, %2
+    adc %6, %2                  ; no carry out: w3 was below 2^63
 %endmacro
 
 ; Fold the 512-bit r8..r15 to 256 bits: L + 38 H (below 39 * 2^256),
 ; then FOLD255 on its carry word. Result in r8-r11, below 2^255 + 2^11.
 %macro REDUCE_ADX 0
+    REDUCE_ADX_W
+    FOLD255 r12, rbp
+%endmacro
+; REDUCE_ADX_W: L + 38 H only, the wide value (below 39 * 2^256) left in
+; r8-r11 and its carry word r12 (<= 38), unfolded: for FE_ADDSUB_W, which
+; folds the sum or difference once instead of the product and then the
+; sum (rbp = 0 on exit).
+%macro REDUCE_ADX_W 0
     mov edx, 38
     xor ebp, ebp                ; rbp = 0, CF = OF = 0
     mulx rbx, rax, r12
@@ -67,10 +82,15 @@
     adcx r11, rax
     adox r12, rbp
     adcx r12, rbp               ; r12 = carry word, <= 38
-    FOLD255 r12, rbp
 %endmacro
 
 %macro REDUCE_BASE 0
+    REDUCE_BASE_W
+    xor ebx, ebx
+    FOLD255 rdx, rbx
+%endmacro
+; REDUCE_BASE_W: REDUCE_ADX_W's contract with mul, the carry word in rdx.
+%macro REDUCE_BASE_W 0
     mov eax, 38
     mul r12
     add r8, rax
@@ -96,8 +116,6 @@
     adc rdx, 0
     add r11, rax
     adc rdx, 0                  ; rdx = carry word, <= 38
-    xor ebx, ebx
-    FOLD255 rdx, rbx
 %endmacro
 
 ; %1 = %2 * %3 (FE_MUL_ADX_R: the same, the result left in r8-r11 and
@@ -107,6 +125,16 @@
     FE_STORE %1
 %endmacro
 %macro FE_MUL_ADX_R 2
+    FE_MUL_ADX_RW %1, %2
+    FOLD255 r12, rbp
+%endmacro
+; The product left wide (REDUCE_ADX_W) in r8-r12 (FE_MUL_ADX_RW) or
+; stored as five words (FE_MUL_ADX_W), for FE_ADDSUB_W.
+%macro FE_MUL_ADX_W 3
+    FE_MUL_ADX_RW %2, %3
+    FE_STORE_W %1
+%endmacro
+%macro FE_MUL_ADX_RW 2
     mov rdx, [%1]
     mulx r9, r8, [%2]
     mulx r10, rax, [%2 + 8]
@@ -165,57 +193,66 @@
     adox r15, rbp
     adcx r15, rbp
 
-    REDUCE_ADX
+    REDUCE_ADX_W
 %endmacro
 
 ; %1 = %2^2: the six cross products once, doubled, plus the four squares.
 %macro FE_SQR_ADX 2
-    mov rdx, [%2]
-    mulx r10, r9, [%2 + 8]      ; a0 a1 at 1
-    mulx r11, rax, [%2 + 16]    ; a0 a2 at 2
+    FE_SQR_ADX_RW %2
+    FOLD255 r12, rbp
+    FE_STORE %1
+%endmacro
+%macro FE_SQR_ADX_W 2
+    FE_SQR_ADX_RW %2
+    FE_STORE_W %1
+%endmacro
+; %1^2 left wide in r8-r12 (REDUCE_ADX_W).
+%macro FE_SQR_ADX_RW 1
+    mov rdx, [%1]
+    mulx r10, r9, [%1 + 8]      ; a0 a1 at 1
+    mulx r11, rax, [%1 + 16]    ; a0 a2 at 2
     add r10, rax
-    mulx r12, rax, [%2 + 24]    ; a0 a3 at 3
+    mulx r12, rax, [%1 + 24]    ; a0 a3 at 3
     adc r11, rax
-    mov rdx, [%2 + 8]
-    mulx r13, rax, [%2 + 24]    ; a1 a3 at 4
+    mov rdx, [%1 + 8]
+    mulx r13, rax, [%1 + 24]    ; a1 a3 at 4
     adc r12, rax
-    mov rdx, [%2 + 16]
-    mulx r14, rax, [%2 + 24]    ; a2 a3 at 5
+    mov rdx, [%1 + 16]
+    mulx r14, rax, [%1 + 24]    ; a2 a3 at 5
     adc r13, rax
     adc r14, 0
-    mov rdx, [%2 + 8]
-    mulx rbx, rax, [%2 + 16]    ; a1 a2 at 3
+    mov rdx, [%1 + 8]
+    mulx rbx, rax, [%1 + 16]    ; a1 a2 at 3
     add r11, rax
     adc r12, rbx
     adc r13, 0
     adc r14, 0                  ; the cross sum is < 2^448: no carry out
 
     xor ebp, ebp                ; doubling on the CF chain, squares on OF
-    mov rdx, [%2]
+    mov rdx, [%1]
     mulx rbx, r8, rdx           ; a0^2 at 0
     adcx r9, r9
     adox r9, rbx
-    mov rdx, [%2 + 8]
+    mov rdx, [%1 + 8]
     mulx rbx, rax, rdx          ; a1^2 at 2
     adcx r10, r10
     adox r10, rax
     adcx r11, r11
     adox r11, rbx
-    mov rdx, [%2 + 16]
+    mov rdx, [%1 + 16]
     mulx rbx, rax, rdx          ; a2^2 at 4
     adcx r12, r12
     adox r12, rax
     adcx r13, r13
     adox r13, rbx
-    mov rdx, [%2 + 24]
+    mov rdx, [%1 + 24]
     mulx r15, rax, rdx          ; a3^2 at 6
     adcx r14, r14
     adox r14, rax
     adcx r15, rbp
     adox r15, rbp
 
-    REDUCE_ADX
-    FE_STORE %1
+    REDUCE_ADX_W
 %endmacro
 
 ; The base product by columns (product scanning): column k gathers every
@@ -238,6 +275,22 @@
     FE_STORE %1
 %endmacro
 %macro FE_MUL_BASE_R 2
+    FE_MUL_BASE_PROD %1, %2
+    REDUCE_BASE
+%endmacro
+; The base product wide (REDUCE_BASE_W, its carry word moved to r12) in
+; r8-r12 or stored as five words: FE_MUL_ADX_RW's and _W's contracts.
+%macro FE_MUL_BASE_RW 2
+    FE_MUL_BASE_PROD %1, %2
+    REDUCE_BASE_W
+    mov r12, rdx
+%endmacro
+%macro FE_MUL_BASE_W 3
+    FE_MUL_BASE_RW %2, %3
+    FE_STORE_W %1
+%endmacro
+; The 512-bit product %1 * %2 in r8-r15.
+%macro FE_MUL_BASE_PROD 2
     mov rax, [%1]
     mul qword [%2]              ; column 0
     mov r8, rax
@@ -266,7 +319,6 @@
     mul qword [%2 + 24]
     add r14, rax
     adc r15, rdx
-    REDUCE_BASE
 %endmacro
 
 ; %1 = %2^2 with mul/adc: the six cross products once (r9..r14), doubled
@@ -276,34 +328,46 @@
 ; instead of the product's 16 (in a dependent chain ~0.8 of the product's
 ; time by rows, about that of the product by columns).
 %macro FE_SQR_BASE 2
-    mov rax, [%2]
-    mul qword [%2 + 8]          ; a0 a1 at 1
+    FE_SQR_BASE_PROD %2
+    REDUCE_BASE
+    FE_STORE %1
+%endmacro
+%macro FE_SQR_BASE_W 2
+    FE_SQR_BASE_PROD %2
+    REDUCE_BASE_W
+    mov r12, rdx
+    FE_STORE_W %1
+%endmacro
+; The 512-bit square of %1 in r8-r15.
+%macro FE_SQR_BASE_PROD 1
+    mov rax, [%1]
+    mul qword [%1 + 8]          ; a0 a1 at 1
     mov r9, rax
     mov r10, rdx
-    mov rax, [%2]
-    mul qword [%2 + 16]         ; a0 a2 at 2
+    mov rax, [%1]
+    mul qword [%1 + 16]         ; a0 a2 at 2
     add r10, rax
     adc rdx, 0
     mov r11, rdx
-    mov rax, [%2]
-    mul qword [%2 + 24]         ; a0 a3 at 3
+    mov rax, [%1]
+    mul qword [%1 + 24]         ; a0 a3 at 3
     add r11, rax
     adc rdx, 0
     mov r12, rdx
-    mov rax, [%2 + 8]
-    mul qword [%2 + 16]         ; a1 a2 at 3
+    mov rax, [%1 + 8]
+    mul qword [%1 + 16]         ; a1 a2 at 3
     add r11, rax
     adc rdx, 0
     mov rbx, rdx
-    mov rax, [%2 + 8]
-    mul qword [%2 + 24]         ; a1 a3 at 4
+    mov rax, [%1 + 8]
+    mul qword [%1 + 24]         ; a1 a3 at 4
     add rax, rbx
     adc rdx, 0
     add r12, rax
     adc rdx, 0
     mov r13, rdx
-    mov rax, [%2 + 16]
-    mul qword [%2 + 24]         ; a2 a3 at 5
+    mov rax, [%1 + 16]
+    mul qword [%1 + 24]         ; a2 a3 at 5
     add r13, rax
     adc rdx, 0
     mov r14, rdx                ; the cross sum is < 2^448: r9..r14
@@ -315,29 +379,27 @@
     adc r13, r13
     adc r14, r14
     adc r15, r15
-    mov rax, [%2]
+    mov rax, [%1]
     mul rax                     ; a0^2 at 0
     mov r8, rax
     mov rbx, rdx
-    mov rax, [%2 + 8]
+    mov rax, [%1 + 8]
     mul rax                     ; a1^2 at 2
     add r9, rbx
     adc r10, rax
     adc r11, rdx
     sbb rbp, rbp                ; park the carry: 0 or -1
-    mov rax, [%2 + 16]
+    mov rax, [%1 + 16]
     mul rax                     ; a2^2 at 4
     neg rbp                     ; CF = the parked carry
     adc r12, rax
     adc r13, rdx
     sbb rbp, rbp
-    mov rax, [%2 + 24]
+    mov rax, [%1 + 24]
     mul rax                     ; a3^2 at 6
     neg rbp
     adc r14, rax
     adc r15, rdx                ; a^2 < 2^512: no carry out
-    REDUCE_BASE
-    FE_STORE %1
 %endmacro
 
 ; %1 = %2 + %3
@@ -470,6 +532,51 @@
     mov [%1 + 8], r13
     mov [%1 + 16], r14
     mov [%1 + 24], r15
+%endmacro
+
+; Store the wide value r8-r11, r12 (a product before its fold) to the
+; five words at %1.
+%macro FE_STORE_W 1
+    FE_STORE %1
+    mov [%1 + 32], r12
+%endmacro
+
+; With P wide in r8-r12 (a product before its fold: P < 39 2^256, carry
+; word r12 <= 38) and M the wide value at %1 (five words, the same
+; bounds): r8-r11 = M + P and r12-r15 = M - P, each folded once at 2^255
+; (FOLD255), neither stored. The ladder's sums and differences of two
+; products: the products' own folds (an imul and a carry chain each, on
+; the ladder's critical path) and the sums' carry folds are this one
+; fold. The sum is below 78 2^256: t <= 155, so below 2^255 + 2^12. The
+; difference is taken as M - P + 2^7 p (2^262 - 2432, a multiple of p),
+; which is positive (2^262 > 2432 + 39 2^256) and below 103 2^256: t <=
+; 205, below 2^255 + 2^12. Every output is below 2^256 - 38 (FE_ADD_B's
+; and FE_ADDSUB_R's second operand). The address must not use rbx, rdx
+; or r8-r15. Clobbers rbx, rdx, r8-r15.
+%macro FE_ADDSUB_W 1
+    mov rbx, r12                ; P's carry word
+    mov rdx, [%1 + 32]          ; M + 2^262 - 2432 first: off the chain
+    mov r12, [%1]               ; that waits for P
+    mov r13, [%1 + 8]
+    mov r14, [%1 + 16]
+    mov r15, [%1 + 24]
+    sub r12, 2432
+    sbb r13, 0
+    sbb r14, 0
+    sbb r15, 0
+    sbb rdx, -64                ; + 2^262 (64 2^256), less the borrow
+    sub r12, r8
+    sbb r13, r9
+    sbb r14, r10
+    sbb r15, r11
+    sbb rdx, rbx                ; the difference's carry word, 24..102
+    add r8, [%1]
+    adc r9, [%1 + 8]
+    adc r10, [%1 + 16]
+    adc r11, [%1 + 24]
+    adc rbx, [%1 + 32]          ; the sum's carry word, <= 77
+    FOLD255_IN rbx, 0, r8, r9, r10, r11
+    FOLD255_IN rdx, 0, r12, r13, r14, r15
 %endmacro
 
 ; %1 = %2 * 121665 + %3 with mulx (adx tier): the multiplier is set once

@@ -133,6 +133,72 @@ static void check_addsub(void)
 	vg_checkasm_func_done();
 }
 
+/* A wide value (five words, the fifth <= 38) as a C field element. */
+static void wide_to_fe(vg_fe *h, const uint64_t w[5])
+{
+	vg_fe4 lo = {{w[0], w[1], w[2], w[3]}}, top = {{38 * w[4], 0, 0, 0}};
+	vg_fe a, b;
+	vg_fe4_to_fe(&a, &lo);
+	vg_fe4_to_fe(&b, &top); /* 2^256 = 38 mod p */
+	vg_fe_add(h, &a, &b);
+}
+
+static int below_2_255_plus_2_12(const vg_fe4 *h)
+{
+	return h->v[3] < (1ull << 63) ||
+	       (h->v[3] == (1ull << 63) && h->v[2] == 0 && h->v[1] == 0 && h->v[0] < 4096);
+}
+
+/* vg_fe4_addsub_w: s = m + p, d = m - p for wide m and p (the ladder's
+ * FE_ADDSUB_W): every pair of edge low halves with the carry words at
+ * their extremes (0 and 38, in the four combinations), then random low
+ * halves and carry words; the values mod p and the outputs' bound (below
+ * 2^255 + 2^12, which the ladder's next products rely on). */
+static void check_addsub_w(void)
+{
+	static const uint64_t tops[4][2] = {{0, 0}, {38, 38}, {0, 38}, {38, 0}};
+	vg_checkasm_func("vg_fe4_addsub_w");
+	int ne = NEDGE * NEDGE * 4;
+	int n = vg_checkasm_iters() + ne;
+	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
+		vg_fe4 ml, pl;
+		uint64_t mw[5], pw[5];
+		if (i < ne) {
+			input(&ml, i / (NEDGE * 4));
+			input(&pl, (i / 4) % NEDGE);
+			mw[4] = tops[i % 4][0];
+			pw[4] = tops[i % 4][1];
+		} else {
+			input(&ml, NEDGE + i);
+			input(&pl, NEDGE + i + 1);
+			mw[4] = vg_checkasm_rand64() % 39;
+			pw[4] = vg_checkasm_rand64() % 39;
+		}
+		memcpy(mw, ml.v, 32);
+		memcpy(pw, pl.v, 32);
+		uint8_t raw_s[VG_CHECKASM_OUT(32)], raw_d[VG_CHECKASM_OUT(32)];
+		uint8_t got[64], want[64];
+		vg_fe4 *s = (vg_fe4 *)vg_checkasm_guard(raw_s, 32);
+		vg_fe4 *d = (vg_fe4 *)vg_checkasm_guard(raw_d, 32);
+		vg_checkasm_call(vg_fe4_addsub_w, s, d, mw, pw);
+		if (!vg_checkasm_guard_ok(raw_s, 32) || !vg_checkasm_guard_ok(raw_d, 32))
+			break;
+		uint8_t ok = (uint8_t)(below_2_255_plus_2_12(s) && below_2_255_plus_2_12(d)), one = 1;
+		vg_checkasm_eq(&ok, &one, 1, "i=%d: m + p or m - p not below 2^255 + 2^12", i);
+		vg_fe4_tobytes(got, s);
+		vg_fe4_tobytes(got + 32, d);
+		vg_fe fm, fp, fs, fd;
+		wide_to_fe(&fm, mw);
+		wide_to_fe(&fp, pw);
+		vg_fe_add(&fs, &fm, &fp);
+		vg_fe_sub(&fd, &fm, &fp);
+		ref_bytes(want, &fs);
+		ref_bytes(want + 32, &fd);
+		vg_checkasm_eq(got, want, 64, "i=%d (m + p || m - p)", i);
+	}
+	vg_checkasm_func_done();
+}
+
 /* vg_fe4_mul_a24_add_adx's output bound (2^255 + 2^23, its comment's), on
  * the largest inputs: f = g = 2^256 - 1. */
 static void check_a24_adx_bound(void)
@@ -749,6 +815,7 @@ int main(int argc, char **argv)
 		check_unary("vg_fe4_mul_a24", vg_fe4_mul_a24, ref_a24);
 		check_binary("vg_fe4_mul_a24_add", vg_fe4_mul_a24_add, ref_a24_add);
 		check_addsub();
+		check_addsub_w();
 		/* C (divsteps, fe4_inv.c), but every tier's inversion: against
 		 * Fermat's chain in fe.c, including 0, p, 2p - 1 and 2^256 - 1 */
 		check_unary("vg_fe4_invert", vg_fe4_invert, vg_fe_invert);
