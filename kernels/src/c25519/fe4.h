@@ -78,12 +78,9 @@ void vg_fe4_add(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);
 void vg_fe4_sub(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);
 void vg_fe4_mul_a24(vg_fe4 *h, const vg_fe4 *f);
 void vg_fe4_mul_a24_add(vg_fe4 *h, const vg_fe4 *f, const vg_fe4 *g);
-/* s = m + p, d = m - p for p < 2^256 - 38 (a product): the ladder's and
- * the comb's FE_ADDSUB_R, exported for checkasm. */
-void vg_fe4_addsub_r(vg_fe4 *s, vg_fe4 *d, const vg_fe4 *m, const vg_fe4 *p);
-/* The same for m and p wide (five words, m[4], p[4] <= 38: a product
- * before its fold): the ladder's FE_ADDSUB_W, exported for checkasm. The
- * outputs are below 2^255 + 2^12. */
+/* s = m + p, d = m - p for m and p wide (five words, m[4], p[4] <= 38:
+ * a product before its fold): the ladder's and the comb's FE_ADDSUB_W,
+ * exported for checkasm. The outputs are below 2^255 + 2^12. */
 void vg_fe4_addsub_w(vg_fe4 *s, vg_fe4 *d, const uint64_t m[5], const uint64_t p[5]);
 /* 121665 f + g with mulx (fe4_adx.asm, the adx ladder's), below
  * 2^255 + 2^23. */

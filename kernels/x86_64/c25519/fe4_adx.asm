@@ -6,9 +6,6 @@
 %macro FE_MUL 3
     FE_MUL_ADX %1, %2, %3
 %endmacro
-%macro FE_MUL_R 2
-    FE_MUL_ADX_R %1, %2
-%endmacro
 %macro FE_SQR 2
     FE_SQR_ADX %1, %2
 %endmacro

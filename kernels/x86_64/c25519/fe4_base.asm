@@ -7,9 +7,6 @@
 %macro FE_MUL 3
     FE_MUL_BASE %1, %2, %3
 %endmacro
-%macro FE_MUL_R 2
-    FE_MUL_BASE_R %1, %2
-%endmacro
 %macro FE_SQR 2
     FE_SQR_BASE %1, %2
 %endmacro
@@ -52,29 +49,6 @@ FUNC vg_fe4_mul_a24_add
     FE_MUL_A24_ADD rdi, rsi, rcx
     ret
 ENDFUNC vg_fe4_mul_a24_add
-
-; void vg_fe4_addsub_r(uint64_t s[4], uint64_t d[4], const uint64_t m[4],
-;                      const uint64_t p[4]);   s = m + p, d = m - p
-; FE_ADDSUB_R (p in r8-r11, below 2^256 - 38 as a product is), exported
-; for checkasm's edge inputs.
-FUNC vg_fe4_addsub_r
-    push r12
-    push r13
-    push r14
-    push r15
-    mov r8, [rcx]
-    mov r9, [rcx + 8]
-    mov r10, [rcx + 16]
-    mov r11, [rcx + 24]
-    FE_ADDSUB_R rdx
-    FE_STORE rdi
-    FE_STORE_HI rsi
-    pop r15
-    pop r14
-    pop r13
-    pop r12
-    ret
-ENDFUNC vg_fe4_addsub_r
 
 ; void vg_fe4_addsub_w(uint64_t s[4], uint64_t d[4], const uint64_t m[5],
 ;                      const uint64_t p[5]);   s = m + p, d = m - p

@@ -13,7 +13,6 @@
 ;   FE_SQR_BASE: rax rbx rbp rdx r8-r15             (never rcx rsi rdi)
 ;   FE_ADD/FE_SUB/FE_MUL_A24/FE_MUL_A24_ADD: rax rdx r8-r11
 ;   FE_ADD_B/FE_SUB_B: rax r8-r11
-;   FE_ADDSUB_R: rax r8-r15
 ;   FE_ADDSUB_W: rbx rdx r8-r15
 ;   the wide forms (_RW, _W: the value before its fold) as their
 ;   products and squares above
@@ -503,29 +502,6 @@
     FE_STORE %1
 %endmacro
 
-;; With P in r8-r11, below 2^256 - 38 (a product or square: FE_MUL_*_R),
-; and M the element at %1: r8-r11 = M + P and r12-r15 = M - P, neither
-; stored (FE_ADD_B and FE_SUB_B's one fold each, same bounds). The
-; ladder's and the comb's sums and differences of a product just made:
-; the product's store and the two additions' reloads of it are saved.
-; Clobbers rax, r8-r15.
-%macro FE_ADDSUB_R 1
-    mov r12, [%1]
-    sub r12, r8
-    mov r13, [%1 + 8]
-    sbb r13, r9
-    mov r14, [%1 + 16]
-    sbb r14, r10
-    mov r15, [%1 + 24]
-    sbb r15, r11
-    FOLD_BORROW_ONCE r12, r13, r14, r15
-    add r8, [%1]
-    adc r9, [%1 + 8]
-    adc r10, [%1 + 16]
-    adc r11, [%1 + 24]
-    FOLD_CARRY_ONCE r8, r9, r10, r11
-%endmacro
-
 ; Store r12-r15 to the element at %1.
 %macro FE_STORE_HI 1
     mov [%1], r12
@@ -545,13 +521,14 @@
 ; word r12 <= 38) and M the wide value at %1 (five words, the same
 ; bounds): r8-r11 = M + P and r12-r15 = M - P, each folded once at 2^255
 ; (FOLD255), neither stored. The ladder's sums and differences of two
-; products: the products' own folds (an imul and a carry chain each, on
-; the ladder's critical path) and the sums' carry folds are this one
-; fold. The sum is below 78 2^256: t <= 155, so below 2^255 + 2^12. The
+; products and the comb's (of two products, and of a product and 2 Z1,
+; whose top word is 0): the products' own folds (an imul and a carry
+; chain each, on the ladder's critical path) and the sums' carry folds
+; are this one fold. The sum is below 78 2^256: t <= 155, so below 2^255 + 2^12. The
 ; difference is taken as M - P + 2^7 p (2^262 - 2432, a multiple of p),
 ; which is positive (2^262 > 2432 + 39 2^256) and below 103 2^256: t <=
 ; 205, below 2^255 + 2^12. Every output is below 2^256 - 38 (FE_ADD_B's
-; and FE_ADDSUB_R's second operand). The address must not use rbx, rdx
+; second operand). The address must not use rbx, rdx
 ; or r8-r15. Clobbers rbx, rdx, r8-r15.
 %macro FE_ADDSUB_W 1
     mov rbx, r12                ; P's carry word

@@ -2,11 +2,11 @@
 ; (constant-time table scans with SSE2 masks, mixed additions and
 ; doublings with the field macros inlined, so no call or register save per
 ; field operation), and the single point operations the verification's
-; double multiplication calls (end of file). Included by fe4_TIER.asm after fe4_tier.asm (TIER, FE_MUL and
-; FE_SQR defined). Secret: the digits, every selected entry and every
-; point coordinate; the only branches are on the public loop counter and
-; the only addresses are the public table rows, digit positions and the
-; stack frame.
+; double multiplication calls (end of file). Included by fe4_TIER.asm
+; after fe4_tier.asm (TIER and the field macros defined). Secret: the
+; digits, every selected entry and every point coordinate; the only
+; branches are on the public loop counter and the only addresses are the
+; public table rows, digit positions and the stack frame.
 ;
 ; C prototype (kernels/src/c25519/fe4.h):
 ;   void vg_ge4_comb_TIER(vg_ge4_p3 *h, const vg_ge4_niels comb[52][16],
@@ -35,7 +35,9 @@
 %define G_CNT   360             ; rows left in this pass (public)
 %define G_COMB  368             ; the table base (public)
 %define G_NEGN  376             ; G_NEG of the next row's entry (secret)
-%define G_SIZE  384             ; a multiple of 16
+%define G_BW    384             ; the comb's B and D wide (five words,
+%define G_DW    424             ; FE_STORE_W: 40 bytes each)
+%define G_SIZE  464             ; a multiple of 16
 
 ; The point h is at rdi: X +0, Y +32, Z +64, T +96.
 
@@ -114,21 +116,27 @@
 ; the last product, G_T, and G_NEG takes G_NEGN.
 ; Every second operand of its additions is a product (h's coordinates
 ; are products, or the start's 0 and 1), so they take FE_ADD_B/FE_SUB_B's
-; one fold. B and C are not stored: E, H are made from B in r8-r11 and
-; F, G from C, with the sign's swap of F and G done there by cmov (the
-; stores of B and C, their loads and the integer FE_CSWAP's 36
-; instructions were ~5 % of an addition, and the comb is bound by
-; instruction issue; an SSE swap of F and G instead stalled on the
-; 128-bit loads of the 64-bit stores just made).
+; one fold. A, B and C are left wide (unfolded) and FE_ADDSUB_W makes E,
+; H from B (stored) and A (in r8-r12), and F, G from D (stored, its top
+; word 0) and C, folding each sum and difference once (the ladder's
+; FE_ADDSUB_W: comb 0.976 of the former, A/B in one process on Zen 5);
+; the sign's swap of F and G is done there by cmov (the stores of B and
+; C, their loads and the integer FE_CSWAP's 36 instructions were ~5 % of
+; an addition, and the comb is bound by instruction issue; an SSE swap of
+; F and G instead stalled on the 128-bit loads of the 64-bit stores just
+; made).
 %macro GE_MADD_PIPE 0
-    FE_SUB_B rsp + G_A, rdi + 32, rdi           ; Y1 - X1
-    FE_MUL rsp + G_A, rsp + G_A, rsp + G_T + 32 ; A = (Y1 - X1)(y - x)
     FE_ADD_B rsp + G_B, rdi + 32, rdi           ; Y1 + X1
-    FE_MUL_R rsp + G_B, rsp + G_T               ; B = (Y1 + X1)(y + x)
-    GE_EH_R
-    FE_ADD_B rsp + G_D, rdi + 64, rdi + 64      ; D = 2 Z1
-    FE_MUL_R rdi + 96, rsp + G_T + 64           ; C = T1 2dxy
-    GE_FG_R
+    FE_SUB_B rsp + G_A, rdi + 32, rdi           ; Y1 - X1
+    FE_MUL_W rsp + G_BW, rsp + G_B, rsp + G_T   ; B = (Y1 + X1)(y + x)
+    FE_MUL_RW rsp + G_A, rsp + G_T + 32         ; A = (Y1 - X1)(y - x)
+    FE_ADDSUB_W rsp + G_BW                      ; H = B + A, E = B - A
+    FE_STORE rsp + G_H
+    FE_STORE_HI rsp + G_E
+    FE_ADD_B rsp + G_DW, rdi + 64, rdi + 64     ; D = 2 Z1, as a wide value
+    mov qword [rsp + G_DW + 32], 0
+    FE_MUL_RW rdi + 96, rsp + G_T + 64          ; C = T1 2dxy
+    GE_FG_W
     SEL_BEGIN
     SEL_SCAN 0, 4
     FE_MUL rdi, rsp + G_E, rsp + G_F            ; X3 = E F
@@ -143,34 +151,12 @@
     mov [rsp + G_NEG], rax
 %endmacro
 
-; E = B - A and H = B + A with B in r8-r11 (a product, below 2^255 +
-; 2^11) and A at G_A (a product too: below 2^256 - 38, so one fold each,
-; as FE_SUB_B and FE_ADD_B). Clobbers rax, r8-r15.
-%macro GE_EH_R 0
-    mov r12, r8
-    mov r13, r9
-    mov r14, r10
-    mov r15, r11
-    sub r12, [rsp + G_A]
-    sbb r13, [rsp + G_A + 8]
-    sbb r14, [rsp + G_A + 16]
-    sbb r15, [rsp + G_A + 24]
-    FOLD_BORROW_ONCE r12, r13, r14, r15
-    FE_STORE_HI rsp + G_E
-    add r8, [rsp + G_A]
-    adc r9, [rsp + G_A + 8]
-    adc r10, [rsp + G_A + 16]
-    adc r11, [rsp + G_A + 24]
-    FOLD_CARRY_ONCE r8, r9, r10, r11
-    FE_STORE rsp + G_H
-%endmacro
-
-; F = D - C and G = D + C with C in r8-r11 (a product) and D at G_D
-; (FE_ADDSUB_R), then F and G exchanged when G_NEG is set (a negative
+; F = D - C and G = D + C with C wide in r8-r12 and D wide at G_DW
+; (FE_ADDSUB_W), then F and G exchanged when G_NEG is set (a negative
 ; digit: -C for C) by cmov on the flags of that mask, and stored.
-; Clobbers rax, r8-r15.
-%macro GE_FG_R 0
-    FE_ADDSUB_R rsp + G_D       ; r8-r11 = G = D + C, r12-r15 = F = D - C
+; Clobbers rax, rbx, rdx, r8-r15.
+%macro GE_FG_W 0
+    FE_ADDSUB_W rsp + G_DW      ; r8-r11 = G = D + C, r12-r15 = F = D - C
     mov rax, [rsp + G_NEG]
     test rax, rax               ; ZF clear: negative digit, exchange
 %assign i 0
@@ -188,7 +174,7 @@
 ; (y+x at +0, y-x at +32, 2dxy at +64): GE_MADD_EFGH then GE_OUT (the
 ; verification's vg_ge4_madd). In the comb (GE_MADD_PIPE), a negative
 ; digit should have negated the entry's 2dxy: that turns C into -C, which
-; exchanges F = D - C and G = D + C, done by GE_FG_R's cmovs.
+; exchanges F = D - C and G = D + C, done by GE_FG_W's cmovs.
 %macro GE_MADD_EFGH 1
     FE_SUB rsp + G_A, rdi + 32, rdi             ; Y1 - X1
     FE_MUL rsp + G_A, rsp + G_A, %1 + 32        ; A = (Y1 - X1)(y - x)

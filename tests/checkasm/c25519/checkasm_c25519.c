@@ -91,48 +91,6 @@ static void ref_a24_add(vg_fe *h, const vg_fe *f, const vg_fe *g)
 	vg_fe_add(h, &t, g);
 }
 
-/* vg_fe4_addsub_r: s = m + p, d = m - p for any m and p below 2^256 - 38
- * (its precondition: p is a product); p's edges are those of input() that
- * qualify plus 2^256 - 39 and 2^255 + 2^11 (a product's bound). */
-static void check_addsub(void)
-{
-	static const vg_fe4 pedge[] = {
-		{{0xffffffffffffffd8u, PM, PM, PM}}, {{2048, 0, 0, 1ull << 63}},
-		{{2047, 0, 0, 1ull << 63}},
-	};
-	vg_checkasm_func("vg_fe4_addsub_r");
-	int n = vg_checkasm_iters() + NEDGE * (NEDGE + 3);
-	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
-		vg_fe4 m, p;
-		int e = i < NEDGE * (NEDGE + 3);
-		input(&m, e ? i / (NEDGE + 3) : NEDGE + i);
-		if (e && i % (NEDGE + 3) >= NEDGE)
-			p = pedge[i % (NEDGE + 3) - NEDGE];
-		else
-			input(&p, e ? i % (NEDGE + 3) : NEDGE + i + 1);
-		if (p.v[1] == PM && p.v[2] == PM && p.v[3] == PM && p.v[0] >= PM - 37)
-			p.v[0] = PM - 38; /* keep the precondition */
-		uint8_t raw_s[VG_CHECKASM_OUT(32)], raw_d[VG_CHECKASM_OUT(32)];
-		uint8_t got[64], want[64];
-		vg_fe4 *s = (vg_fe4 *)vg_checkasm_guard(raw_s, 32);
-		vg_fe4 *d = (vg_fe4 *)vg_checkasm_guard(raw_d, 32);
-		vg_checkasm_call(vg_fe4_addsub_r, s, d, &m, &p);
-		if (!vg_checkasm_guard_ok(raw_s, 32) || !vg_checkasm_guard_ok(raw_d, 32))
-			break;
-		vg_fe4_tobytes(got, s);
-		vg_fe4_tobytes(got + 32, d);
-		vg_fe fm, fp, fs, fd;
-		vg_fe4_to_fe(&fm, &m);
-		vg_fe4_to_fe(&fp, &p);
-		vg_fe_add(&fs, &fm, &fp);
-		vg_fe_sub(&fd, &fm, &fp);
-		ref_bytes(want, &fs);
-		ref_bytes(want + 32, &fd);
-		vg_checkasm_eq(got, want, 64, "i=%d (m + p || m - p)", i);
-	}
-	vg_checkasm_func_done();
-}
-
 /* A wide value (five words, the fifth <= 38) as a C field element. */
 static void wide_to_fe(vg_fe *h, const uint64_t w[5])
 {
@@ -814,7 +772,6 @@ int main(int argc, char **argv)
 		check_binary("vg_fe4_sub", vg_fe4_sub, vg_fe_sub);
 		check_unary("vg_fe4_mul_a24", vg_fe4_mul_a24, ref_a24);
 		check_binary("vg_fe4_mul_a24_add", vg_fe4_mul_a24_add, ref_a24_add);
-		check_addsub();
 		check_addsub_w();
 		/* C (divsteps, fe4_inv.c), but every tier's inversion: against
 		 * Fermat's chain in fe.c, including 0, p, 2p - 1 and 2^256 - 1 */

@@ -45,7 +45,6 @@ RULES = [
     ("vg_fe4_sub", "entry", "rdi rsi rdx", "h, f, g"),
     ("vg_fe4_mul_a24", "entry", "rdi rsi", "h, f"),
     ("vg_fe4_mul_a24_add", "entry", "rdi rsi rdx", "h, f, g"),
-    ("vg_fe4_addsub_r", "entry", "rdi rsi rdx rcx", "s, d, m, p"),
     ("vg_fe4_addsub_w", "entry", "rdi rsi rdx rcx", "s, d, m, p (wide)"),
     ("vg_fe4_divsteps62", "entry", "rdi r8", "m, and n: a public step count (rsi, rdx, rcx: t, f, g)"),
     ("vg_fe4_inv_apply", "entry", "rdi rsi rdx", "fg, de, m (the matrix)"),
