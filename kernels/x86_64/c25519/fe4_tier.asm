@@ -1,6 +1,6 @@
 ; fe4_tier.asm: the per-tier GF(2^255-19) functions and the X25519 ladder,
 ; assembled once per tier: the including file defines TIER (base or adx)
-; and FE_MUL/FE_MUL_R/FE_SQR and the wide FE_MUL_W/FE_MUL_RW/FE_SQR_W.
+; and FE_MUL/FE_SQR and the wide FE_MUL_W/FE_MUL_RW/FE_SQR_W.
 ; Secret: every field element and the scalar bits; no branch or address
 ; depends on them (the only branches are on n and on the public bit
 ; position t).
@@ -196,7 +196,7 @@ FUNC vg_x25519_ladder_ %+ TIER
     ; their sum and difference (DA and CB, x3 and z3, x2 and z2) are left
     ; wide (unfolded, _W and _RW) and FE_ADDSUB_W folds the sum and the
     ; difference once each: on the critical chains this saves a fold and
-    ; a carry fold per pair (measured 5.5 % of the ladder on Zen 4). The
+    ; a carry fold per pair (measured 5.5 % of the ladder on Zen 5). The
     ; second product of each pair is not stored (_RW, then FE_ADDSUB_W).
     FE_MUL_W rsp + L_DA, rsp + L_D, rsp + L_A   ; DA = D * A
     FE_MUL_RW rsp + L_C, rsp + L_B              ; CB = C * B
