@@ -86,9 +86,9 @@
 %macro REDUCE_BASE 0
     REDUCE_BASE_W
     xor ebx, ebx
-    FOLD255 rdx, rbx
+    FOLD255 r12, rbx
 %endmacro
-; REDUCE_BASE_W: REDUCE_ADX_W's contract with mul, the carry word in rdx.
+; REDUCE_BASE_W: REDUCE_ADX_W's contract (the carry word in r12) with mul.
 %macro REDUCE_BASE_W 0
     mov eax, 38
     mul r12
@@ -114,7 +114,8 @@
     add rax, rbx
     adc rdx, 0
     add r11, rax
-    adc rdx, 0                  ; rdx = carry word, <= 38
+    adc rdx, 0                  ; the carry word, <= 38
+    mov r12, rdx                ; where REDUCE_ADX_W leaves it (renamed)
 %endmacro
 
 ; %1 = %2 * %3 (FE_MUL_ADX_R: the same, the result left in r8-r11 and
@@ -277,12 +278,11 @@
     FE_MUL_BASE_PROD %1, %2
     REDUCE_BASE
 %endmacro
-; The base product wide (REDUCE_BASE_W, its carry word moved to r12) in
-; r8-r12 or stored as five words: FE_MUL_ADX_RW's and _W's contracts.
+; The base product wide (REDUCE_BASE_W) in r8-r12 or stored as five
+; words: FE_MUL_ADX_RW's and _W's contracts.
 %macro FE_MUL_BASE_RW 2
     FE_MUL_BASE_PROD %1, %2
     REDUCE_BASE_W
-    mov r12, rdx
 %endmacro
 %macro FE_MUL_BASE_W 3
     FE_MUL_BASE_RW %2, %3
@@ -334,7 +334,6 @@
 %macro FE_SQR_BASE_W 2
     FE_SQR_BASE_PROD %2
     REDUCE_BASE_W
-    mov r12, rdx
     FE_STORE_W %1
 %endmacro
 ; The 512-bit square of %1 in r8-r15.
@@ -524,12 +523,12 @@
 ; products and the comb's (of two products, and of a product and 2 Z1,
 ; whose top word is 0): the products' own folds (an imul and a carry
 ; chain each, on the ladder's critical path) and the sums' carry folds
-; are this one fold. The sum is below 78 2^256: t <= 155, so below 2^255 + 2^12. The
-; difference is taken as M - P + 2^7 p (2^262 - 2432, a multiple of p),
-; which is positive (2^262 > 2432 + 39 2^256) and below 103 2^256: t <=
-; 205, below 2^255 + 2^12. Every output is below 2^256 - 38 (FE_ADD_B's
-; second operand). The address must not use rbx, rdx
-; or r8-r15. Clobbers rbx, rdx, r8-r15.
+; are this one fold. The sum is below 78 2^256: t <= 155, so below
+; 2^255 + 2^12. The difference is taken as M - P + 2^7 p (2^262 - 2432,
+; a multiple of p), which is positive (2^262 > 2432 + 39 2^256) and below
+; 103 2^256: t <= 205, below 2^255 + 2^12. Every output is below
+; 2^256 - 38 (FE_ADD_B's second operand). The address must not use rbx,
+; rdx or r8-r15. Clobbers rbx, rdx, r8-r15.
 %macro FE_ADDSUB_W 1
     mov rbx, r12                ; P's carry word
     mov rdx, [%1 + 32]          ; M + 2^262 - 2432 first: off the chain

@@ -36,7 +36,7 @@
 %define G_COMB  368             ; the table base (public)
 %define G_NEGN  376             ; G_NEG of the next row's entry (secret)
 %define G_BW    384             ; the comb's B and D wide (five words,
-%define G_DW    424             ; FE_STORE_W: 40 bytes each)
+%define G_DW    424             ; 40 bytes each; D's top word is 0, set once)
 %define G_SIZE  464             ; a multiple of 16
 
 ; The point h is at rdi: X +0, Y +32, Z +64, T +96.
@@ -133,8 +133,7 @@
     FE_ADDSUB_W rsp + G_BW                      ; H = B + A, E = B - A
     FE_STORE rsp + G_H
     FE_STORE_HI rsp + G_E
-    FE_ADD_B rsp + G_DW, rdi + 64, rdi + 64     ; D = 2 Z1, as a wide value
-    mov qword [rsp + G_DW + 32], 0
+    FE_ADD_B rsp + G_DW, rdi + 64, rdi + 64     ; D = 2 Z1, wide (top word 0)
     FE_MUL_RW rdi + 96, rsp + G_T + 64          ; C = T1 2dxy
     GE_FG_W
     SEL_BEGIN
@@ -254,6 +253,7 @@ FUNC vg_ge4_comb_ %+ TIER
 %endrep
     mov qword [rdi + 32], 1
     mov qword [rdi + 64], 1
+    mov [rsp + G_DW + 32], rax  ; D's top word, 0 for every addition
 
     SEL_BEGIN                   ; the first entry: row 0, digit e[0]
     SEL_SCAN 0, 16
