@@ -6,9 +6,9 @@
 ; quarters of a multiplication's mulx work; measured 0.80-0.84 of
 ; mont_adx.asm's multiply's time at every size. Secret: the operand, the
 ; modulus and m0inv. No branch and no address depends on them: the only
-; branches are row counters (public: the reduction's, and at 48 and 64
-; limbs the triangles' and the rectangle's), addresses are argument
-; pointers, the stack, and pointers stepped by constants.
+; branches are row counters (public: the reduction's rows or blocks, and
+; at 48 and 64 limbs the triangles' and the rectangle's), addresses are
+; argument pointers, the stack, and pointers stepped by constants.
 ;
 ; void vg_mont_sqr_adx_N(uint64_t *r, const uint64_t *a, const uint64_t *b,
 ;                        const uint64_t *m, uint64_t m0inv, size_t n)
@@ -86,7 +86,7 @@
 ; r13 carries what overflows T(i+N). The window T(N..N+4) is stored back
 ; after the last row for MONT_FINAL. Uses rsi, r9, r14, r15, rbp. In
 ; one process against the row form: 0.97 of the squaring's time at 16, 24
-; and 32 limbs; none at 48 and 64 (kept in the row form).
+; and 32 limbs; none at 48 (kept in the row form) and 64 (REDUCE_BLK).
 %define RW_K 5
 %macro REDUCE_WIN 0
 %xdefine W0 rsi
@@ -166,6 +166,179 @@
 	xor r9d, r9d
 %endmacro
 
+; REDUCE_BLK: the reduction of MONT_SQR_ADX eight rows at a time. Row form
+; reads and writes T at every product (three memory operations per mulx);
+; here a block of eight rows keeps a nine-word window of T in registers
+; and takes one (the other factor's limb). Per block at T(i):
+;  1. the u-phase: the window W0..W7 = T(i..i+7); eight rows u_k = W0
+;     m0inv, W += u_k (m_0..m_7) with the window sliding down a word per
+;     row (W0 is zero and leaves, the new top word is the last high half).
+;     u_k is stored at T(i+k), a word no later block reads.
+;  2. the columns j = 8..N-1: W += m_j (u_0..u_7) over W0..W8, then W0 is
+;     the block's product word at i + j and goes to P; slide.
+;  3. the window's last eight words go to P, and P is added into T(i+8..
+;     i+N+7) in a pass of its own (both flags carry the products until
+;     then, and no register is left for a third chain): CF carries that
+;     sum, OF brings in tc, what the previous block carried out of
+;     T(i+N-1); both carries out are the next tc (0, 1 or 2).
+; Why nine words suffice: the window W (< 2^512) plus u times 8 limbs, or
+; m_j times U = u_0..u_7, is below 2^576, so the top word takes both
+; chains' carries and nothing leaves it. The u's are those of the row
+; form, so T ends the same. Uses every register but rsp; rdi and m0inv
+; wait in the frame. Only at 64 limbs: there the squaring takes 0.93-0.94
+; of the row form's time on Zen 5 (old and new objects in one process,
+; median of 1000 pairs), and RSA-4096's public operation went from
+; 1.00-1.04 of aws-lc's time to 0.94-0.98 (vgbench --tier adx). At 16 to
+; 48 limbs it measured 0.95-1.07 against REDUCE_WIN and the row form,
+; moved as much by where the code landed as by the code, so those stay.
+%macro W_SLIDE 0
+%xdefine WT W0
+%xdefine W0 W1
+%xdefine W1 W2
+%xdefine W2 W3
+%xdefine W3 W4
+%xdefine W4 W5
+%xdefine W5 W6
+%xdefine W6 W7
+%xdefine W7 W8
+%xdefine W8 WT
+%endmacro
+
+%macro REDUCE_BLK 0
+	mov SQ_SLOT(SQ_R), rdi
+	mov SQ_SLOT(SQ_M0), r8
+	xor eax, eax
+	mov SQ_SLOT(SQ_TC), rax
+	mov r11, rsp
+%%block:
+%xdefine W0 rsi
+%xdefine W1 rdi
+%xdefine W2 rbp
+%xdefine W3 r8
+%xdefine W4 r9
+%xdefine W5 r12
+%xdefine W6 r13
+%xdefine W7 r14
+%xdefine W8 r15
+	mov W0, [r11]
+	mov W1, [r11 + 8]
+	mov W2, [r11 + 16]
+	mov W3, [r11 + 24]
+	mov W4, [r11 + 32]
+	mov W5, [r11 + 40]
+	mov W6, [r11 + 48]
+	mov W7, [r11 + 56]
+%assign k 0
+%rep 8
+	mov rdx, W0
+	imul rdx, SQ_SLOT(SQ_M0)        ; u_k, before the chains (imul sets flags)
+	mov [r11 + 8 * k], rdx
+	xor eax, eax
+	mulx rbx, r10, [rcx]
+	adcx r10, W0                    ; zero by the choice of u; CF matters
+	adox W1, rbx
+	mulx rbx, r10, [rcx + 8]
+	adcx W1, r10
+	adox W2, rbx
+	mulx rbx, r10, [rcx + 16]
+	adcx W2, r10
+	adox W3, rbx
+	mulx rbx, r10, [rcx + 24]
+	adcx W3, r10
+	adox W4, rbx
+	mulx rbx, r10, [rcx + 32]
+	adcx W4, r10
+	adox W5, rbx
+	mulx rbx, r10, [rcx + 40]
+	adcx W5, r10
+	adox W6, rbx
+	mulx rbx, r10, [rcx + 48]
+	adcx W6, r10
+	adox W7, rbx
+	mulx W8, r10, [rcx + 56]
+	adcx W7, r10
+	adox W8, rax
+	adcx W8, rax
+	W_SLIDE
+%assign k k + 1
+%endrep
+%assign j 8
+%rep N - 8
+	mov rdx, [rcx + 8 * j]
+	xor eax, eax
+	mulx rbx, r10, [r11]
+	adcx W0, r10
+	adox W1, rbx
+	mulx rbx, r10, [r11 + 8]
+	adcx W1, r10
+	adox W2, rbx
+	mulx rbx, r10, [r11 + 16]
+	adcx W2, r10
+	adox W3, rbx
+	mulx rbx, r10, [r11 + 24]
+	adcx W3, r10
+	adox W4, rbx
+	mulx rbx, r10, [r11 + 32]
+	adcx W4, r10
+	adox W5, rbx
+	mulx rbx, r10, [r11 + 40]
+	adcx W5, r10
+	adox W6, rbx
+	mulx rbx, r10, [r11 + 48]
+	adcx W6, r10
+	adox W7, rbx
+	mulx W8, r10, [r11 + 56]
+	adcx W7, r10
+	adox W8, rax
+	adcx W8, rax
+	mov SQ_P(j), W0
+	W_SLIDE
+%assign j j + 1
+%endrep
+	mov SQ_P(N), W0
+	mov SQ_P(N + 1), W1
+	mov SQ_P(N + 2), W2
+	mov SQ_P(N + 3), W3
+	mov SQ_P(N + 4), W4
+	mov SQ_P(N + 5), W5
+	mov SQ_P(N + 6), W6
+	mov SQ_P(N + 7), W7
+	xor eax, eax
+%assign j 8
+%rep N
+	mov r10, SQ_P(j)
+	adcx r10, [r11 + 8 * j]
+%if j == N
+	adox r10, SQ_SLOT(SQ_TC)
+%elif j > N
+	adox r10, rax
+%endif
+	mov [r11 + 8 * j], r10
+%assign j j + 1
+%endrep
+	mov r10, rax
+	adcx r10, rax
+	adox r10, rax
+	mov SQ_SLOT(SQ_TC), r10
+	lea r11, [r11 + 64]
+	lea r10, [rsp + 8 * N]
+	cmp r11, r10
+	jne %%block
+	xor esi, esi                    ; held T: secret (the others are
+	xor r9d, r9d                    ; reloaded or popped)
+	mov rdi, SQ_SLOT(SQ_R)
+	mov r8, SQ_SLOT(SQ_M0)
+	mov r13, SQ_SLOT(SQ_TC)
+%endmacro
+
+; The frame: T (2N words); at 64 limbs (REDUCE_BLK) also P (the block's
+; product words 8..N+7), tc, m0inv and r.
+%define SQ_P(j) [rsp + 8 * (2 * N + (j) - 8)]
+%define SQ_TC (3 * N)
+%define SQ_M0 (3 * N + 1)
+%define SQ_R (3 * N + 2)
+%define SQ_SLOT(w) [rsp + 8 * (w)]
+
 %macro MONT_SQR_ADX 1
 %assign N %1
 FUNC vg_mont_sqr_adx_%1
@@ -173,11 +346,16 @@ FUNC vg_mont_sqr_adx_%1
 	push rbp
 	push r12
 	push r13
-%if N <= 32
+%if N <= 32 || N == 64
 	push r14
 	push r15
 %endif
-	sub rsp, 8 * (2 * N)
+%if N == 64
+%define SQ_FRAME (8 * (3 * N + 3))
+%else
+%define SQ_FRAME (8 * (2 * N))
+%endif
+	sub rsp, SQ_FRAME
 	; the limbs of T no triangle writes (CROSS_TRI)
 	xor eax, eax
 	mov T(0), rax
@@ -275,9 +453,11 @@ FUNC vg_mont_sqr_adx_%1
 
 %if N <= 32
 	REDUCE_WIN
+%elif N == 64
+	REDUCE_BLK
 %else
-	; Reduction: N rows; row i adds u m at T(i) with u = T(i) m0inv,
-	; zeroing T(i). r11 points at T(i); r13 carries what overflows T(i+N)
+	; Reduction (48 limbs): N rows; row i adds u m at T(i) with
+	; u = T(i) m0inv, zeroing T(i). r11 points at T(i); r13 carries what overflows T(i+N)
 	; into the next row's top. The next row's u is computed from the
 	; register that stores T(i + 1), not reloaded: no store-to-load
 	; forwarding between rows on the path through the u.
@@ -325,9 +505,9 @@ FUNC vg_mont_sqr_adx_%1
 	; t = T(N..2N-1) + r13 2^(64 N) < 2m: r = t - m unless that borrows
 	; past r13 (mask = r13 - borrow is 0 or -1).
 	MONT_FINAL N, r13
-	MONT_WIPE 2 * N
-	add rsp, 8 * (2 * N)
-%if N <= 32
+	MONT_WIPE SQ_FRAME / 8
+	add rsp, SQ_FRAME
+%if N <= 32 || N == 64
 	pop r15
 	pop r14
 %endif
