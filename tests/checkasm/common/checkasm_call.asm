@@ -1,8 +1,9 @@
 ; checkasm_call.asm: the checkasm trampoline. Calls an assembly function
 ; with the callee-saved registers (rbx, rbp, r12-r15) set to random values
-; and checks after the call that they still hold them, that the direction
-; flag is clear, and that the caller's stack was aligned; every problem sets
-; a bit in vg_checkasm_flags for the C side (checkasm.c) to report.
+; and junk on the stack below it, and checks after the call that those
+; registers still hold their values, that the direction flag is clear, and
+; that the caller's stack was aligned; every problem sets a bit in
+; vg_checkasm_flags for the C side (checkasm.c) to report.
 ; Nothing here is secret.
 %include "x86_64/common/config.asm"
 
@@ -32,6 +33,16 @@ vg_checkasm_call_raw:
     push r14
     push r15
     sub rsp, 40                 ; 6 pushes + 40 = 88: rsp is 16-aligned here
+    ; Junk in the 8 KiB below the callee's frame, so a function that reads a
+    ; stack word it never wrote sees garbage, not the zeros its previous
+    ; call's wipe left there.
+    mov rax, [vg_checkasm_regs]
+    lea r10, [rsp - 8192]
+.poison:
+    mov [r10], rax
+    add r10, 8
+    cmp r10, rsp
+    jb .poison
     ; entry rsp = rsp + 88: a6 at [rsp + 96], a7 at [rsp + 104], a8 at [rsp + 112]
     mov rax, [rsp + 104]
     mov [rsp], rax              ; callee's 7th argument
