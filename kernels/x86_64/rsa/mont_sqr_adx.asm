@@ -191,8 +191,11 @@
 ; of the row form's time on Zen 5 (old and new objects in one process,
 ; median of 1000 pairs), and RSA-4096's public operation went from
 ; 1.00-1.04 of aws-lc's time to 0.94-0.98 (vgbench --tier adx). At 16 to
-; 48 limbs it measured 0.95-1.07 against REDUCE_WIN and the row form,
-; moved as much by where the code landed as by the code, so those stay.
+; 48 limbs it does not win: the eight dependent u rows weigh more when a
+; block has fewer columns, and with it at 16-32 limbs RSA-4096 private
+; took 1.007 of aws-lc's time against 0.970 with REDUCE_WIN (median of
+; five vgbench runs each); at 48 it measured 0.93-1.07 depending on the
+; vCPU and where the code landed.
 %macro W_SLIDE 0
 %xdefine WT W0
 %xdefine W0 W1
