@@ -67,6 +67,8 @@ static uint32_t detect(void)
 		f |= VG_CPU_BMI2;
 	if (b & (1u << 19))
 		f |= VG_CPU_ADX;
+	if (ymm_ok)
+		f |= VG_CPU_AVX;
 	if (ymm_ok && (b & (1u << 5)))
 		f |= VG_CPU_AVX2;
 	if (zmm_ok && (b & (1u << 16)))
@@ -92,7 +94,8 @@ static const struct {
 	uint32_t bit;
 } names[] = {
 	{"bmi1", VG_CPU_BMI1},         {"bmi2", VG_CPU_BMI2},         {"adx", VG_CPU_ADX},
-	{"avx2", VG_CPU_AVX2},         {"avx512f", VG_CPU_AVX512F},   {"avx512vl", VG_CPU_AVX512VL},
+	{"avx", VG_CPU_AVX},           {"avx2", VG_CPU_AVX2},         {"avx512f", VG_CPU_AVX512F},
+	{"avx512vl", VG_CPU_AVX512VL},
 	{"avx512ifma", VG_CPU_AVX512IFMA}, {"sha_ni", VG_CPU_SHA},
 };
 

@@ -25,8 +25,8 @@ static const struct {
 	uint32_t bit;
 } feats[] = {
 	{"bmi1", VG_CPU_BMI1},         {"bmi2", VG_CPU_BMI2},         {"adx", VG_CPU_ADX},
-	{"avx2", VG_CPU_AVX2},         {"avx512f", VG_CPU_AVX512F},   {"avx512vl", VG_CPU_AVX512VL},
-	{"avx512ifma", VG_CPU_AVX512IFMA}, {"sha_ni", VG_CPU_SHA},
+	{"avx", VG_CPU_AVX},           {"avx2", VG_CPU_AVX2},         {"avx512f", VG_CPU_AVX512F},
+	{"avx512vl", VG_CPU_AVX512VL}, {"avx512ifma", VG_CPU_AVX512IFMA}, {"sha_ni", VG_CPU_SHA},
 };
 
 /* The value after "key\t: " on the first processor's line. */

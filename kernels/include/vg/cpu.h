@@ -20,6 +20,7 @@ enum vg_cpu_feature {
 	VG_CPU_AVX512VL = 1u << 5,
 	VG_CPU_AVX512IFMA = 1u << 6, /* with the AVX512DQ and BW mask instructions */
 	VG_CPU_SHA = 1u << 7, /* SHA-NI (with the SSSE3 and SSE4.1 it needs) */
+	VG_CPU_AVX = 1u << 8, /* AVX with the OS saving YMM */
 };
 
 /* Tiers, each a set of features. "c" is the portable reference. */

@@ -35,7 +35,9 @@ typedef struct {
  * ladder runs RFC 7748's loop over bits 254..0 of the clamped scalar e
  * (bits 2..0 must be zero: its last three steps only double) and writes xz[0] = x2, xz[1] = z2 (projective u of [e]x1). comb sets
  * h = sum_j e_j comb[j][.] for 52 digits in [-16, 16] (radix 32, a row
- * per digit: comb[j][k] = (k + 1) 32^j B), scanning every entry.
+ * per digit: comb[j][k] = (k + 1) 32^j B), scanning every entry; comb64
+ * likewise for 43 digits in [-32, 32] (radix 64, comb[j][k] = (k + 1)
+ * 64^j B), with AVX (the caller checks VG_CPU_AVX).
  * madd/add: h += q; dbl: h = 2h; dbl_p2: h = 2h with T left stale (for a
  * result that only feeds another doubling). */
 #define VG_FE4_TIER_DECL(t)                                                                \
@@ -45,6 +47,8 @@ typedef struct {
 	void vg_x25519_ladder_##t(vg_fe4 xz[2], const uint8_t e[32], const vg_fe4 *x1);    \
 	void vg_ge4_comb_##t(vg_ge4_p3 *h, const vg_ge4_niels comb[52][16],                 \
 			     const int8_t e[52]);                                              \
+	void vg_ge4_comb64_##t(vg_ge4_p3 *h, const vg_ge4_niels comb[43][32],               \
+			       const int8_t e[43]);                                            \
 	void vg_ge4_madd_##t(vg_ge4_p3 *h, const vg_ge4_niels *q);                         \
 	void vg_ge4_add_##t(vg_ge4_p3 *h, const vg_ge4_cached *q);                         \
 	void vg_ge4_dbl_##t(vg_ge4_p3 *h);                                                 \
@@ -120,6 +124,8 @@ const vg_ge4_niels (*vg_ge4_base_comb(void))[8];
 /* The radix-32 comb (ge_table.h) likewise: [row][j] = (j + 1) 32^row B,
  * the table of the base and adx combs. Public. */
 const vg_ge4_niels (*vg_ge4_base_comb32(void))[16];
+/* The radix-64 comb likewise (comb64's table). Public. */
+const vg_ge4_niels (*vg_ge4_base_comb64(void))[32];
 /* vg_ge_base_odd (B, 3B, ..., 127B) in this representation. Public. */
 const vg_ge4_niels *vg_ge4_base_odd(void);
 /* The comb table in the ifma layout (ge52_table.c), converted once. Public. */

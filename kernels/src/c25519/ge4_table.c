@@ -11,6 +11,7 @@
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static vg_ge4_niels comb4[32][8];
 static vg_ge4_niels comb32[52][16];
+static vg_ge4_niels comb64[43][32];
 static vg_ge4_niels odd4[64];
 
 static void conv(vg_ge4_niels *d, const vg_ge_niels *s)
@@ -28,6 +29,9 @@ static void convert(void)
 	for (int i = 0; i < 52; i++)
 		for (int j = 0; j < 16; j++)
 			conv(&comb32[i][j], &vg_ge_base_comb32[i][j]);
+	for (int i = 0; i < 43; i++)
+		for (int j = 0; j < 32; j++)
+			conv(&comb64[i][j], &vg_ge_base_comb64[i][j]);
 	for (int j = 0; j < 64; j++)
 		conv(&odd4[j], &vg_ge_base_odd[j]);
 }
@@ -42,6 +46,12 @@ const vg_ge4_niels (*vg_ge4_base_comb32(void))[16]
 {
 	pthread_once(&once, convert);
 	return (const vg_ge4_niels(*)[16])comb32;
+}
+
+const vg_ge4_niels (*vg_ge4_base_comb64(void))[32]
+{
+	pthread_once(&once, convert);
+	return (const vg_ge4_niels(*)[32])comb64;
 }
 
 const vg_ge4_niels *vg_ge4_base_odd(void)

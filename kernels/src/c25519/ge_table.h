@@ -15,6 +15,10 @@ extern const vg_ge_niels vg_ge_base_comb[32][8];
  * i < 52, j < 16 (a row per digit). */
 extern const vg_ge_niels vg_ge_base_comb32[52][16];
 
+/* The radix-64 comb of the same tiers when the CPU has AVX:
+ * vg_ge_base_comb64[i][j] = (j + 1) * 64^i * B, for i < 43, j < 32. */
+extern const vg_ge_niels vg_ge_base_comb64[43][32];
+
 /* Odd multiples for the variable-time verification (ge_vartime.c):
  * vg_ge_base_odd[j] = (2j + 1) * B, for j < 64 (width-8 NAF digits). */
 extern const vg_ge_niels vg_ge_base_odd[64];

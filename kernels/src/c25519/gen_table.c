@@ -116,6 +116,22 @@ int main(int argc, char **argv)
 	}
 	fprintf(f, "};\n\n");
 
+	/* vg_ge_base_comb64[i][j] = (j + 1) * 64^i * B */
+	fprintf(f, "const vg_ge_niels vg_ge_base_comb64[43][32] = {\n");
+	row = B;
+	for (int i = 0; i < 43; i++) {
+		fprintf(f, "\t{ /* 64^%d * B times 1..32 */\n", i);
+		p = row;
+		for (int j = 0; j < 32; j++) {
+			put_niels(f, &p, "\t\t");
+			add(&p, &p, &row);
+		}
+		fprintf(f, "\t},\n");
+		for (int k = 0; k < 6; k++)
+			dbl(&row, &row);
+	}
+	fprintf(f, "};\n\n");
+
 	/* vg_ge_base_odd[j] = (2j + 1) * B */
 	fprintf(f, "const vg_ge_niels vg_ge_base_odd[64] = {\n");
 	dbl(&b2, &B);

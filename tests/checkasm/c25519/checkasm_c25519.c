@@ -436,14 +436,41 @@ static void ref_comb32(vg_ge_p3 *h, const int8_t e[52])
 	}
 }
 
+/* The radix-64 comb (comb64) likewise, for any 43 digits in [-32, 32]:
+ * the even rows (j + 1) 4096^i B of vg_ge_base_comb64, odd digits first,
+ * six doublings, then the even ones. Not constant time. */
+static void ref_comb64(vg_ge_p3 *h, const int8_t e[43])
+{
+	vg_ge_completed r;
+	vg_ge_niels t;
+	vg_ge_p3_identity(h);
+	for (int pass = 1; pass >= 0; pass--) {
+		if (pass == 0)
+			for (int d = 0; d < 6; d++) {
+				vg_ge_p3_dbl(&r, h);
+				vg_ge_completed_to_p3(h, &r);
+			}
+		for (int j = pass; j < 43; j += 2) {
+			int b = e[j], m = b < 0 ? -b : b;
+			if (m == 0)
+				vg_ge_niels_identity(&t);
+			else
+				t = vg_ge_base_comb64[j - pass][m - 1];
+			vg_ge_niels_cneg(&t, b < 0);
+			vg_ge_add_niels(&r, h, &t);
+			vg_ge_completed_to_p3(h, &r);
+		}
+	}
+}
+
 /* X/Z, Y/Z and the invariant XY = ZT of an asm point, against ref. */
 /* A comb with its table (the tiers' layouts differ: ifma has its own),
  * digits in [-D, D] (D = 8: 64 of them, radix 16, ref_comb; D = 16: 52,
- * radix 32, ref_comb32). */
+ * radix 32, ref_comb32; D = 32: 43, radix 64, ref_comb64). */
 typedef void (*combfn)(vg_ge4_p3 *, const void *, const int8_t *);
 static void check_comb(const char *name, combfn f, const void *comb, int D)
 {
-	const int nd = D == 8 ? 64 : 52;
+	const int nd = D == 8 ? 64 : D == 16 ? 52 : 43;
 	vg_checkasm_func(name);
 	int n = vg_checkasm_iters() + 6;
 	for (int i = 0; i < n && vg_checkasm_ok(); i++) {
@@ -473,8 +500,10 @@ static void check_comb(const char *name, combfn f, const void *comb, int D)
 		vg_ge_p3_tobytes(got, &P);
 		if (D == 8)
 			ref_comb(&R, e);
-		else
+		else if (D == 16)
 			ref_comb32(&R, e);
+		else
+			ref_comb64(&R, e);
 		vg_ge_p3_tobytes(want, &R);
 		vg_checkasm_eq(got, want, 32, "i=%d", i);
 		vg_fe xy, zt;
@@ -794,6 +823,12 @@ int main(int argc, char **argv)
 		check_points("adx", (gefn)vg_ge4_madd_adx, (gefn)vg_ge4_add_adx, vg_ge4_dbl_adx,
 			     vg_ge4_dbl_p2_adx);
 	}
+	/* the radix-64 combs the base and adx rows take when the CPU has AVX */
+	if (vg_checkasm_tier("base+avx", VG_TIER_BASE | VG_CPU_AVX))
+		check_comb("vg_ge4_comb64_base", (combfn)vg_ge4_comb64_base, vg_ge4_base_comb64(),
+			   32);
+	if (vg_checkasm_tier("adx+avx", VG_TIER_ADX | VG_CPU_AVX))
+		check_comb("vg_ge4_comb64_adx", (combfn)vg_ge4_comb64_adx, vg_ge4_base_comb64(), 32);
 	if (vg_checkasm_tier("ifma", VG_TIER_IFMA)) {
 		check_ladder("vg_x25519_ladder_ifma", vg_x25519_ladder_ifma);
 		check_comb("vg_ge4_comb_ifma", (combfn)vg_ge4_comb_ifma, vg_ge52_base_comb(), 8);

@@ -50,6 +50,7 @@ RULES = [
     ("vg_fe4_inv_apply", "entry", "rdi rsi rdx", "fg, de, m (the matrix)"),
     ("vg_x25519_ladder_*", "entry", "rdi rsi rdx", "xz, e (the scalar's address), x1"),
     ("vg_ge4_comb_*", "entry", "rdi rsi rdx", "h, the comb table, e (the digits' address)"),
+    ("vg_ge4_comb64_*", "entry", "rdi rsi rdx", "h, the comb table, e (the digits' address)"),
     ("vg_ge4_madd_*", "entry", "rdi rsi", "h, q"),
     ("vg_ge4_add_*", "entry", "rdi rsi", "h, q"),
     ("vg_ge4_dbl_*", "entry", "rdi", "h"),
