@@ -23,9 +23,9 @@
 
 ; CROSS_TRI h, pa, pt (the halves' triangles at 48 and 64 limbs): the
 ; cross products a_i a_j, 0 <= i < j < h, of the h limbs at [pa] into the
-; qwords [pt + 8] .. [pt + 8 (2h - 2)], row by row into [pt + 8 (i + j)]. Row 0 writes its limbs 1..h (nothing is there
-; yet: no zeroing of the frame first, which cost 4 % of a 16-limb
-; squaring), low halves plus the high half below on the CF chain. Later
+; qwords [pt + 8] .. [pt + 8 (2h - 2)], row by row into [pt + 8 (i + j)].
+; Row 0 writes its limbs 1..h (nothing is there yet: no zeroing of the
+; frame first, which cost 4 % of a 16-limb squaring), low halves plus the high half below on the CF chain. Later
 ; rows add: low halves on the CF chain, high halves (alternating rbx/r12)
 ; on the OF chain one limb up; the row's last high half and both carries
 ; end at [pt + 8 (i + h)], which no earlier row has reached (written, not
@@ -209,6 +209,54 @@
 %xdefine W8 WT
 %endmacro
 
+; W_AT n: WA names the window's word Wn (n an expression).
+%macro W_AT 1
+%if %1 == 0
+%xdefine WA W0
+%elif %1 == 1
+%xdefine WA W1
+%elif %1 == 2
+%xdefine WA W2
+%elif %1 == 3
+%xdefine WA W3
+%elif %1 == 4
+%xdefine WA W4
+%elif %1 == 5
+%xdefine WA W5
+%elif %1 == 6
+%xdefine WA W6
+%elif %1 == 7
+%xdefine WA W7
+%else
+%xdefine WA W8
+%endif
+%endmacro
+
+; W_MULADD r, base: the window step of REDUCE_BLK and CROSS_BLK, W += rdx
+; times the r (<= 8) limbs at [base]: product k's low half into Wk on the
+; CF chain, its high half into W(k+1) on the OF chain; the last high half
+; goes straight into Wr (the window's words end at W(r-1)), which then
+; takes both chains' carries. CF and OF clear on entry, rax = 0 (xor eax,
+; eax). Uses rbx, r10.
+%macro W_MULADD 2
+%assign wk 0
+%rep %1 - 1
+	mulx rbx, r10, [%2 + 8 * wk]
+	W_AT wk
+	adcx WA, r10
+	W_AT wk + 1
+	adox WA, rbx
+%assign wk wk + 1
+%endrep
+	W_AT %1
+%xdefine WTOP WA
+	mulx WTOP, r10, [%2 + 8 * (%1 - 1)]
+	W_AT %1 - 1
+	adcx WA, r10
+	adox WTOP, rax
+	adcx WTOP, rax
+%endmacro
+
 ; CROSS_BLK: the cross products a_i a_j, i < j, for N <= 32 (the CRT
 ; halves), into T(1..2N-1), eight rows at a time. CROSS_TRI's rows read
 ; and write T at every product; here block i takes a_i..a_{i+7} as the
@@ -254,13 +302,7 @@
 	CB_ZERO r - 1                   ; no earlier column reached it
 %endif
 	xor eax, eax
-%assign k 0
-%rep r - 1
-	mulx rbx, r10, [rsi + 8 * (i + k)]
-	CB_ADD k
-%assign k k + 1
-%endrep
-	CB_TOP r
+	W_MULADD r, rsi + 8 * i
 %if i == 0
 	mov T(i + j), W0
 %else
@@ -287,59 +329,19 @@
 	mov r8, SQ_SLOT(SQ_M0)
 %endmacro
 
-; CROSS_BLK's steps, by window index (CB_W n names Wn as CBW).
-%macro CB_W 1
-%if %1 == 0
-%xdefine CBW W0
-%elif %1 == 1
-%xdefine CBW W1
-%elif %1 == 2
-%xdefine CBW W2
-%elif %1 == 3
-%xdefine CBW W3
-%elif %1 == 4
-%xdefine CBW W4
-%elif %1 == 5
-%xdefine CBW W5
-%elif %1 == 6
-%xdefine CBW W6
-%elif %1 == 7
-%xdefine CBW W7
-%else
-%xdefine CBW W8
-%endif
-%endmacro
+; CROSS_BLK's steps, by window index.
 %macro CB_ZERO 1
-	CB_W %1
-	mov CBW, 0                      ; mov: the flags are cleared after
-%endmacro
-; row k's product: the low half (r10) into Wk, the high half (rbx) into
-; W(k+1)
-%macro CB_ADD 1
-	CB_W %1
-	adcx CBW, r10
-	CB_W %1 + 1
-	adox CBW, rbx
-%endmacro
-; the column's last row, r - 1: its high half straight into Wr, which
-; then takes both chains' carries
-%macro CB_TOP 1
-	CB_W %1
-%xdefine CBT CBW
-	mulx CBT, r10, [rsi + 8 * (i + %1 - 1)]
-	CB_W %1 - 1
-	adcx CBW, r10
-	adox CBT, rax
-	adcx CBT, rax
+	W_AT %1
+	mov WA, 0                       ; mov: the flags are cleared after
 %endmacro
 ; the window's word k to T(q) after the last column (the first block:
 ; no carry chain)
 %macro CB_FLUSH 2
-	CB_W %1
+	W_AT %1
 %if i > 0
-	adc CBW, 0
+	adc WA, 0
 %endif
-	mov T(%2), CBW
+	mov T(%2), WA
 %endmacro
 
 %macro REDUCE_BLK 0
@@ -358,45 +360,19 @@
 %xdefine W6 r13
 %xdefine W7 r14
 %xdefine W8 r15
-	mov W0, [r11]
-	mov W1, [r11 + 8]
-	mov W2, [r11 + 16]
-	mov W3, [r11 + 24]
-	mov W4, [r11 + 32]
-	mov W5, [r11 + 40]
-	mov W6, [r11 + 48]
-	mov W7, [r11 + 56]
+%assign k 0
+%rep 8
+	W_AT k
+	mov WA, [r11 + 8 * k]
+%assign k k + 1
+%endrep
 %assign k 0
 %rep 8
 	mov rdx, W0
 	imul rdx, SQ_SLOT(SQ_M0)        ; u_k, before the chains (imul sets flags)
 	mov [r11 + 8 * k], rdx
 	xor eax, eax
-	mulx rbx, r10, [rcx]
-	adcx r10, W0                    ; zero by the choice of u; CF matters
-	adox W1, rbx
-	mulx rbx, r10, [rcx + 8]
-	adcx W1, r10
-	adox W2, rbx
-	mulx rbx, r10, [rcx + 16]
-	adcx W2, r10
-	adox W3, rbx
-	mulx rbx, r10, [rcx + 24]
-	adcx W3, r10
-	adox W4, rbx
-	mulx rbx, r10, [rcx + 32]
-	adcx W4, r10
-	adox W5, rbx
-	mulx rbx, r10, [rcx + 40]
-	adcx W5, r10
-	adox W6, rbx
-	mulx rbx, r10, [rcx + 48]
-	adcx W6, r10
-	adox W7, rbx
-	mulx W8, r10, [rcx + 56]
-	adcx W7, r10
-	adox W8, rax
-	adcx W8, rax
+	W_MULADD 8, rcx                 ; W0 becomes 0 by the choice of u
 	W_SLIDE
 %assign k k + 1
 %endrep
@@ -404,43 +380,17 @@
 %rep N - 8
 	mov rdx, [rcx + 8 * j]
 	xor eax, eax
-	mulx rbx, r10, [r11]
-	adcx W0, r10
-	adox W1, rbx
-	mulx rbx, r10, [r11 + 8]
-	adcx W1, r10
-	adox W2, rbx
-	mulx rbx, r10, [r11 + 16]
-	adcx W2, r10
-	adox W3, rbx
-	mulx rbx, r10, [r11 + 24]
-	adcx W3, r10
-	adox W4, rbx
-	mulx rbx, r10, [r11 + 32]
-	adcx W4, r10
-	adox W5, rbx
-	mulx rbx, r10, [r11 + 40]
-	adcx W5, r10
-	adox W6, rbx
-	mulx rbx, r10, [r11 + 48]
-	adcx W6, r10
-	adox W7, rbx
-	mulx W8, r10, [r11 + 56]
-	adcx W7, r10
-	adox W8, rax
-	adcx W8, rax
+	W_MULADD 8, r11
 	mov SQ_P(j), W0
 	W_SLIDE
 %assign j j + 1
 %endrep
-	mov SQ_P(N), W0
-	mov SQ_P(N + 1), W1
-	mov SQ_P(N + 2), W2
-	mov SQ_P(N + 3), W3
-	mov SQ_P(N + 4), W4
-	mov SQ_P(N + 5), W5
-	mov SQ_P(N + 6), W6
-	mov SQ_P(N + 7), W7
+%assign k 0
+%rep 8
+	W_AT k
+	mov SQ_P(N + k), WA
+%assign k k + 1
+%endrep
 	xor eax, eax
 %assign j 8
 %rep N
