@@ -55,6 +55,28 @@ static void dbl(vg_ge_p3 *r, const vg_ge_p3 *p)
 	vg_ge_completed_to_p3(r, &t);
 }
 
+/* name[i][j] = (j + 1) * 2^(bits i) * B, for i < rows, j < entries: a
+ * comb table, a row per digit position. */
+static void put_comb(FILE *f, const vg_ge_p3 *B, const char *name, int rows, int entries,
+		     int bits)
+{
+	vg_ge_p3 row = *B, p;
+
+	fprintf(f, "const vg_ge_niels %s[%d][%d] = {\n", name, rows, entries);
+	for (int i = 0; i < rows; i++) {
+		fprintf(f, "\t{ /* %d^%d * B times 1..%d */\n", 1 << bits, i, entries);
+		p = row;
+		for (int j = 0; j < entries; j++) {
+			put_niels(f, &p, "\t\t");
+			add(&p, &p, &row);
+		}
+		fprintf(f, "\t},\n");
+		for (int k = 0; k < bits; k++)
+			dbl(&row, &row);
+	}
+	fprintf(f, "};\n\n");
+}
+
 int main(int argc, char **argv)
 {
 	/* RFC 8032 5.1: B = (x, 4/5) with x positive (even). */
@@ -63,7 +85,7 @@ int main(int argc, char **argv)
 		0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66,
 		0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66,
 	};
-	vg_ge_p3 B, row, p, b2;
+	vg_ge_p3 B, p, b2;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s OUTPUT.c\n", argv[0]);
@@ -84,53 +106,9 @@ int main(int argc, char **argv)
 		   " * (y + x, y - x, 2d*x*y); see ge_table.h. Public constants. */\n"
 		   "#include \"c25519/ge_table.h\"\n\n");
 
-	/* vg_ge_base_comb[i][j] = (j + 1) * 256^i * B */
-	fprintf(f, "const vg_ge_niels vg_ge_base_comb[32][8] = {\n");
-	row = B;
-	for (int i = 0; i < 32; i++) {
-		fprintf(f, "\t{ /* 256^%d * B times 1..8 */\n", i);
-		p = row;
-		for (int j = 0; j < 8; j++) {
-			put_niels(f, &p, "\t\t");
-			add(&p, &p, &row);
-		}
-		fprintf(f, "\t},\n");
-		for (int k = 0; k < 8; k++)
-			dbl(&row, &row);
-	}
-	fprintf(f, "};\n\n");
-
-	/* vg_ge_base_comb32[i][j] = (j + 1) * 32^i * B */
-	fprintf(f, "const vg_ge_niels vg_ge_base_comb32[52][16] = {\n");
-	row = B;
-	for (int i = 0; i < 52; i++) {
-		fprintf(f, "\t{ /* 32^%d * B times 1..16 */\n", i);
-		p = row;
-		for (int j = 0; j < 16; j++) {
-			put_niels(f, &p, "\t\t");
-			add(&p, &p, &row);
-		}
-		fprintf(f, "\t},\n");
-		for (int k = 0; k < 5; k++)
-			dbl(&row, &row);
-	}
-	fprintf(f, "};\n\n");
-
-	/* vg_ge_base_comb64[i][j] = (j + 1) * 64^i * B */
-	fprintf(f, "const vg_ge_niels vg_ge_base_comb64[43][32] = {\n");
-	row = B;
-	for (int i = 0; i < 43; i++) {
-		fprintf(f, "\t{ /* 64^%d * B times 1..32 */\n", i);
-		p = row;
-		for (int j = 0; j < 32; j++) {
-			put_niels(f, &p, "\t\t");
-			add(&p, &p, &row);
-		}
-		fprintf(f, "\t},\n");
-		for (int k = 0; k < 6; k++)
-			dbl(&row, &row);
-	}
-	fprintf(f, "};\n\n");
+	put_comb(f, &B, "vg_ge_base_comb", 32, 8, 8);
+	put_comb(f, &B, "vg_ge_base_comb32", 52, 16, 5);
+	put_comb(f, &B, "vg_ge_base_comb64", 43, 32, 6);
 
 	/* vg_ge_base_odd[j] = (2j + 1) * B */
 	fprintf(f, "const vg_ge_niels vg_ge_base_odd[64] = {\n");
