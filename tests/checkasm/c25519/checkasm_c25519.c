@@ -407,55 +407,31 @@ static void ref_comb(vg_ge_p3 *h, const int8_t e[64])
 	}
 }
 
-/* The radix-32 comb of the base and adx tiers on the C point formulas,
- * for any 52 digits in [-16, 16]: only the even rows (j + 1) 1024^i B of
- * vg_ge_base_comb32, odd digits first, five doublings, then the even ones
- * (the asm reads a row per digit, the odd rows 32 1024^i B too: this
- * checks them by another route). Not constant time. */
-static void ref_comb32(vg_ge_p3 *h, const int8_t e[52])
+/* The radix-2^wb combs of the base and adx tiers (wb = 5: 52 digits in
+ * [-16, 16], vg_ge_base_comb32; wb = 6: 43 digits in [-32, 32],
+ * vg_ge_base_comb64) on the C point formulas, for any digits: only the
+ * even rows (k + 1) 2^(2 wb i) B of the table (entries a row), odd digits
+ * first, wb doublings, then the even ones (the asm reads a row per digit,
+ * the odd rows 2^wb 2^(2 wb i) B too: this checks them by another route).
+ * Not constant time. */
+static void ref_comb_wide(vg_ge_p3 *h, const int8_t *e, int nd, int wb, const vg_ge_niels *table,
+			  int entries)
 {
 	vg_ge_completed r;
 	vg_ge_niels t;
 	vg_ge_p3_identity(h);
 	for (int pass = 1; pass >= 0; pass--) {
 		if (pass == 0)
-			for (int d = 0; d < 5; d++) {
+			for (int d = 0; d < wb; d++) {
 				vg_ge_p3_dbl(&r, h);
 				vg_ge_completed_to_p3(h, &r);
 			}
-		for (int j = 0; j < 26; j++) {
-			int b = e[2 * j + pass], m = b < 0 ? -b : b;
-			if (m == 0)
-				vg_ge_niels_identity(&t);
-			else
-				t = vg_ge_base_comb32[2 * j][m - 1];
-			vg_ge_niels_cneg(&t, b < 0);
-			vg_ge_add_niels(&r, h, &t);
-			vg_ge_completed_to_p3(h, &r);
-		}
-	}
-}
-
-/* The radix-64 comb (comb64) likewise, for any 43 digits in [-32, 32]:
- * the even rows (j + 1) 4096^i B of vg_ge_base_comb64, odd digits first,
- * six doublings, then the even ones. Not constant time. */
-static void ref_comb64(vg_ge_p3 *h, const int8_t e[43])
-{
-	vg_ge_completed r;
-	vg_ge_niels t;
-	vg_ge_p3_identity(h);
-	for (int pass = 1; pass >= 0; pass--) {
-		if (pass == 0)
-			for (int d = 0; d < 6; d++) {
-				vg_ge_p3_dbl(&r, h);
-				vg_ge_completed_to_p3(h, &r);
-			}
-		for (int j = pass; j < 43; j += 2) {
+		for (int j = pass; j < nd; j += 2) {
 			int b = e[j], m = b < 0 ? -b : b;
 			if (m == 0)
 				vg_ge_niels_identity(&t);
 			else
-				t = vg_ge_base_comb64[j - pass][m - 1];
+				t = table[(j - pass) * entries + m - 1];
 			vg_ge_niels_cneg(&t, b < 0);
 			vg_ge_add_niels(&r, h, &t);
 			vg_ge_completed_to_p3(h, &r);
@@ -466,7 +442,7 @@ static void ref_comb64(vg_ge_p3 *h, const int8_t e[43])
 /* X/Z, Y/Z and the invariant XY = ZT of an asm point, against ref. */
 /* A comb with its table (the tiers' layouts differ: ifma has its own),
  * digits in [-D, D] (D = 8: 64 of them, radix 16, ref_comb; D = 16: 52,
- * radix 32, ref_comb32; D = 32: 43, radix 64, ref_comb64). */
+ * radix 32, and D = 32: 43, radix 64, ref_comb_wide). */
 typedef void (*combfn)(vg_ge4_p3 *, const void *, const int8_t *);
 static void check_comb(const char *name, combfn f, const void *comb, int D)
 {
@@ -501,9 +477,9 @@ static void check_comb(const char *name, combfn f, const void *comb, int D)
 		if (D == 8)
 			ref_comb(&R, e);
 		else if (D == 16)
-			ref_comb32(&R, e);
+			ref_comb_wide(&R, e, 52, 5, &vg_ge_base_comb32[0][0], 16);
 		else
-			ref_comb64(&R, e);
+			ref_comb_wide(&R, e, 43, 6, &vg_ge_base_comb64[0][0], 32);
 		vg_ge_p3_tobytes(want, &R);
 		vg_checkasm_eq(got, want, 32, "i=%d", i);
 		vg_fe xy, zt;
