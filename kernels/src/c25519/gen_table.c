@@ -57,8 +57,7 @@ static void dbl(vg_ge_p3 *r, const vg_ge_p3 *p)
 
 /* name[i][j] = (j + 1) * 2^(bits i) * B, for i < rows, j < entries: a
  * comb table, a row per digit position. */
-static void put_comb(FILE *f, const vg_ge_p3 *B, const char *name, int rows, int entries,
-		     int bits)
+static void put_comb(FILE *f, const vg_ge_p3 *B, const char *name, int rows, int entries, int bits)
 {
 	vg_ge_p3 row = *B, p;
 

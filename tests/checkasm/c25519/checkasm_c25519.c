@@ -804,7 +804,8 @@ int main(int argc, char **argv)
 		check_comb("vg_ge4_comb64_base", (combfn)vg_ge4_comb64_base, vg_ge4_base_comb64(),
 			   32);
 	if (vg_checkasm_tier("adx+avx", VG_TIER_ADX | VG_CPU_AVX))
-		check_comb("vg_ge4_comb64_adx", (combfn)vg_ge4_comb64_adx, vg_ge4_base_comb64(), 32);
+		check_comb("vg_ge4_comb64_adx", (combfn)vg_ge4_comb64_adx, vg_ge4_base_comb64(),
+			   32);
 	if (vg_checkasm_tier("ifma", VG_TIER_IFMA)) {
 		check_ladder("vg_x25519_ladder_ifma", vg_x25519_ladder_ifma);
 		check_comb("vg_ge4_comb_ifma", (combfn)vg_ge4_comb_ifma, vg_ge52_base_comb(), 8);
