@@ -439,10 +439,10 @@ static void ref_comb_wide(vg_ge_p3 *h, const int8_t *e, int nd, int wb, const vg
 	}
 }
 
-/* X/Z, Y/Z and the invariant XY = ZT of an asm point, against ref. */
 /* A comb with its table (the tiers' layouts differ: ifma has its own),
  * digits in [-D, D] (D = 8: 64 of them, radix 16, ref_comb; D = 16: 52,
- * radix 32, and D = 32: 43, radix 64, ref_comb_wide). */
+ * radix 32, and D = 32: 43, radix 64, ref_comb_wide): the asm point's
+ * X/Z and Y/Z against the reference's, and its invariant XY = ZT. */
 typedef void (*combfn)(vg_ge4_p3 *, const void *, const int8_t *);
 static void check_comb(const char *name, combfn f, const void *comb, int D)
 {
