@@ -4,6 +4,10 @@
 %define VG_CONFIG_ASM 1
 
 bits 64
+; "align" pads code with long NOPs (a loop head aligned to 64 bytes keeps
+; its place in the decoded-uop cache wherever the function lands).
+%use smartalign
+alignmode p6
 default rel                 ; every memory operand on a label is RIP-relative (PIC)
 
 ; Mark the stack non-executable in every object (the linker would otherwise

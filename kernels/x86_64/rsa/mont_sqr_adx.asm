@@ -20,6 +20,7 @@
 %include "x86_64/common/config.asm"
 
 %include "x86_64/rsa/mont_macros.asm"
+%include "x86_64/rsa/mont_blk_macros.asm"
 
 ; CROSS_TRI h, pa, pt (the halves' triangles at 48 and 64 limbs): the
 ; cross products a_i a_j, 0 <= i < j < h, of the h limbs at [pa] into the
@@ -105,6 +106,7 @@
 	mov r11, rsp
 	mov rdx, W0
 	imul rdx, r8                    ; u of row 0
+	align 64
 %%row:
 	xor eax, eax
 	mulx rbx, r10, [rcx]
@@ -168,94 +170,6 @@
 	xor r9d, r9d
 %endmacro
 
-; REDUCE_BLK: the reduction of MONT_SQR_ADX eight rows at a time. Row form
-; reads and writes T at every product (three memory operations per mulx);
-; here a block of eight rows keeps a nine-word window of T in registers
-; and takes one (the other factor's limb). Per block at T(i):
-;  1. the u-phase: the window W0..W7 = T(i..i+7); eight rows u_k = W0
-;     m0inv, W += u_k (m_0..m_7) with the window sliding down a word per
-;     row (W0 is zero and leaves, the new top word is the last high half).
-;     u_k is stored at T(i+k), a word no later block reads.
-;  2. the columns j = 8..N-1: W += m_j (u_0..u_7) over W0..W8, then W0 is
-;     the block's product word at i + j and goes to P; slide.
-;  3. the window's last eight words go to P, and P is added into T(i+8..
-;     i+N+7) in a pass of its own (both flags carry the products until
-;     then, and no register is left for a third chain): CF carries that
-;     sum, OF brings in tc, what the previous block carried out of
-;     T(i+N-1); both carries out are the next tc (0, 1 or 2).
-; Why nine words suffice: the window W (< 2^512) plus u times 8 limbs, or
-; m_j times U = u_0..u_7, is below 2^576, so the top word takes both
-; chains' carries and nothing leaves it. The u's are those of the row
-; form, so T ends the same. Uses every register but rsp; rdi and m0inv
-; wait in the frame. Only at 64 limbs: there the squaring takes 0.93-0.94
-; of the row form's time on Zen 5 (old and new objects in one process,
-; median of 1000 pairs), and RSA-4096's public operation went from
-; 1.00-1.04 of aws-lc's time to 0.94-0.98 (vgbench --tier adx). At 16 to
-; 48 limbs it does not win: the eight dependent u rows weigh more when a
-; block has fewer columns, and with it at 16-32 limbs RSA-4096 private
-; took 1.007 of aws-lc's time against 0.970 with REDUCE_WIN (median of
-; five vgbench runs each); at 48 it measured 0.93-1.07 depending on the
-; vCPU and where the code landed.
-%macro W_SLIDE 0
-%xdefine WT W0
-%xdefine W0 W1
-%xdefine W1 W2
-%xdefine W2 W3
-%xdefine W3 W4
-%xdefine W4 W5
-%xdefine W5 W6
-%xdefine W6 W7
-%xdefine W7 W8
-%xdefine W8 WT
-%endmacro
-
-; W_AT n: WA names the window's word Wn (n an expression).
-%macro W_AT 1
-%if %1 == 0
-%xdefine WA W0
-%elif %1 == 1
-%xdefine WA W1
-%elif %1 == 2
-%xdefine WA W2
-%elif %1 == 3
-%xdefine WA W3
-%elif %1 == 4
-%xdefine WA W4
-%elif %1 == 5
-%xdefine WA W5
-%elif %1 == 6
-%xdefine WA W6
-%elif %1 == 7
-%xdefine WA W7
-%else
-%xdefine WA W8
-%endif
-%endmacro
-
-; W_MULADD r, base: the window step of REDUCE_BLK and CROSS_BLK, W += rdx
-; times the r (<= 8) limbs at [base]: product k's low half into Wk on the
-; CF chain, its high half into W(k+1) on the OF chain; the last high half
-; goes straight into Wr (the window's words end at W(r-1)), which then
-; takes both chains' carries. CF and OF clear on entry, rax = 0 (xor eax,
-; eax). Uses rbx, r10.
-%macro W_MULADD 2
-%assign wk 0
-%rep %1 - 1
-	mulx rbx, r10, [%2 + 8 * wk]
-	W_AT wk
-	adcx WA, r10
-	W_AT wk + 1
-	adox WA, rbx
-%assign wk wk + 1
-%endrep
-	W_AT %1
-%xdefine WTOP WA
-	mulx WTOP, r10, [%2 + 8 * (%1 - 1)]
-	W_AT %1 - 1
-	adcx WA, r10
-	adox WTOP, rax
-	adcx WTOP, rax
-%endmacro
 
 ; CROSS_BLK: the cross products a_i a_j, i < j, for N <= 32 (the CRT
 ; halves), into T(1..2N-1), eight rows at a time. CROSS_TRI's rows read
@@ -344,90 +258,20 @@
 	mov T(%2), WA
 %endmacro
 
-%macro REDUCE_BLK 0
-	mov SQ_SLOT(SQ_R), rdi
-	mov SQ_SLOT(SQ_M0), r8
-	xor eax, eax
-	mov SQ_SLOT(SQ_TC), rax
-	mov r11, rsp
-%%block:
-%xdefine W0 rsi
-%xdefine W1 rdi
-%xdefine W2 rbp
-%xdefine W3 r8
-%xdefine W4 r9
-%xdefine W5 r12
-%xdefine W6 r13
-%xdefine W7 r14
-%xdefine W8 r15
-%assign k 0
-%rep 8
-	W_AT k
-	mov WA, [r11 + 8 * k]
-%assign k k + 1
-%endrep
-%assign k 0
-%rep 8
-	mov rdx, W0
-	imul rdx, SQ_SLOT(SQ_M0)        ; u_k, before the chains (imul sets flags)
-	mov [r11 + 8 * k], rdx
-	xor eax, eax
-	W_MULADD 8, rcx                 ; W0 becomes 0 by the choice of u
-	W_SLIDE
-%assign k k + 1
-%endrep
-%assign j 8
-%rep N - 8
-	mov rdx, [rcx + 8 * j]
-	xor eax, eax
-	W_MULADD 8, r11
-	mov SQ_P(j), W0
-	W_SLIDE
-%assign j j + 1
-%endrep
-%assign k 0
-%rep 8
-	W_AT k
-	mov SQ_P(N + k), WA
-%assign k k + 1
-%endrep
-	xor eax, eax
-%assign j 8
-%rep N
-	mov r10, SQ_P(j)
-	adcx r10, [r11 + 8 * j]
-%if j == N
-	adox r10, SQ_SLOT(SQ_TC)
-%elif j > N
-	adox r10, rax
-%endif
-	mov [r11 + 8 * j], r10
-%assign j j + 1
-%endrep
-	mov r10, rax
-	adcx r10, rax
-	adox r10, rax
-	mov SQ_SLOT(SQ_TC), r10
-	lea r11, [r11 + 64]
-	lea r10, [rsp + 8 * N]
-	cmp r11, r10
-	jne %%block
-	xor esi, esi                    ; held T: secret (the others are
-	xor r9d, r9d                    ; reloaded or popped)
-	mov rdi, SQ_SLOT(SQ_R)
-	mov r8, SQ_SLOT(SQ_M0)
-	mov r13, SQ_SLOT(SQ_TC)
-%endmacro
 
-; The frame: T (2N words); at 64 limbs (REDUCE_BLK) then P (the block's
-; product words 8..N+7); then, at 16 to 32 and 64 limbs, the slots:
-; (REDUCE_BLK) tc, m0inv, r and (CROSS_BLK) m.
-%define SQ_P(j) [rsp + 8 * (2 * N + (j) - 8)]
-%define SQ_TC (N == 64 ? 3 * N : 2 * N)
+; The frame: T (2N words); then, at 16 to 32 and 64 limbs, the slots:
+; (REDUCE_BLK) tc, m0inv, r and (CROSS_BLK) m; at 64 limbs then
+; REDUCE_BLK's P (the block's product words 8..N-1).
+%define SQ_P(j) [rsp + 8 * (2 * N + 4 + (j) - 8)]
+%define SQ_TC (2 * N)
 %define SQ_M0 (SQ_TC + 1)
 %define SQ_R (SQ_TC + 2)
 %define SQ_M (SQ_TC + 3)
 %define SQ_SLOT(w) [rsp + 8 * (w)]
+%define RB_TC SQ_SLOT(SQ_TC)
+%define RB_M0 SQ_SLOT(SQ_M0)
+%define RB_R SQ_SLOT(SQ_R)
+%define RB_P(j) SQ_P(j)
 
 %macro MONT_SQR_ADX 1
 %assign N %1
@@ -441,7 +285,7 @@ FUNC vg_mont_sqr_adx_%1
 	push r15
 %endif
 %if N == 64
-%define SQ_FRAME (8 * (3 * N + 3))
+%define SQ_FRAME (8 * (3 * N + 4))
 %elif N <= 32
 %define SQ_FRAME (8 * (2 * N + 4))
 %else
@@ -470,6 +314,7 @@ FUNC vg_mont_sqr_adx_%1
 	mov r9, rsi                     ; the half's limbs
 	mov r11, rsp                    ; its triangle's place in T
 	mov ebp, 2                      ; public count
+	align 64
 %%tri:
 	CROSS_TRI H, r9, r11
 	lea r9, [r9 + 8 * H]
@@ -485,6 +330,7 @@ FUNC vg_mont_sqr_adx_%1
 	mov r9, rsi                     ; a_i
 	lea r11, [rsp + 8 * H]          ; T(H + i)
 	mov ebp, H                      ; row counter (public)
+	align 64
 %%rect:
 	mov rdx, [r9]
 	lea r9, [r9 + 8]
@@ -545,6 +391,8 @@ FUNC vg_mont_sqr_adx_%1
 %if N <= 32
 	REDUCE_WIN
 %elif N == 64
+	mov SQ_SLOT(SQ_R), rdi
+	mov SQ_SLOT(SQ_M0), r8
 	REDUCE_BLK
 %else
 	; Reduction (48 limbs): N rows; row i adds u m at T(i) with
@@ -557,6 +405,7 @@ FUNC vg_mont_sqr_adx_%1
 	mov r9, T(0)
 	imul r9, r8                     ; u of row 0
 	mov ebp, N
+	align 64
 %%row:
 	mov rdx, r9
 	xor eax, eax

@@ -59,10 +59,13 @@ RULES = [
     # --- RSA (kernels/x86_64/rsa/, prototypes in mont_asm.h, rsa52.h)
     ("vg_mont_mul_*", "entry", "rdi rsi rdx rcx", "r, a, b, m (r8 = m0inv and n are data)"),
     ("vg_mont_sqr_*", "entry", "rdi rsi rdx rcx", "r, a, b (== a), m"),
-    ("vg_mont_sqr_adx_64", "public", "mov rdi,QWORD [rsp+0x610]",
-     "r, which REDUCE_BLK parks in the frame's slot SQ_R while it needs every "
-     "register; its stores through r11 (a pointer into T, below the slot) "
-     "make the check forget the frame's slots"),
+    # The frame's slots hold public pointers while the code between needs
+    # every register; stores through another pointer into the frame (r11,
+    # into T) make the check forget the slots, so each reload is
+    # listed: REDUCE_BLK's (r), MUL_BLK's (m, and r through REDUCE_BLK).
+    ("vg_mont_sqr_adx_64", "public", "mov rdi,QWORD [rsp+0x410]", "r (slot SQ_R)"),
+    ("vg_mont_mul_adx_64", "public", "mov rcx,QWORD [rsp+0x418]", "m (slot MB_M)"),
+    ("vg_mont_mul_adx_64", "public", "mov rdi,QWORD [rsp+0x410]", "r (slot MB_R)"),
     ("vg_amm52x*", "entry", "rdi rsi rdx rcx r8", "r, a, b, m, k0"),
     ("vg_amm52x2w_*", "entry", "rdi rsi rdx rcx r8", "acc, sel, m, k0, and nsq: a public count"),
     ("vg_rsa52_select2_*", "entry", "rdi rsi", "sel, table (rdx, rcx: the secret indices)"),
