@@ -2,15 +2,15 @@
 ; limbs (the CRT halves) and 48 and 64 (the public moduli of RSA-3072/4096:
 ; the squarings of the public exponentiation and of the fault check): the
 ; square with each cross product computed once (mulx, adcx/adox), doubled,
-; plus the diagonal, then a separate Montgomery reduction; at 16 to 32
-; limbs the cross products, and at 64 the reduction, eight rows at a time
-; with a window of T in registers (CROSS_BLK, REDUCE_BLK). About three
-; quarters of a multiplication's mulx work; measured 0.80-0.84 of
-; mont_adx.asm's multiply's time at every size. Secret: the operand, the
-; modulus and m0inv. No branch and no address depends on them: the only
-; branches are row counters (public: the reduction's rows or blocks, and
-; at 48 and 64 limbs the triangles' and the rectangle's), addresses are
-; argument pointers, the stack, and pointers stepped by constants.
+; plus the diagonal, then a separate Montgomery reduction. The cross
+; products' triangles (at 48 and 64 limbs each half's), and at 64 limbs
+; the reduction, go eight rows at a time with a window of T in registers
+; (CROSS_BLK, REDUCE_BLK). About three quarters of a multiplication's mulx
+; work. Secret: the operand, the modulus and m0inv. No branch and no
+; address depends on them: the only branches are counters (public: the
+; reduction's rows or blocks, and at 48 and 64 limbs the triangles' and
+; the rectangle's), addresses are argument pointers, the stack, and
+; pointers stepped by constants.
 ;
 ; void vg_mont_sqr_adx_N(uint64_t *r, const uint64_t *a, const uint64_t *b,
 ;                        const uint64_t *m, uint64_t m0inv, size_t n)
@@ -21,63 +21,6 @@
 
 %include "x86_64/rsa/mont_macros.asm"
 %include "x86_64/rsa/mont_blk_macros.asm"
-
-; CROSS_TRI h, pa, pt (the halves' triangles at 48 and 64 limbs): the
-; cross products a_i a_j, 0 <= i < j < h, of the h limbs at [pa] into the
-; qwords [pt + 8] .. [pt + 8 (2h - 2)], row by row into [pt + 8 (i + j)].
-; Row 0 writes its limbs 1..h (nothing is there yet: no zeroing of the
-; frame first, which cost 4 % of a 16-limb squaring), low halves plus the high half below on the CF chain. Later
-; rows add: low halves on the CF chain, high halves (alternating rbx/r12)
-; on the OF chain one limb up; the row's last high half and both carries
-; end at [pt + 8 (i + h)], which no earlier row has reached (written, not
-; added). [pt] and [pt + 8 (2h - 1)] are left alone. Uses rax, rdx, r10,
-; rbx, r12.
-%macro CROSS_TRI 3
-	mov rdx, [%2]
-	xor eax, eax
-	mulx rbx, r10, [%2 + 8]
-	mov [%3 + 8], r10
-%xdefine HIP rbx
-%xdefine HIN r12
-%assign j 2
-%rep %1 - 2
-	mulx HIN, r10, [%2 + 8 * j]
-	adcx r10, HIP
-	mov [%3 + 8 * j], r10
-%xdefine HIT HIP
-%xdefine HIP HIN
-%xdefine HIN HIT
-%assign j j + 1
-%endrep
-	adcx HIP, rax
-	mov [%3 + 8 * %1], HIP
-%assign i 1
-%rep %1 - 2
-	mov rdx, [%2 + 8 * i]
-	xor eax, eax
-	mulx rbx, r10, [%2 + 8 * (i + 1)]
-	adcx r10, [%3 + 8 * (2 * i + 1)]
-	mov [%3 + 8 * (2 * i + 1)], r10
-%xdefine HIP rbx
-%xdefine HIN r12
-%assign j i + 2
-%rep %1 - 2 - i
-	mulx HIN, r10, [%2 + 8 * j]
-	adcx r10, [%3 + 8 * (i + j)]
-	adox r10, HIP
-	mov [%3 + 8 * (i + j)], r10
-%xdefine HIT HIP
-%xdefine HIP HIN
-%xdefine HIN HIT
-%assign j j + 1
-%endrep
-	mov r10, rax
-	adcx r10, rax
-	adox r10, HIP
-	mov [%3 + 8 * (i + %1)], r10
-%assign i i + 1
-%endrep
-%endmacro
 
 ; REDUCE_WIN: the reduction of MONT_SQR_ADX with the low K = 5 words of
 ; the row's window of T in registers (W0..W4 = T(i)..T(i+4) at row i):
@@ -171,30 +114,30 @@
 %endmacro
 
 
-; CROSS_BLK: the cross products a_i a_j, i < j, for N <= 32 (the CRT
-; halves), into T(1..2N-1), eight rows at a time. CROSS_TRI's rows read
-; and write T at every product; here block i takes a_i..a_{i+7} as the
-; rows of the columns j = i+1..N-1 (column j uses the rows k < j - i, at
-; most eight) over a nine-word window of T in registers, so a product
-; costs one memory operation, its row's limb. Column j's finished word,
-; at i + j, is added into T on a third carry chain kept in r15 (0 or -1
-; between columns); the first block stores instead. After the last column
-; the window's r words, from i + N up, take the chain's carry and are
-; stored: no earlier block reached T(i+N..) (block i - 8 ends at
-; i + N - 1), and nothing carries out of them, as the window then holds
-; this block's products from 2^(64(i+N)) up, at most 2^(64r) - 2
-; (products of below 2^(64r) and below 2^(64(N-i)), over 2^(64(i+N))).
-; The top word T(2N-1) is left alone (zeroed before).
-; Uses every register but rsi and rsp; rdi, rcx and r8 wait in the
-; frame. In vgbench (--tier adx --peer awslc, five alternated runs each on
-; Zen 5) RSA private went from 0.915/0.918/0.970 of aws-lc's time
-; (2048/3072/4096) to 0.895/0.901/0.928.
-%macro CROSS_BLK 0
-	mov SQ_SLOT(SQ_R), rdi
-	mov SQ_SLOT(SQ_M), rcx
-	mov SQ_SLOT(SQ_M0), r8
+; CROSS_BLK h, t, a: the cross products a_i a_j, 0 <= i < j < h, of the
+; h limbs at [a] into the qwords [t + 8] .. [t + 8 (2h - 2)], at
+; [t + 8 (i + j)], eight rows at a time: the whole triangle at 16 to 32
+; limbs (t = rsp, a = rsi), each half's at 48 and 64. Row by row, each
+; product would read and write T (three memory operations per mulx);
+; here block i takes a_i..a_{i+7} as the rows of the columns
+; j = i+1..h-1 (column j uses the rows k < j - i, at most eight) over a
+; nine-word window of T in registers, so a product costs one memory
+; operation, its row's limb. Column j's finished word, at i + j, is added
+; into T on a third carry chain kept in r15 (0 or -1 between columns); the
+; first block stores instead. After the last column the window's r words,
+; from i + h up, take the chain's carry and are stored: no earlier block
+; reached them (block i - 8 ends at i + h - 1), and nothing carries out of
+; them, as the window then holds this block's products from 2^(64(i+h))
+; up, at most 2^(64r) - 2 (products of below 2^(64r) and below
+; 2^(64(h-i)), over 2^(64(i+h))). [t] and [t + 8 (2h - 1)] are left
+; alone (zeroed before). Uses every register but rsi and rsp. In vgbench
+; (--tier adx --peer awslc, five alternated runs each on Zen 5) RSA
+; private went from 0.915/0.918/0.970 of aws-lc's time (2048/3072/4096)
+; to 0.895/0.901/0.928 with it at 16 to 32 limbs.
+%macro CROSS_BLK 3
+%assign CB_N %1
 %assign i 0
-%rep N / 8
+%rep CB_N / 8
 %xdefine W0 rcx
 %xdefine W1 rdi
 %xdefine W2 rbp
@@ -206,67 +149,64 @@
 %xdefine W8 r14
 	xor r15d, r15d                  ; the chain's carry (i > 0)
 %assign j i + 1
-%rep N - 1 - i
+%rep CB_N - 1 - i
 %assign r j - i
 %if r > 8
 %assign r 8
 %endif
-	mov rdx, [rsi + 8 * j]
+	mov rdx, [%3 + 8 * j]
 %if j - i <= 8
-	CB_ZERO r - 1                   ; no earlier column reached it
-%endif
+	W_AT r - 1
+	mov WA, 0                       ; no earlier column reached it (mov:
+%endif                                  ; the flags are cleared after)
 	xor eax, eax
-	W_MULADD r, rsi + 8 * i
+	W_MULADD r, %3 + 8 * i
 %if i == 0
-	mov T(i + j), W0
+	mov [%2 + 8 * (i + j)], W0
 %else
 	add r15, r15
-	adc W0, T(i + j)
-	mov T(i + j), W0
+	adc W0, [%2 + 8 * (i + j)]
+	mov [%2 + 8 * (i + j)], W0
 	sbb r15, r15
 %endif
 	W_SLIDE
 %assign j j + 1
 %endrep
 %if i > 0
-	add r15, r15                    ; the chain's carry into T(i + N)
+	add r15, r15                    ; the chain's carry into T(i + h)
 %endif
 %assign k 0
 %rep r
-	CB_FLUSH k, i + N + k
+	W_AT k
+%if i > 0
+	adc WA, 0
+%endif
+	mov [%2 + 8 * (i + CB_N + k)], WA
 %assign k k + 1
 %endrep
 %assign i i + 8
 %endrep
-	mov rdi, SQ_SLOT(SQ_R)
-	mov rcx, SQ_SLOT(SQ_M)
-	mov r8, SQ_SLOT(SQ_M0)
-%endmacro
-
-; CROSS_BLK's steps, by window index.
-%macro CB_ZERO 1
-	W_AT %1
-	mov WA, 0                       ; mov: the flags are cleared after
-%endmacro
-; the window's word k to T(q) after the last column (the first block:
-; no carry chain)
-%macro CB_FLUSH 2
-	W_AT %1
-%if i > 0
-	adc WA, 0
-%endif
-	mov T(%2), WA
 %endmacro
 
 
-; The frame: T (2N words); then, at 16 to 32 and 64 limbs, the slots:
-; (REDUCE_BLK) tc, m0inv, r and (CROSS_BLK) m; at 64 limbs then
-; REDUCE_BLK's P (the block's product words 8..N-1).
-%define SQ_P(j) [rsp + 8 * (2 * N + 4 + (j) - 8)]
+; The frame: T (2N words); the slots: (REDUCE_BLK) tc, m0inv, r,
+; (CROSS_BLK) m, a; at 64 limbs REDUCE_BLK's P (the block's product words
+; 8..N-1); at 48 and 64 the copies of a's halves (the low half at SQ_AC,
+; the high half 2H words up). Why there: on Zen 5 CROSS_BLK reading its
+; rows from a copy 1, 2, 3 or 4 KiB (plus a few words) above the T words
+; it had just written took 2.7 times as long as from other offsets, and a
+; load 1 or 3 KiB above the store before it costs a two-instruction loop
+; 1.4-1.65 times its time (2 and 4 KiB nothing): some partial-address
+; match between loads and older stores, whose rule we do not know. So
+; the copies sit where this pass's T words are not, modulo 1 KiB: 64
+; words from the low triangle's, 0 from the high one's (measured fast).
 %define SQ_TC (2 * N)
 %define SQ_M0 (SQ_TC + 1)
 %define SQ_R (SQ_TC + 2)
 %define SQ_M (SQ_TC + 3)
+%define SQ_A (SQ_TC + 4)
+%define SQ_P(j) [rsp + 8 * (SQ_TC + 5 + (j) - 8)]
+%define SQ_AC (N == 64 ? 192 : 176)
 %define SQ_SLOT(w) [rsp + 8 * (w)]
 %define RB_TC SQ_SLOT(SQ_TC)
 %define RB_M0 SQ_SLOT(SQ_M0)
@@ -280,19 +220,15 @@ FUNC vg_mont_sqr_adx_%1
 	push rbp
 	push r12
 	push r13
-%if N <= 32 || N == 64
 	push r14
 	push r15
-%endif
-%if N == 64
-%define SQ_FRAME (8 * (3 * N + 4))
-%elif N <= 32
+%if N <= 32
 %define SQ_FRAME (8 * (2 * N + 4))
 %else
-%define SQ_FRAME (8 * (2 * N))
+%define SQ_FRAME (8 * (SQ_AC + 3 * N / 2))
 %endif
 	sub rsp, SQ_FRAME
-	; the limbs of T no triangle writes (CROSS_BLK, CROSS_TRI)
+	; the limbs of T no triangle writes (CROSS_BLK)
 	xor eax, eax
 	mov T(0), rax
 	mov T(2 * N - 1), rax
@@ -301,26 +237,43 @@ FUNC vg_mont_sqr_adx_%1
 	mov T(N), rax
 %endif
 
+	mov SQ_SLOT(SQ_R), rdi
+	mov SQ_SLOT(SQ_M), rcx
+	mov SQ_SLOT(SQ_M0), r8
 %if N <= 32
-	CROSS_BLK
+	CROSS_BLK N, rsp, rsi
+	mov rdi, SQ_SLOT(SQ_R)
+	mov rcx, SQ_SLOT(SQ_M)
+	mov r8, SQ_SLOT(SQ_M0)
 %else
-	; 48 and 64 limbs: unrolled, the functions were 45 and 85 KB and
-	; slower (0.90 of the multiply's time against 0.83 this way, beyond
-	; the instruction cache). a = lo + hi 2^(64 H), H = N/2:
-	; the cross products are those of lo (into T(0..2H-1)) and of hi (into
-	; T(2H..4H-1)), one unrolled triangle run twice by a loop, plus the
-	; rectangle lo hi at T(H), by rows of H.
+	; 48 and 64 limbs: a = lo + hi 2^(64 H), H = N/2. The cross products
+	; are those of lo (into T(0..2H-1)) and of hi (into T(2H..4H-1)), by
+	; one unrolled CROSS_BLK of H limbs run twice by a loop, plus the
+	; rectangle lo hi at T(H), by rows of H. (Unrolled over N limbs,
+	; the functions were 45 and 85 KB and slower.) The loop's one base
+	; register, rsi, steps over T and the copies of a's halves at once.
 %assign H N / 2
-	mov r9, rsi                     ; the half's limbs
-	mov r11, rsp                    ; its triangle's place in T
-	mov ebp, 2                      ; public count
+	mov SQ_SLOT(SQ_A), rsi
+%assign k 0
+%rep H
+	mov rax, [rsi + 8 * k]
+	mov [rsp + 8 * (SQ_AC + k)], rax
+	mov rax, [rsi + 8 * (H + k)]
+	mov [rsp + 8 * (SQ_AC + 2 * H + k)], rax
+%assign k k + 1
+%endrep
+	mov rsi, rsp
 	align 64
 %%tri:
-	CROSS_TRI H, r9, r11
-	lea r9, [r9 + 8 * H]
-	lea r11, [r11 + 16 * H]
-	dec ebp
-	jnz %%tri
+	CROSS_BLK H, rsi, rsi + 8 * SQ_AC
+	lea rsi, [rsi + 16 * H]
+	lea r10, [rsp + 32 * H]
+	cmp rsi, r10                    ; public: two passes
+	jne %%tri
+	mov rsi, SQ_SLOT(SQ_A)
+	mov rdi, SQ_SLOT(SQ_R)
+	mov rcx, SQ_SLOT(SQ_M)
+	mov r8, SQ_SLOT(SQ_M0)
 
 	; Row i of the rectangle adds a_i hi at T(H + i); its top word
 	; T(2H + i) already holds hi's cross products, so what carries out of
@@ -447,10 +400,8 @@ FUNC vg_mont_sqr_adx_%1
 	MONT_FINAL N, r13
 	MONT_WIPE SQ_FRAME / 8
 	add rsp, SQ_FRAME
-%if N <= 32 || N == 64
 	pop r15
 	pop r14
-%endif
 	pop r13
 	pop r12
 	pop rbp

@@ -60,10 +60,16 @@ RULES = [
     ("vg_mont_mul_*", "entry", "rdi rsi rdx rcx", "r, a, b, m (r8 = m0inv and n are data)"),
     ("vg_mont_sqr_*", "entry", "rdi rsi rdx rcx", "r, a, b (== a), m"),
     # The frame's slots hold public pointers while the code between needs
-    # every register; stores through another pointer into the frame (r11,
-    # into T) make the check forget the slots, so each reload is
-    # listed: REDUCE_BLK's (r), MUL_BLK's (m, and r through REDUCE_BLK).
+    # every register; stores through another pointer into the frame (r11
+    # or rsi, into T) make the check forget the slots, so each reload is
+    # listed: sqr_adx_48/64's triangle loop (CROSS_BLK; a, r and m),
+    # REDUCE_BLK's (r), MUL_BLK's (m, and r through REDUCE_BLK).
+    ("vg_mont_sqr_adx_48", "public", "mov rsi,QWORD [rsp+0x320]", "a (slot SQ_A)"),
+    ("vg_mont_sqr_adx_48", "public", "mov rdi,QWORD [rsp+0x310]", "r (slot SQ_R)"),
+    ("vg_mont_sqr_adx_48", "public", "mov rcx,QWORD [rsp+0x318]", "m (slot SQ_M)"),
+    ("vg_mont_sqr_adx_64", "public", "mov rsi,QWORD [rsp+0x420]", "a (slot SQ_A)"),
     ("vg_mont_sqr_adx_64", "public", "mov rdi,QWORD [rsp+0x410]", "r (slot SQ_R)"),
+    ("vg_mont_sqr_adx_64", "public", "mov rcx,QWORD [rsp+0x418]", "m (slot SQ_M)"),
     ("vg_mont_mul_adx_64", "public", "mov rcx,QWORD [rsp+0x418]", "m (slot MB_M)"),
     ("vg_mont_mul_adx_64", "public", "mov rdi,QWORD [rsp+0x410]", "r (slot MB_R)"),
     ("vg_amm52x*", "entry", "rdi rsi rdx rcx r8", "r, a, b, m, k0"),
