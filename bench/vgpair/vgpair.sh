@@ -60,6 +60,9 @@ done
 # whose distance from 1 is what where the code lands alone does.
 printf 'cpu\tpair\ttier\tlimbs\tshape\tmedian\tq1\tq3\tbest_ratio\tbest_a_tsc\tbest_b_tsc\n'
 for cpu in $(seq 0 $(($(getconf _NPROCESSORS_ONLN) - 1))); do
+	# a CPU outside this process's allowed set (a container's cpuset) is
+	# skipped
+	taskset -c "$cpu" true 2>/dev/null || continue
 	for n in $sizes; do
 		for p in ab aa; do
 			label=B/A
