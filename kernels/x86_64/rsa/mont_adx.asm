@@ -207,12 +207,7 @@ MONT_MUL_ADX 48
 
 FUNC vg_mont_mul_adx_64
 %assign N 64
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_CALLEE
 	sub rsp, 8 * MB_FRAME
 	mov RB_R, rdi
 	mov RB_M0, r8
@@ -237,12 +232,7 @@ FUNC vg_mont_mul_adx_64
 	MONT_FINAL N, r13
 	MONT_WIPE MB_FRAME
 	add rsp, 8 * MB_FRAME
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	POP_CALLEE
 	ret
 ENDFUNC vg_mont_mul_adx_64
 

@@ -216,12 +216,7 @@
 %macro MONT_SQR_ADX 1
 %assign N %1
 FUNC vg_mont_sqr_adx_%1
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_CALLEE
 %if N <= 32
 %define SQ_FRAME (8 * (2 * N + 4))
 %else
@@ -400,12 +395,7 @@ FUNC vg_mont_sqr_adx_%1
 	MONT_FINAL N, r13
 	MONT_WIPE SQ_FRAME / 8
 	add rsp, SQ_FRAME
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	POP_CALLEE
 	ret
 ENDFUNC vg_mont_sqr_adx_%1
 %endmacro
