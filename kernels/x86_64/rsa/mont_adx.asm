@@ -160,15 +160,7 @@ MONT_MUL_ADX 48
 	mov r11, rsp
 	align 64
 %%block:
-%xdefine W0 rcx
-%xdefine W1 rdi
-%xdefine W2 rbp
-%xdefine W3 r8
-%xdefine W4 r9
-%xdefine W5 r12
-%xdefine W6 r13
-%xdefine W7 r14
-%xdefine W8 r15
+	W_NAMES rcx, rdi, rbp, r8, r9, r12, r13, r14, r15
 %assign k 0
 %rep 8
 	W_AT k

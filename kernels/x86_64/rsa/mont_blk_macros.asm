@@ -50,27 +50,24 @@
 %xdefine W8 WT
 %endmacro
 
-; W_AT n: WA names the window's word Wn (n an expression).
+; W_NAMES r0, ..., r8: the window's words W0..W8 are these registers
+; (from here on, until W_SLIDE renames them).
+%macro W_NAMES 9
+%xdefine W0 %1
+%xdefine W1 %2
+%xdefine W2 %3
+%xdefine W3 %4
+%xdefine W4 %5
+%xdefine W5 %6
+%xdefine W6 %7
+%xdefine W7 %8
+%xdefine W8 %9
+%endmacro
+
+; W_AT n: WA names the window's word Wn (n an expression, 0 to 8).
 %macro W_AT 1
-%if %1 == 0
-%xdefine WA W0
-%elif %1 == 1
-%xdefine WA W1
-%elif %1 == 2
-%xdefine WA W2
-%elif %1 == 3
-%xdefine WA W3
-%elif %1 == 4
-%xdefine WA W4
-%elif %1 == 5
-%xdefine WA W5
-%elif %1 == 6
-%xdefine WA W6
-%elif %1 == 7
-%xdefine WA W7
-%else
-%xdefine WA W8
-%endif
+%assign w_at_n %1
+%xdefine WA W %+ w_at_n
 %endmacro
 
 ; W_MULADD r, base: the window step of REDUCE_BLK and CROSS_BLK, W += rdx
@@ -104,15 +101,7 @@
 	mov r11, rsp
 	align 64
 %%block:
-%xdefine W0 rsi
-%xdefine W1 rdi
-%xdefine W2 rbp
-%xdefine W3 r8
-%xdefine W4 r9
-%xdefine W5 r12
-%xdefine W6 r13
-%xdefine W7 r14
-%xdefine W8 r15
+	W_NAMES rsi, rdi, rbp, r8, r9, r12, r13, r14, r15
 %assign k 0
 %rep 8
 	W_AT k

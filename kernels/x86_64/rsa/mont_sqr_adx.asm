@@ -138,15 +138,7 @@
 %assign CB_N %1
 %assign i 0
 %rep CB_N / 8
-%xdefine W0 rcx
-%xdefine W1 rdi
-%xdefine W2 rbp
-%xdefine W3 r8
-%xdefine W4 r9
-%xdefine W5 r11
-%xdefine W6 r12
-%xdefine W7 r13
-%xdefine W8 r14
+	W_NAMES rcx, rdi, rbp, r8, r9, r11, r12, r13, r14
 	xor r15d, r15d                  ; the chain's carry (i > 0)
 %assign j i + 1
 %rep CB_N - 1 - i
