@@ -28,15 +28,20 @@
 ; chains' carries and nothing leaves it. The u's are those of the row
 ; form, so T ends the same. Uses every register but rsp; r and m0inv wait
 ; in the frame (RB_R, RB_M0: the includer's slots; rcx = m on entry; rdi,
-; r8 and r13 = tc, the top word, on exit). Only at 64 limbs: there the
-; squaring took 0.93-0.94 of the row form's time on Zen 5 (old and new
-; objects in one process, median of 1000 pairs), and RSA-4096's public
-; operation went from 1.00-1.04 of aws-lc's time to 0.94-0.98 (vgbench
-; --tier adx). At 16 to 48 limbs it does not win: the eight dependent u
-; rows weigh more when a block has fewer columns, and with it at 16-32
-; limbs RSA-4096 private took 1.007 of aws-lc's time against 0.970 with
-; REDUCE_WIN (median of five vgbench runs each); at 48 it measured
-; 0.93-1.07 depending on the vCPU and where the code landed.
+; r8 and r13 = tc, the top word, on exit). A product costs three
+; instructions here (mulx with the limb from memory, adcx, adox) against
+; the row form's four with two of them memory operations. Used by every
+; adx multiply (after MUL_BLK) and every adx squaring but the 48-limb
+; one (row form: REDUCE_BLK took 1.00-1.02 of its time there). Measured
+; on Zen 5 against the row form: the 64-limb squaring 0.93-0.94 of its
+; time; at 24 and 32 limbs a private exponentiation's loop (five
+; squarings and a multiply, old and new objects in one process, vgpair)
+; 0.976-0.979 in the host's quiet hours and 0.95-0.97 in its slow phase
+; (a dependent add chain ran 10 % slower then, independent mulx 29 %: we
+; read it as a neighbour on the core's other thread sharing the ports,
+; where instructions count more than latency); at 16 limbs 0.99-1.0. (Round 8 read the
+; opposite at 16-32 limbs from vgbench, 1.007 against 0.970 of aws-lc's
+; time: inside that tool's run-to-run spread.)
 %macro W_SLIDE 0
 %xdefine WT W0
 %xdefine W0 W1

@@ -3,9 +3,9 @@
 ; the squarings of the public exponentiation and of the fault check): the
 ; square with each cross product computed once (mulx, adcx/adox), doubled,
 ; plus the diagonal, then a separate Montgomery reduction. The cross
-; products' triangles (at 48 and 64 limbs each half's), and at 64 limbs
-; the reduction, go eight rows at a time with a window of T in registers
-; (CROSS_BLK, REDUCE_BLK). About three quarters of a multiplication's mulx
+; products' triangles (at 48 and 64 limbs each half's), and the reduction
+; but at 48 limbs, go eight rows at a time with a window of T in
+; registers (CROSS_BLK, REDUCE_BLK). About three quarters of a multiplication's mulx
 ; work. Secret: the operand, the modulus and m0inv. No branch and no
 ; address depends on them: the only branches are counters (public: the
 ; reduction's rows or blocks, and at 48 and 64 limbs the triangles' and
@@ -21,98 +21,6 @@
 
 %include "x86_64/rsa/mont_macros.asm"
 %include "x86_64/rsa/mont_blk_macros.asm"
-
-; REDUCE_WIN: the reduction of MONT_SQR_ADX with the low K = 5 words of
-; the row's window of T in registers (W0..W4 = T(i)..T(i+4) at row i):
-; their products take one memory operation (m's limb) instead of three,
-; and the product at T(i+5) leaves its sum in the register T(i) freed
-; (not stored: no later row reads that word from memory), which the
-; rotation at the row's end makes W4. The chains are those of the row
-; form: CF adds the low halves into t, OF the high halves one limb up;
-; r13 carries what overflows T(i+N). The window T(N..N+4) is stored back
-; after the last row for MONT_FINAL. Uses rsi, r9, r14, r15, rbp. In
-; one process against the row form: 0.97 of the squaring's time at 16, 24
-; and 32 limbs; none at 48 (kept in the row form) and 64 (REDUCE_BLK).
-%define RW_K 5
-%macro REDUCE_WIN 0
-%xdefine W0 rsi
-%xdefine W1 r9
-%xdefine W2 r14
-%xdefine W3 r15
-%xdefine W4 rbp
-	mov W0, T(0)
-	mov W1, T(1)
-	mov W2, T(2)
-	mov W3, T(3)
-	mov W4, T(4)
-	xor r13d, r13d
-	mov r11, rsp
-	mov rdx, W0
-	imul rdx, r8                    ; u of row 0
-	align 64
-%%row:
-	xor eax, eax
-	mulx rbx, r10, [rcx]
-	adcx r10, W0                    ; zero by the choice of u; CF matters
-	mulx r12, r10, [rcx + 8]
-	adcx W1, r10
-	adox W1, rbx
-	mulx rbx, r10, [rcx + 16]
-	adcx W2, r10
-	adox W2, r12
-	mulx r12, r10, [rcx + 24]
-	adcx W3, r10
-	adox W3, rbx
-	mulx rbx, r10, [rcx + 32]
-	adcx W4, r10
-	adox W4, r12
-	mulx r12, r10, [rcx + 40]       ; T(i + 5) into the freed register
-	adcx r10, [r11 + 40]
-	adox r10, rbx
-	mov W0, r10
-%assign j 6
-%rep N - 6
-%if j % 2
-	mulx r12, r10, [rcx + 8 * j]
-	adcx r10, [r11 + 8 * j]
-	adox r10, rbx
-%else
-	mulx rbx, r10, [rcx + 8 * j]
-	adcx r10, [r11 + 8 * j]
-	adox r10, r12
-%endif
-	mov [r11 + 8 * j], r10
-%assign j j + 1
-%endrep
-	mov r10, [r11 + 8 * N]          ; N even: the last high half is in r12
-	adox r10, r12
-	adcx r10, r13
-	mov [r11 + 8 * N], r10
-	mov r13, rax
-	adcx r13, rax
-	adox r13, rax
-	mov rdx, W1                     ; T(i + 1), final: the next row's u
-	imul rdx, r8                    ; after the chains: imul sets flags
-	; rotate: W0..W3 = T(i+1)..T(i+4), W4 = T(i+5) (renaming moves)
-	mov r10, W0
-	mov W0, W1
-	mov W1, W2
-	mov W2, W3
-	mov W3, W4
-	mov W4, r10
-	lea r11, [r11 + 8]
-	lea r10, [rsp + 8 * N]
-	cmp r11, r10
-	jne %%row
-	mov T(N), W0
-	mov T(N + 1), W1
-	mov T(N + 2), W2
-	mov T(N + 3), W3
-	mov T(N + 4), W4
-	xor esi, esi                    ; held T: secret
-	xor r9d, r9d
-%endmacro
-
 
 ; CROSS_BLK h, t, a: the cross products a_i a_j, 0 <= i < j < h, of the
 ; h limbs at [a] into the qwords [t + 8] .. [t + 8 (2h - 2)], at
@@ -182,8 +90,8 @@
 
 
 ; The frame: T (2N words); the slots: (REDUCE_BLK) tc, m0inv, r,
-; (CROSS_BLK) m, a; at 64 limbs REDUCE_BLK's P (the block's product words
-; 8..N-1); at 48 and 64 the copies of a's halves (the low half at SQ_AC,
+; (CROSS_BLK) m, a; but at 48 limbs REDUCE_BLK's P (the block's product
+; words 8..N-1); at 48 and 64 the copies of a's halves (the low half at SQ_AC,
 ; the high half 2H words up). Why there: on Zen 5 CROSS_BLK reading its
 ; rows from a copy 1, 2, 3 or 4 KiB (plus a few words) above the T words
 ; it had just written took 2.7 times as long as from other offsets, and a
@@ -210,7 +118,7 @@
 FUNC vg_mont_sqr_adx_%1
 	PUSH_CALLEE
 %if N <= 32
-%define SQ_FRAME (8 * (2 * N + 4))
+%define SQ_FRAME (8 * (SQ_TC + 5 + N - 8))
 %else
 %define SQ_FRAME (8 * (SQ_AC + 3 * N / 2))
 %endif
@@ -328,18 +236,16 @@ FUNC vg_mont_sqr_adx_%1
 %assign k k + 1
 %endrep
 
-%if N <= 32
-	REDUCE_WIN
-%elif N == 64
-	mov SQ_SLOT(SQ_R), rdi
-	mov SQ_SLOT(SQ_M0), r8
+%if N != 48
 	REDUCE_BLK
 %else
-	; Reduction (48 limbs): N rows; row i adds u m at T(i) with
-	; u = T(i) m0inv, zeroing T(i). r11 points at T(i); r13 carries what overflows T(i+N)
-	; into the next row's top. The next row's u is computed from the
-	; register that stores T(i + 1), not reloaded: no store-to-load
-	; forwarding between rows on the path through the u.
+	; Reduction (48 limbs), row by row: REDUCE_BLK here took 1.00-1.02
+	; of this loop's time in RSA-3072's public operation (Zen 5, vgpair,
+	; five frame layouts). N rows; row i adds u m at T(i) with
+	; u = T(i) m0inv, zeroing T(i). r11 points at T(i); r13 carries what
+	; overflows T(i+N) into the next row's top. The next row's u is
+	; computed from the register that stores T(i + 1), not reloaded: no
+	; store-to-load forwarding between rows on the path through the u.
 	xor r13d, r13d
 	mov r11, rsp
 	mov r9, T(0)

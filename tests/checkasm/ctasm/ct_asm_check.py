@@ -62,16 +62,28 @@ RULES = [
     # The frame's slots hold public pointers while the code between needs
     # every register; stores through another pointer into the frame (r11
     # or rsi, into T) make the check forget the slots, so each reload is
-    # listed: sqr_adx_48/64's triangle loop (CROSS_BLK; a, r and m),
-    # REDUCE_BLK's (r), MUL_BLK's (m, and r through REDUCE_BLK).
-    ("vg_mont_sqr_adx_48", "public", "mov rsi,QWORD [rsp+0x320]", "a (slot SQ_A)"),
-    ("vg_mont_sqr_adx_48", "public", "mov rdi,QWORD [rsp+0x310]", "r (slot SQ_R)"),
-    ("vg_mont_sqr_adx_48", "public", "mov rcx,QWORD [rsp+0x318]", "m (slot SQ_M)"),
-    ("vg_mont_sqr_adx_64", "public", "mov rsi,QWORD [rsp+0x420]", "a (slot SQ_A)"),
-    ("vg_mont_sqr_adx_64", "public", "mov rdi,QWORD [rsp+0x410]", "r (slot SQ_R)"),
-    ("vg_mont_sqr_adx_64", "public", "mov rcx,QWORD [rsp+0x418]", "m (slot SQ_M)"),
-    ("vg_mont_mul_adx_64", "public", "mov rcx,QWORD [rsp+0x418]", "m (slot MB_M)"),
-    ("vg_mont_mul_adx_64", "public", "mov rdi,QWORD [rsp+0x410]", "r (slot MB_R)"),
+    # listed (below, from the frames' layouts): the adx squarings' r after
+    # REDUCE_BLK (slot SQ_R, word 2N + 2), and at 48 and 64 limbs a and m
+    # after the triangle loop (SQ_A, SQ_M: 2N + 4, 2N + 3); the adx
+    # multiplies' m after MUL_BLK and r after REDUCE_BLK (MB_M, MB_R:
+    # 2N + 3, 2N + 2).
+] + [
+    rule
+    for n in (16, 24, 32, 48, 64)
+    for rule in (
+        ("vg_mont_sqr_adx_%d" % n, "public", "mov rdi,QWORD [rsp+0x%x]" % (8 * (2 * n + 2)),
+         "r (slot SQ_R)"),
+        ("vg_mont_mul_adx_%d" % n, "public", "mov rcx,QWORD [rsp+0x%x]" % (8 * (2 * n + 3)),
+         "m (slot MB_M)"),
+        ("vg_mont_mul_adx_%d" % n, "public", "mov rdi,QWORD [rsp+0x%x]" % (8 * (2 * n + 2)),
+         "r (slot MB_R)"),
+    ) + ((
+        ("vg_mont_sqr_adx_%d" % n, "public", "mov rsi,QWORD [rsp+0x%x]" % (8 * (2 * n + 4)),
+         "a (slot SQ_A)"),
+        ("vg_mont_sqr_adx_%d" % n, "public", "mov rcx,QWORD [rsp+0x%x]" % (8 * (2 * n + 3)),
+         "m (slot SQ_M)"),
+    ) if n >= 48 else ())
+] + [
     ("vg_amm52x*", "entry", "rdi rsi rdx rcx r8", "r, a, b, m, k0"),
     ("vg_amm52x2w_*", "entry", "rdi rsi rdx rcx r8", "acc, sel, m, k0, and nsq: a public count"),
     ("vg_rsa52_select2_*", "entry", "rdi rsi", "sel, table (rdx, rcx: the secret indices)"),
