@@ -31,17 +31,22 @@
 ; r8 and r13 = tc, the top word, on exit). A product costs three
 ; instructions here (mulx with the limb from memory, adcx, adox) against
 ; the row form's four with two of them memory operations. Used by every
-; adx multiply (after MUL_BLK) and every adx squaring but the 48-limb
-; one (row form: REDUCE_BLK took 1.00-1.02 of its time there). Measured
-; on Zen 5 against the row form: the 64-limb squaring 0.93-0.94 of its
-; time; at 24 and 32 limbs a private exponentiation's loop (five
-; squarings and a multiply, old and new objects in one process, vgpair)
-; 0.976-0.979 in the host's quiet hours and 0.95-0.97 in its slow phase
-; (a dependent add chain ran 10 % slower then, independent mulx 29 %: we
-; read it as a neighbour on the core's other thread sharing the ports,
-; where instructions count more than latency); at 16 limbs 0.99-1.0. (Round 8 read the
-; opposite at 16-32 limbs from vgbench, 1.007 against 0.970 of aws-lc's
-; time: inside that tool's run-to-run spread.)
+; adx multiply (after MUL_BLK) and every adx squaring. Against the row
+; form on Zen 5 (old and new objects in one process, bench/vgpair):
+;  - the 64-limb squaring: 0.93-0.94 of its time;
+;  - RSA-3072's public kernels (48 limbs): 0.92 over twelve placements of
+;    the new code. Two redundant stores to the frame's slots just before
+;    REDUCE_BLK had hidden that gain: with them the 48-limb squaring took
+;    1.08-1.09 of its time without them (at 64 limbs nothing), for a
+;    reason we did not find;
+;  - a private exponentiation's loop (five squarings and a multiply) at
+;    24 and 32 limbs: 0.976-0.979 in the host's quiet minutes and
+;    0.95-0.97 in its slow ones, when a dependent add chain ran 10 %
+;    slower and independent mulx 29 % (a neighbour on the core's other
+;    thread sharing the ports, as we read it: there instructions count
+;    more than latency); at 16 limbs 0.99-1.0.
+; Round 8 had read the opposite at 16-32 limbs from vgbench (1.007
+; against 0.970 of aws-lc's time), inside that tool's run-to-run spread.
 %macro W_SLIDE 0
 %xdefine WT W0
 %xdefine W0 W1

@@ -3,12 +3,12 @@
 ; the squarings of the public exponentiation and of the fault check): the
 ; square with each cross product computed once (mulx, adcx/adox), doubled,
 ; plus the diagonal, then a separate Montgomery reduction. The cross
-; products' triangles (at 48 and 64 limbs each half's), and the reduction
-; but at 48 limbs, go eight rows at a time with a window of T in
-; registers (CROSS_BLK, REDUCE_BLK). About three quarters of a multiplication's mulx
+; products' triangles (at 48 and 64 limbs each half's) and the reduction
+; go eight rows at a time with a window of T in registers (CROSS_BLK,
+; REDUCE_BLK). About three quarters of a multiplication's mulx
 ; work. Secret: the operand, the modulus and m0inv. No branch and no
 ; address depends on them: the only branches are counters (public: the
-; reduction's rows or blocks, and at 48 and 64 limbs the triangles' and
+; reduction's blocks, and at 48 and 64 limbs the triangles' and
 ; the rectangle's), addresses are argument pointers, the stack, and
 ; pointers stepped by constants.
 ;
@@ -90,8 +90,8 @@
 
 
 ; The frame: T (2N words); the slots: (REDUCE_BLK) tc, m0inv, r,
-; (CROSS_BLK) m, a; but at 48 limbs REDUCE_BLK's P (the block's product
-; words 8..N-1); at 48 and 64 the copies of a's halves (the low half at SQ_AC,
+; (CROSS_BLK) m, a; REDUCE_BLK's P (the block's product words 8..N-1);
+; at 48 and 64 the copies of a's halves (the low half at SQ_AC,
 ; the high half 2H words up). Why there: on Zen 5 CROSS_BLK reading its
 ; rows from a copy 1, 2, 3 or 4 KiB (plus a few words) above the T words
 ; it had just written took 2.7 times as long as from other offsets, and a
@@ -236,57 +236,7 @@ FUNC vg_mont_sqr_adx_%1
 %assign k k + 1
 %endrep
 
-%if N != 48
 	REDUCE_BLK
-%else
-	; Reduction (48 limbs), row by row: REDUCE_BLK here took 1.00-1.02
-	; of this loop's time in RSA-3072's public operation (Zen 5, vgpair,
-	; five frame layouts). N rows; row i adds u m at T(i) with
-	; u = T(i) m0inv, zeroing T(i). r11 points at T(i); r13 carries what
-	; overflows T(i+N) into the next row's top. The next row's u is
-	; computed from the register that stores T(i + 1), not reloaded: no
-	; store-to-load forwarding between rows on the path through the u.
-	xor r13d, r13d
-	mov r11, rsp
-	mov r9, T(0)
-	imul r9, r8                     ; u of row 0
-	mov ebp, N
-	align 64
-%%row:
-	mov rdx, r9
-	xor eax, eax
-	mulx rbx, r10, [rcx]
-	adcx r10, [r11]                 ; zero by the choice of u; CF matters
-%assign j 1
-%rep N - 1
-%if j % 2
-	mulx r12, r10, [rcx + 8 * j]
-	adcx r10, [r11 + 8 * j]
-	adox r10, rbx
-%else
-	mulx rbx, r10, [rcx + 8 * j]
-	adcx r10, [r11 + 8 * j]
-	adox r10, r12
-%endif
-	mov [r11 + 8 * j], r10
-%if j == 1
-	mov r9, r10                     ; T(i + 1), final: the next row's u
-%endif
-%assign j j + 1
-%endrep
-	mov r10, [r11 + 8 * N]          ; N even: the last high half is in r12
-	adox r10, r12
-	adcx r10, r13
-	mov [r11 + 8 * N], r10
-	mov r13, rax
-	adcx r13, rax
-	adox r13, rax
-	imul r9, r8                     ; here, after the chains: imul sets flags
-	lea r11, [r11 + 8]
-	dec ebp
-	jnz %%row
-
-%endif
 
 	; t = T(N..2N-1) + r13 2^(64 N) < 2m: r = t - m unless that borrows
 	; past r13 (mask = r13 - borrow is 0 or -1).
