@@ -36,7 +36,7 @@
 ; of its time; with the squarings' REDUCE_BLK at 16-32 limbs already in
 ; both, a private exponentiation's loop (five squarings and a multiply)
 ; 0.97-0.98 at 16 and 24 limbs, 1.005 at 32 (its control 1.02-1.03) and
-; 0.98 at 48. It is four times the row form's code (15.5 KB at 32 limbs,
+; 0.98 at 48 (one placement of the code each). It is four times the row form's code (15.5 KB at 32 limbs,
 ; beside a 22 KB squaring, past a 32 KB instruction cache); the size is
 ; not what the host's slow phase punishes, as far as we measured: there
 ; the squarings' REDUCE_BLK, the larger code, gained the most.
