@@ -4,8 +4,7 @@
 ; moduli): the product and then the reduction, each eight rows at a time
 ; (MUL_BLK, REDUCE_BLK).
 ; Secret: every operand, the modulus and m0inv. No branch and no address
-; depends on them: the only branches are the row or block counters
-; (public), addresses are the argument pointers and the stack plus
+; depends on them: the only branches are the block counters (public), addresses are the argument pointers and the stack plus
 ; constants, or a pointer stepped by a constant.
 ;
 ; void vg_mont_mul_adx_N(uint64_t *r, const uint64_t *a, const uint64_t *b,
@@ -36,10 +35,11 @@
 ; of its time; with the squarings' REDUCE_BLK at 16-32 limbs already in
 ; both, a private exponentiation's loop (five squarings and a multiply)
 ; 0.97-0.98 at 16 and 24 limbs, 1.005 at 32 (its control 1.02-1.03) and
-; 0.98 at 48 (one placement of the code each). It is four times the row form's code (15.5 KB at 32 limbs,
-; beside a 22 KB squaring, past a 32 KB instruction cache); the size is
-; not what the host's slow phase punishes, as far as we measured: there
-; the squarings' REDUCE_BLK, the larger code, gained the most.
+; 0.98 at 48 (one placement of the code each). It is four times the row
+; form's code (15.5 KB at 32 limbs, beside a 22 KB squaring, past a 32 KB
+; instruction cache); the size is not what the host's slow phase
+; punishes, as far as we measured: there the squarings' REDUCE_BLK, the
+; larger code, gained the most.
 %define MB_TC (2 * N)
 %define MB_M0 (MB_TC + 1)
 %define MB_R (MB_TC + 2)

@@ -105,7 +105,8 @@
 %define SQ_R (SQ_TC + 2)
 %define SQ_M (SQ_TC + 3)
 %define SQ_A (SQ_TC + 4)
-%define SQ_P(j) [rsp + 8 * (SQ_TC + 5 + (j) - 8)]
+%define SQ_PB (SQ_TC + 5)
+%define SQ_P(j) [rsp + 8 * (SQ_PB + (j) - 8)]
 %define SQ_AC (N == 64 ? 192 : 176)
 %define SQ_SLOT(w) [rsp + 8 * (w)]
 %define RB_TC SQ_SLOT(SQ_TC)
@@ -118,7 +119,7 @@
 FUNC vg_mont_sqr_adx_%1
 	PUSH_CALLEE
 %if N <= 32
-%define SQ_FRAME (8 * (SQ_TC + 5 + N - 8))
+%define SQ_FRAME (8 * (SQ_PB + N - 8))
 %else
 %define SQ_FRAME (8 * (SQ_AC + 3 * N / 2))
 %endif
@@ -137,9 +138,7 @@ FUNC vg_mont_sqr_adx_%1
 	mov SQ_SLOT(SQ_M0), r8
 %if N <= 32
 	CROSS_BLK N, rsp, rsi
-	mov rdi, SQ_SLOT(SQ_R)
-	mov rcx, SQ_SLOT(SQ_M)
-	mov r8, SQ_SLOT(SQ_M0)
+	mov rcx, SQ_SLOT(SQ_M)          ; m for REDUCE_BLK (r, m0inv: slots)
 %else
 	; 48 and 64 limbs: a = lo + hi 2^(64 H), H = N/2. The cross products
 	; are those of lo (into T(0..2H-1)) and of hi (into T(2H..4H-1)), by
@@ -166,9 +165,7 @@ FUNC vg_mont_sqr_adx_%1
 	cmp rsi, r10                    ; public: two passes
 	jne %%tri
 	mov rsi, SQ_SLOT(SQ_A)
-	mov rdi, SQ_SLOT(SQ_R)
 	mov rcx, SQ_SLOT(SQ_M)
-	mov r8, SQ_SLOT(SQ_M0)
 
 	; Row i of the rectangle adds a_i hi at T(H + i); its top word
 	; T(2H + i) already holds hi's cross products, so what carries out of

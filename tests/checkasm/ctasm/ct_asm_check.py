@@ -62,26 +62,21 @@ RULES = [
     # The frame's slots hold public pointers while the code between needs
     # every register; stores through another pointer into the frame (r11
     # or rsi, into T) make the check forget the slots, so each reload is
-    # listed (below, from the frames' layouts): the adx squarings' r after
-    # REDUCE_BLK (slot SQ_R, word 2N + 2), and at 48 and 64 limbs a and m
-    # after the triangle loop (SQ_A, SQ_M: 2N + 4, 2N + 3); the adx
-    # multiplies' m after MUL_BLK and r after REDUCE_BLK (MB_M, MB_R:
-    # 2N + 3, 2N + 2).
+    # listed, from the frames' layouts: both adx kernels keep r at word
+    # 2N + 2 and m at 2N + 3 (SQ_R, SQ_M; MB_R, MB_M), reloaded after
+    # REDUCE_BLK, the triangles and MUL_BLK; the 48- and 64-limb squarings
+    # a at 2N + 4 (SQ_A), after their triangle loop.
 ] + [
     rule
     for n in (16, 24, 32, 48, 64)
     for rule in (
-        ("vg_mont_sqr_adx_%d" % n, "public", "mov rdi,QWORD [rsp+0x%x]" % (8 * (2 * n + 2)),
-         "r (slot SQ_R)"),
-        ("vg_mont_mul_adx_%d" % n, "public", "mov rcx,QWORD [rsp+0x%x]" % (8 * (2 * n + 3)),
-         "m (slot MB_M)"),
-        ("vg_mont_mul_adx_%d" % n, "public", "mov rdi,QWORD [rsp+0x%x]" % (8 * (2 * n + 2)),
-         "r (slot MB_R)"),
+        ("vg_mont_*_adx_%d" % n, "public", "mov rdi,QWORD [rsp+0x%x]" % (8 * (2 * n + 2)),
+         "r (slot SQ_R, MB_R)"),
+        ("vg_mont_*_adx_%d" % n, "public", "mov rcx,QWORD [rsp+0x%x]" % (8 * (2 * n + 3)),
+         "m (slot SQ_M, MB_M)"),
     ) + ((
         ("vg_mont_sqr_adx_%d" % n, "public", "mov rsi,QWORD [rsp+0x%x]" % (8 * (2 * n + 4)),
          "a (slot SQ_A)"),
-        ("vg_mont_sqr_adx_%d" % n, "public", "mov rcx,QWORD [rsp+0x%x]" % (8 * (2 * n + 3)),
-         "m (slot SQ_M)"),
     ) if n >= 48 else ())
 ] + [
     ("vg_amm52x*", "entry", "rdi rsi rdx rcx r8", "r, a, b, m, k0"),
