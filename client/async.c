@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "req.h"
 
 /* dispatch() result meaning "this connection is finished". */
 #define BROKE (-1000)
@@ -187,6 +188,7 @@ static int submit_slot(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_
 	q->icb = icb;
 	q->arg = arg;
 	q->own = own != 0;
+	vgc_expect_of(rq, &q->expect);
 	if (c->timeout_ms > 0) {
 		q->deadline = vgc_now_ms() + c->timeout_ms;
 		if (c->min_deadline == 0 || q->deadline < c->min_deadline)
@@ -366,6 +368,7 @@ static int handle_reply(vg_client *c, const vg_reply *rep)
 	vgc_icb icb = r->icb;
 	void *arg = r->arg;
 	int own = r->own;
+	int fits = vgc_expect_ok(&r->expect, rep->result, rep->result_len);
 	slot_free(c, (int32_t)idx);
 	if (!own)
 		c->npending--;
@@ -378,6 +381,13 @@ static int handle_reply(vg_client *c, const vg_reply *rep)
 		st = VGC_E_PROTOCOL;
 		snprintf(reason, sizeof(reason), "reply breaks the rule for its %s item",
 			 vg_tag_name(bad_item));
+	} else if (st == 0 && !fits) {
+		/* ... and a RESULT its request can produce: no caller sees
+		 * more (or other) bytes than vgclient.h promises. */
+		st = VGC_E_PROTOCOL;
+		snprintf(reason, sizeof(reason),
+			 "%s reply's RESULT (%zu bytes) does not fit the request",
+			 vg_op_name(rep->op), rep->result_len);
 	} else if (st != 0) {
 		size_t n = rep->reason_len < VG_PROTO_MAX_REASON ? rep->reason_len : VG_PROTO_MAX_REASON;
 		if (rep->reason && n)

@@ -31,6 +31,23 @@ static inline int vgc_op_takes_cpu(uint8_t op)
 	return o && o->req[VG_T_CLIENT_CPU] != VG_RULE_NO;
 }
 
+/* What a successful reply's RESULT may be, worked out from the request
+ * when it is submitted (req.c vgc_expect_of) and checked on the reply
+ * (vgc_expect_ok) before any caller sees it, synchronous or not. The
+ * result is accepted if it fits one of the shapes: a length in [min, max],
+ * or (der != 0) a DER ECDSA-Sig-Value whose r and s are at most der bytes.
+ * More than one shape when the request leaves the key type open (TLS 1.3
+ * mode: Ed25519, RSA or either ECDSA curve). */
+#define VGC_EXPECT_MAX 4
+struct vgc_shape {
+	uint8_t der;
+	uint16_t min, max;
+};
+struct vgc_expect {
+	uint8_t n;
+	struct vgc_shape s[VGC_EXPECT_MAX];
+};
+
 /* Request frames up to this size are kept in the request slot itself. */
 #define VGC_INLINE_FRAME 224
 
@@ -59,6 +76,7 @@ struct vgc_req {
 	vgc_icb icb;     /* used instead of cb when set */
 	void *arg;
 	int status;      /* RQ_DONE: the status to report */
+	struct vgc_expect expect; /* what its RESULT may be */
 };
 
 struct vg_client {

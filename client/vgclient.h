@@ -58,6 +58,31 @@
  * an exit), and the kernel may move the thread to another CPU, away from
  * the vgd front that follows it. Asynchronous calls never spin.
  *
+ * WHAT A RESULT CAN BE. Before any caller sees a successful reply, the
+ * library checks its RESULT against the request that asked for it (one
+ * check, shared by synchronous and asynchronous calls), so a broken or
+ * hostile daemon cannot hand you more, or other, bytes than these:
+ *   ping: nothing (the library sends no DATA to echo);
+ *   x25519: exactly 32 bytes;
+ *   rsa-private: exactly as many bytes as the input (the modulus length);
+ *   sign, Ed25519: exactly 64 bytes;
+ *   sign, RSA (PKCS#1 v1.5 or PSS): 256 to 512 bytes (RSA-2048..4096);
+ *   sign, ECDSA raw (VGC_SIG_RAW): exactly 64 (P-256) or 96 (P-384) bytes;
+ *   sign, ECDSA DER: one DER ECDSA-Sig-Value (SEQUENCE of two positive
+ *     minimal INTEGERs, nothing after it) whose r and s fit the curve, so
+ *     at most 72 (P-256) or 104 (P-384) bytes;
+ *   sign_tls13: what the key's TLS 1.3 scheme makes: 64 (Ed25519),
+ *     256..512 (RSA-PSS) or DER ECDSA as above, at most 104 bytes.
+ * Any other RESULT completes the request with VGC_E_PROTOCOL (reason:
+ * "... does not fit the request") and no bytes. Limits: a sign reply does
+ * not say the key's modulus, and a key may be replaced under its name by
+ * a reload between your vg_client_public_key() and your sign, so for RSA
+ * the library checks the range above, not the exact length; if you need
+ * it, compare *sig_len with the pub_len of the key's vgc_key_info. In TLS
+ * 1.3 mode the request does not name the key type, so a reply of any of
+ * the key types' forms passes. No caller buffer is ever written past
+ * VGC_RESULT_MAX.
+ *
  * SYNCHRONOUS AND ASYNCHRONOUS CALLS on one client may be mixed: a
  * synchronous call submits its request into the same queue and drives the
  * same machinery (vg_client_process) until its own reply arrives, so
@@ -82,7 +107,8 @@ extern "C" {
 
 #define VGC_DEFAULT_SOCKET "/run/vgd/vgd.sock"
 
-/* Sizes of what the daemon sends (the protocol's limits, PROTOCOL.md 5). */
+/* Sizes of what the daemon sends (the protocol's limits, PROTOCOL.md 5).
+ * The library refuses a longer RESULT (WHAT A RESULT CAN BE). */
 #define VGC_KEY_NAME_MAX 64  /* bytes of a key name, without the NUL */
 #define VGC_PUBKEY_MAX 512   /* bytes of a public key (an RSA-4096 modulus) */
 #define VGC_RSA_E_MAX 8      /* bytes of an RSA public exponent */
@@ -98,7 +124,9 @@ enum vgc_error {
 	VGC_E_CONNECT = -1,   /* cannot connect to the daemon's socket */
 	VGC_E_IO = -2,        /* read/write/poll failed */
 	VGC_E_TIMEOUT = -3,   /* no reply within the timeout */
-	VGC_E_PROTOCOL = -4,  /* the daemon's reply did not parse or match */
+	VGC_E_PROTOCOL = -4,  /* the daemon's reply did not parse or match, or its
+			       * RESULT does not fit the request (WHAT A RESULT
+			       * CAN BE) */
 	VGC_E_CLOSED = -5,    /* the connection broke twice before the reply */
 	VGC_E_NOMEM = -6,     /* out of memory, or 65535 requests pending */
 	VGC_E_INVALID = -7,   /* bad argument (key name, lengths, algorithm) */
@@ -238,7 +266,9 @@ VGC_API int vg_client_hello(vg_client *c, vgc_hello *out);
  * match the hash). The signature is written to sig (cap bytes: 64 for
  * Ed25519, the modulus length for RSA, up to 72 (P-256) or 104 (P-384)
  * for a DER ECDSA signature; VGC_RESULT_MAX always suffices) and its
- * length to *sig_len (may be NULL). VGC_E_BUFFER if cap is too small. */
+ * length to *sig_len (may be NULL). VGC_E_BUFFER if cap is too small;
+ * VGC_E_PROTOCOL if the daemon's signature has a length (or, for DER, a
+ * form) the algorithm cannot produce (WHAT A RESULT CAN BE). */
 VGC_API int vg_client_sign(vg_client *c, const char *key, int alg, const void *data, size_t len,
 			   uint8_t *sig, size_t cap, size_t *sig_len);
 /* vg_client_sign with the signature's encoding chosen (enum
@@ -262,8 +292,9 @@ VGC_API int vg_client_sign_tls13(vg_client *c, const char *key, int role, const 
 VGC_API int vg_client_x25519(vg_client *c, const char *key, const uint8_t peer[32],
 			     uint8_t shared[32]);
 /* Raw RSA private operation m^d mod n; in is exactly the modulus length
- * and below n. The result (modulus length) goes to out (cap bytes). The
- * library wipes its copy of the result. */
+ * and below n. The result (modulus length: a reply of any other length is
+ * VGC_E_PROTOCOL) goes to out (cap bytes). The library wipes its copy of
+ * the result. */
 VGC_API int vg_client_rsa_private(vg_client *c, const char *key, const void *in, size_t len,
 				  uint8_t *out, size_t cap, size_t *out_len);
 
@@ -281,7 +312,9 @@ VGC_API int vg_client_stats(vg_client *c, vgc_stat **stats);
 
 /* Completion callback. status: 0 or a VGC_E_* code. result/result_len:
  * the daemon's output (signature, shared secret, rsa-private result; for
- * ping nothing) when status is 0, else NULL/0; the bytes are valid only
+ * ping nothing) when status is 0, else NULL/0; its length is one the
+ * request can produce (WHAT A RESULT CAN BE; otherwise status is
+ * VGC_E_PROTOCOL), never above VGC_RESULT_MAX; the bytes are valid only
  * during the callback (they are wiped afterwards: copy what you keep).
  * reason: NUL-terminated text, "" on success, else the daemon's reason or
  * the error's name; valid only during the callback. arg: the submit's.
