@@ -467,6 +467,8 @@ int vg_prov_async_call(vg_prov_conn *c, const vg_prov_req *rq, uint8_t *out, siz
 	if (r < 0) {
 		snprintf(err, errlen, "%s",
 			 r == VGC_E_CONNECT ? vg_client_errmsg(cl) : vg_client_strerror(r));
+		if (r == VGC_E_CONNECT)
+			vg_prov_explain_connect(c->socket, err, errlen);
 		s->state = SLOT_IDLE;
 		s->conn = NULL;
 		__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);

@@ -55,6 +55,12 @@ struct vg_prov_conn {
 /* conn.c: the client, made on first use; called with the lock held. */
 vg_client *vg_prov_conn_client(vg_prov_conn *c);
 
+/* reach.c: after a failed connect (VGC_E_CONNECT) to socket (NULL:
+ * $VGD_SOCKET or the default), replace err with one line naming the
+ * socket, the errno and its likely cause. Leaves err alone when the
+ * socket accepts a connection now. */
+void vg_prov_explain_connect(const char *socket, char *err, size_t errlen);
+
 /* async.c */
 void vg_prov_async_init(vg_prov_async *a);
 /* Close the timer (no job is waiting: each holds a reference). */

@@ -85,7 +85,7 @@ int vg_prov_key_fetch(vg_prov_key *k, const char *name, const char *socket)
 	if (!k->conn)
 		return 0;
 	vgc_key_info info;
-	char err[400];
+	char err[640];
 	int r = vg_prov_conn_public_key(k->conn, k->name, &info, err, sizeof(err));
 	if (r < 0) {
 		vg_prov_err(k->prov, VG_PROV_R_VGD, "public-key with key %s: %s", k->name, err);
@@ -120,7 +120,7 @@ static int call(vg_prov_key *k, vg_prov_req *rq, uint8_t *out, size_t cap, size_
 		return 0;
 	}
 	rq->key = k->name;
-	char err[400];
+	char err[640];
 	int r = vg_prov_conn_call(k->conn, rq, out, cap, out_len, err, sizeof(err));
 	if (r < 0)
 		vg_prov_err(k->prov, VG_PROV_R_VGD, "%s with key %s: %s", what, k->name, err);

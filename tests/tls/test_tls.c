@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -413,6 +415,76 @@ static void test_ec_openssl_cli(void **state)
 		dump(out);
 	assert_true(ok);
 	assert_int_equal(stat_value("sign.count"), before + 2);
+}
+
+/* `openssl pkey` fetching vgd:ed through socket sock, as (uid, gid) when
+ * uid is non-zero; the output must name what want lists. */
+static void expect_unreachable(const char *sock, unsigned uid, unsigned gid,
+			       const char *const want[])
+{
+	char cmd[1600], out[400];
+	if (uid)
+		snprintf(cmd, sizeof(cmd),
+			 "exec setpriv --clear-groups --reuid=%u --regid=%u %s pkey -provider-path "
+			 "%s -provider default -provider vgd -in vgd:ed -pubout",
+			 uid, gid, W.openssl, W.provdir);
+	else
+		snprintf(cmd, sizeof(cmd),
+			 "exec %s pkey -provider-path %s -provider default -provider vgd -in vgd:ed "
+			 "-pubout",
+			 W.openssl, W.provdir);
+	char env_sock[400];
+	snprintf(env_sock, sizeof(env_sock), "VGD_SOCKET=%s", sock);
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	char *env[] = {env_sock, "OPENSSL_CONF", NULL};
+	int rc = run(argv, env, NULL, next_out(out, sizeof(out)), 15000);
+	char *s = vgt_slurp(out);
+	int ok = rc > 0 && s != NULL;
+	for (int i = 0; ok && want[i]; i++)
+		ok = strstr(s, want[i]) != NULL;
+	if (!ok) {
+		fprintf(stderr, "openssl pkey rc=%d; wanted:", rc);
+		for (int i = 0; want[i]; i++)
+			fprintf(stderr, " \"%s\"", want[i]);
+		fprintf(stderr, "\n");
+		dump(out);
+	}
+	free(s);
+	assert_true(ok);
+}
+
+/* The provider cannot reach vgd: its error (what nginx and HAProxy print)
+ * names the socket, the errno and its likely cause, for the three ways a
+ * deployment meets it: no socket at the path (vgd down, or a chroot),
+ * a socket this user may not use, a socket nobody listens on. */
+static void test_provider_unreachable(void **state)
+{
+	char missing[400], stale[400], line[600];
+	path(missing, sizeof(missing), "missing.sock");
+	snprintf(line, sizeof(line), "cannot connect to vgd at %s: ENOENT", missing);
+	const char *const want_enoent[] = {line, "chroot", "not running", NULL};
+	expect_unreachable(missing, 0, 0, want_enoent);
+
+	/* The test directory is root's (0700): nobody may not reach vgd's
+	 * socket inside it. */
+	char line2[600];
+	snprintf(line2, sizeof(line2), "cannot connect to vgd at %s: EACCES", W.d.sock);
+	const char *const want_eacces[] = {line2, "uid 65534", "group", NULL};
+	expect_unreachable(W.d.sock, 65534, 65534, want_eacces);
+
+	/* A socket file whose listener is gone (vgd killed). */
+	path(stale, sizeof(stale), "stale.sock");
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	assert_true(strlen(stale) < sizeof(sa.sun_path));
+	memcpy(sa.sun_path, stale, strlen(stale));
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	close(fd);
+	char line3[600];
+	snprintf(line3, sizeof(line3), "cannot connect to vgd at %s: ECONNREFUSED", stale);
+	const char *const want_refused[] = {line3, "vgd is not running", NULL};
+	expect_unreachable(stale, 0, 0, want_refused);
+	unlink(stale);
 }
 
 static void test_s_server_vgd_down(void **state)
@@ -921,6 +993,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_rsa_decrypt),
 		cmocka_unit_test(test_ec_openssl_cli),
 		cmocka_unit_test(test_s_server_vgd_down),
+		cmocka_unit_test(test_provider_unreachable),
 	};
 	const struct CMUnitTest nginx_tests[] = {
 		cmocka_unit_test(test_nginx_tls13_tls12),
