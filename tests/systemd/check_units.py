@@ -127,6 +127,19 @@ def verify(destdir, builddir, vgd):
         st = os.stat(root + keys)
         if r.returncode != 0 or (st.st_mode & 0o777) != 0o700:
             sys.exit("tmpfiles.d/vgd.conf did not make %s mode 0700" % keys)
+        # The socket is 0666: its directory is the only gate, so it must
+        # admit vgd-clients and nobody else (vgd.socket.in).
+        with open(socket) as f:
+            sock_text = f.read()
+        sock_dir = os.path.dirname(unit_value(sock_text, "ListenStream"))
+        st = os.stat(root + sock_dir)
+        gid = {l.split(":")[0]: int(l.split(":")[2]) for l in group.splitlines() if l}
+        if (st.st_mode & 0o777) != 0o750 or st.st_gid != gid["vgd-clients"] or st.st_uid != 0:
+            sys.exit("tmpfiles.d/vgd.conf made %s mode %o uid %d gid %d, expected 0750 "
+                     "root:vgd-clients" % (sock_dir, st.st_mode & 0o777, st.st_uid, st.st_gid))
+        if unit_value(sock_text, "SocketMode") != "0666" or \
+                unit_value(sock_text, "DirectoryMode") != "0750":
+            sys.exit("vgd.socket: expected SocketMode=0666 behind DirectoryMode=0750")
     finally:
         shutil.rmtree(root)
     print("units, sysusers and tmpfiles entries check out")
