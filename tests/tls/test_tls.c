@@ -7,6 +7,7 @@
  * s_client / curl and vgd's statistics. Every process started here is
  * killed at the end (proc.c), all on 127.0.0.1. */
 #include <dirent.h>
+#include <pwd.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <setjmp.h>
@@ -61,6 +62,7 @@ typedef struct {
 				* HAProxy's */
 	pid_t pid[N_SRV];
 	int out_seq;
+	int lfd; /* the socket the test holds as vgd.socket would; -1: vgd makes its own */
 } world;
 
 static world W;
@@ -134,10 +136,82 @@ static int make_certs(void)
 	return 0;
 }
 
-static int common_setup(void)
+/* vgd as vgd.socket and vgd.service run it: the listening socket belongs
+ * to the test (systemd's part), mode 0666 as SocketMode= makes it, and vgd
+ * takes it as fd 3 (LISTEN_FDS), so restarting vgd keeps the socket (and
+ * every bind mount of it). Waits until vgd answers ping. */
+static int start_activated(void)
+{
+	const char *bin = getenv("VG_VGD");
+	if (!bin)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open(W.d.log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		if (fd >= 0)
+			dup2(fd, 2);
+		if (dup2(W.lfd, 3) != 3)
+			_exit(127);
+		char n[32];
+		snprintf(n, sizeof(n), "%d", (int)getpid());
+		setenv("LISTEN_PID", n, 1);
+		setenv("LISTEN_FDS", "1", 1);
+		execl(bin, bin, "-c", W.d.conf, (char *)NULL);
+		_exit(127);
+	}
+	W.d.pid = pid;
+	vgt_track(pid);
+	vg_client *c = vg_client_new(W.d.sock);
+	vg_client_set_timeout(c, 1000);
+	for (int i = 0; i < 500; i++) {
+		if (vg_client_ping(c) == 0) {
+			vg_client_free(c);
+			return 0;
+		}
+		if (!vgt_alive(pid))
+			break;
+		usleep(20000);
+	}
+	vg_client_free(c);
+	vgt_dump_log(&W.d);
+	return -1;
+}
+
+static int hold_socket(void)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	if (strlen(W.d.sock) >= sizeof(sa.sun_path))
+		return -1;
+	memcpy(sa.sun_path, W.d.sock, strlen(W.d.sock));
+	W.lfd = socket(AF_UNIX, SOCK_STREAM, 0); /* no CLOEXEC: vgd inherits it */
+	if (W.lfd < 0 || fchmod(W.lfd, 0666) < 0)
+		return -1;
+	mode_t old = umask(0);
+	int r = bind(W.lfd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	return r == 0 && listen(W.lfd, 128) == 0 ? 0 : -1;
+}
+
+/* vgd back after vgt_stop, the way it was started. */
+static int restart_vgd(void)
+{
+	if (W.lfd >= 0)
+		return start_activated();
+	if (vgt_start(&W.d, 0, NULL) < 0)
+		return -1;
+	vgt_track(W.d.pid);
+	return 0;
+}
+
+/* keys: vgd.conf's key sections; activated: vgd takes a socket the test
+ * holds (start_activated) instead of making its own. */
+static int common_setup_with(const char *keys, int activated)
 {
 	vgt_proc_init();
 	memset(&W, 0, sizeof(W));
+	W.lfd = -1;
 	W.openssl = getenv("VG_OPENSSL");
 	W.provdir = getenv("VG_PROVIDER_DIR");
 	W.nginx = getenv("VG_NGINX");
@@ -145,11 +219,88 @@ static int common_setup(void)
 	W.haproxy = getenv("VG_HAPROXY");
 	if (!W.openssl || !W.provdir)
 		return -1;
-	if (vgt_setup(&W.d, NULL, keys_conf) < 0 || vgt_start(&W.d, 0, NULL) < 0)
+	if (vgt_setup(&W.d, NULL, keys) < 0)
 		return -1;
-	vgt_track(W.d.pid);
+	if (activated ? hold_socket() < 0 || start_activated() < 0 : restart_vgd() < 0)
+		return -1;
 	snprintf(W.env_sock, sizeof(W.env_sock), "VGD_SOCKET=%s", W.d.sock);
 	return make_certs();
+}
+
+static int common_setup(void)
+{
+	return common_setup_with(keys_conf, 0);
+}
+
+/* The first line of a doc page (doc/nginx.md, doc/haproxy.md: VG_DOC_*)
+ * that starts with prefix, without its newline; the tests configure
+ * what the pages tell an admin to write. NULL if there is none. */
+static char *doc_line(const char *env, const char *prefix)
+{
+	const char *file = getenv(env);
+	char *text = file ? vgt_slurp(file) : NULL, *out = NULL;
+	for (char *l = text; l && *l;) {
+		char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+		if (strncmp(l, prefix, strlen(prefix)) == 0) {
+			out = strndup(l, n);
+			break;
+		}
+		l = nl ? nl + 1 : l + n;
+	}
+	if (!out)
+		fprintf(stderr, "no line starting \"%s\" in %s (%s)\n", prefix, file ? file : "?", env);
+	free(text);
+	return out;
+}
+
+/* The first ```lang block of a doc page, with its last newline. */
+static char *doc_block(const char *env, const char *lang)
+{
+	const char *file = getenv(env);
+	char *text = file ? vgt_slurp(file) : NULL, fence[32], *out = NULL;
+	snprintf(fence, sizeof(fence), "\n```%s\n", lang);
+	char *start = text ? strstr(text, fence) : NULL;
+	char *end = start ? strstr(start + strlen(fence), "\n```\n") : NULL;
+	if (end)
+		out = strndup(start + strlen(fence), (size_t)(end + 1 - start - strlen(fence)));
+	else
+		fprintf(stderr, "no ```%s block in %s (%s)\n", lang, file ? file : "?", env);
+	free(text);
+	return out;
+}
+
+/* keys_conf with the line uids (a doc's) in every key section. */
+static char *keys_with(const char *uids)
+{
+	size_t cap = sizeof(keys_conf) * 2 + 16 * strlen(uids);
+	char *out = malloc(cap), *o = out;
+	for (const char *k = keys_conf; out && *k; k++) {
+		if (k[0] == '\n' && k[1] == '\n')
+			o += sprintf(o, "\n%s", uids);
+		*o++ = *k;
+	}
+	if (out)
+		sprintf(o, "\n%s\n", uids);
+	return out;
+}
+
+/* Replace the first from in *s by to (a fresh string); 0 or -1. */
+static int subst(char **s, const char *from, const char *to)
+{
+	char *at = *s ? strstr(*s, from) : NULL;
+	if (!at) {
+		fprintf(stderr, "\"%s\" not found in a doc block\n", from);
+		return -1;
+	}
+	size_t cap = strlen(*s) + strlen(to) + 1;
+	char *n = malloc(cap);
+	if (!n)
+		return -1;
+	snprintf(n, cap, "%.*s%s%s", (int)(at - *s), *s, to, at + strlen(from));
+	free(*s);
+	*s = n;
+	return 0;
 }
 
 /* The test directory of the last daemon, checked after the group ran:
@@ -161,6 +312,9 @@ static int common_teardown(void **state)
 	memcpy(last_dir, W.d.dir, sizeof(last_dir));
 	vgt_kill_all();
 	vgt_cleanup(&W.d);
+	if (W.lfd >= 0)
+		close(W.lfd);
+	W.lfd = -1;
 	return 0;
 }
 
@@ -542,49 +696,70 @@ static int write_keyref(const char *uri, const char *file)
 	return run(argv, NULL, NULL, next_out(out, sizeof(out)), 10000) == 0 ? 0 : -1;
 }
 
+/* nginx as Debian ships it: the master as root, the workers as www-data
+ * (Debian's nginx.conf says `user www-data;`), vgd's keys with the uids
+ * line of doc/nginx.md, and each server from doc/nginx.md's nginx block
+ * with this test's port, certificate, key reference and root. The test
+ * directory stands in for /run/vgd: 0750, group www-data in place of
+ * vgd-clients (a test does not add groups to the machine), the socket
+ * 0666 inside it, held by the test as vgd.socket holds it. */
 static int nginx_setup_inner(void)
 {
-	if (common_setup() < 0 || !W.nginx)
-		return -1;
-	char f[400], g[400], sockuri[512], cert_rsa[400], cert_ed[400], cert_ec[400], ref_rsa[400],
-		ref_ed[400], ref_ec[400];
+	char *uids = doc_line("VG_DOC_NGINX", "uids = ");
+	char *keys = uids ? keys_with(uids) : NULL;
+	char *block = doc_block("VG_DOC_NGINX", "nginx");
+	struct passwd *pw = getpwnam("www-data");
+	int rc = -1;
+	if (!keys || !block || !pw || common_setup_with(keys, 1) < 0 || !W.nginx)
+		goto out;
+	if (chown(W.d.dir, 0, pw->pw_gid) < 0 || chmod(W.d.dir, 0750) < 0)
+		goto out;
+	char f[400], g[400], sockuri[512], ref[3][400], cert[3][400];
+	static const int srv[3] = {SRV_RSA, SRV_ED_TLS, SRV_EC256};
 	snprintf(sockuri, sizeof(sockuri), "vgd:ed-tls?socket=%s", W.d.sock);
-	if (write_keyref("vgd:rsa", path(ref_rsa, sizeof(ref_rsa), "rsa.vgdref")) < 0 ||
-	    write_keyref(sockuri, path(ref_ed, sizeof(ref_ed), "ed.vgdref")) < 0 ||
-	    write_keyref("vgd:ec256", path(ref_ec, sizeof(ref_ec), "ec.vgdref")) < 0 ||
+	if (write_keyref("vgd:rsa", path(ref[0], sizeof(ref[0]), "rsa.vgdref")) < 0 ||
+	    write_keyref(sockuri, path(ref[1], sizeof(ref[1]), "ed.vgdref")) < 0 ||
+	    write_keyref("vgd:ec256", path(ref[2], sizeof(ref[2]), "ec.vgdref")) < 0 ||
 	    write_openssl_cnf() < 0)
-		return -1;
+		goto out;
 	FILE *o = fopen(path(f, sizeof(f), "index.html"), "w");
 	if (!o)
-		return -1;
+		goto out;
 	fputs("hello from nginx with a vgd key\n", o);
 	fclose(o);
-	W.port[0] = vgt_free_port();
-	W.port[1] = vgt_free_port();
-	W.port[2] = vgt_free_port();
+	chmod(f, 0644);
 	o = fopen(path(f, sizeof(f), "nginx.conf"), "w");
 	if (!o)
-		return -1;
-	/* user root: the workers must reach the test's private socket. */
+		goto out;
 	fprintf(o,
-		"user root;\nworker_processes 1;\npid %s/nginx.pid;\n"
+		"user www-data;\nworker_processes 1;\npid %s/nginx.pid;\n"
 		"error_log %s/nginx-error.log info;\nenv OPENSSL_CONF;\n"
 		"events { worker_connections 64; }\n"
 		"http {\n access_log off;\n client_body_temp_path %s/nginx-body;\n"
 		" proxy_temp_path %s/nginx-proxy;\n fastcgi_temp_path %s/nginx-fcgi;\n"
-		" uwsgi_temp_path %s/nginx-uwsgi;\n scgi_temp_path %s/nginx-scgi;\n"
-		" ssl_protocols TLSv1.2 TLSv1.3;\n root %s;\n"
-		" server { listen 127.0.0.1:%d ssl; ssl_certificate %s;"
-		" ssl_certificate_key %s; }\n"
-		" server { listen 127.0.0.1:%d ssl; ssl_certificate %s;"
-		" ssl_certificate_key %s; }\n"
-		" server { listen 127.0.0.1:%d ssl; ssl_certificate %s;"
-		" ssl_certificate_key %s; }\n}\n",
-		W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.port[0],
-		crt(cert_rsa, sizeof(cert_rsa), SRV_RSA), ref_rsa, W.port[1],
-		crt(cert_ed, sizeof(cert_ed), SRV_ED_TLS), ref_ed, W.port[2],
-		crt(cert_ec, sizeof(cert_ec), SRV_EC256), ref_ec);
+		" uwsgi_temp_path %s/nginx-uwsgi;\n scgi_temp_path %s/nginx-scgi;\n",
+		W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir);
+	int ok = 1;
+	for (int i = 0; i < 3 && ok; i++) {
+		char listen[64], c[420], k[420], root[300];
+		W.port[i] = vgt_free_port();
+		snprintf(listen, sizeof(listen), "listen 127.0.0.1:%d ssl;", W.port[i]);
+		snprintf(c, sizeof(c), "ssl_certificate     %s;", crt(cert[i], sizeof(cert[i]), srv[i]));
+		snprintf(k, sizeof(k), "ssl_certificate_key %s;", ref[i]);
+		snprintf(root, sizeof(root), "root %s;", W.d.dir);
+		char *b = strdup(block);
+		ok = subst(&b, "listen 443 ssl;", listen) == 0 &&
+		     subst(&b, "ssl_certificate     /etc/ssl/example.org.crt;", c) == 0 &&
+		     subst(&b, "ssl_certificate_key /etc/vgd/refs/example.org.vgdref;", k) == 0 &&
+		     subst(&b, "root /var/www/html;", root) == 0;
+		if (ok)
+			fputs(b, o);
+		free(b);
+	}
+	fputs("}\n", o);
 	fclose(o);
+	if (!ok)
+		goto out;
 	char *argv[] = {(char *)W.nginx, "-p", W.d.dir, "-c", f, "-g", "daemon off;", NULL};
 	char *env[] = {W.env_conf, "VGD_SOCKET", NULL};
 	W.pid[0] = vgt_spawn(argv, env, NULL, next_out(g, sizeof(g)));
@@ -592,9 +767,15 @@ static int nginx_setup_inner(void)
 	    vgt_wait_port(W.port[1], 15000) < 0 || vgt_wait_port(W.port[2], 15000) < 0) {
 		dump(g);
 		dump(path(f, sizeof(f), "nginx-error.log"));
-		return -1;
+		vgt_dump_log(&W.d);
+		goto out;
 	}
-	return 0;
+	rc = 0;
+out:
+	free(uids);
+	free(keys);
+	free(block);
+	return rc;
 }
 
 static int nginx_setup(void **state)
@@ -689,8 +870,7 @@ static void test_nginx_vgd_down(void **state)
 	assert_true(rc > 0); /* failed, not hung */
 	assert_false(ok);
 	assert_true(vgt_alive(W.pid[0]));
-	assert_int_equal(vgt_start(&W.d, 0, NULL), 0);
-	vgt_track(W.d.pid);
+	assert_int_equal(restart_vgd(), 0);
 	assert_int_equal(fetch(0, "1.3", &ok), 0);
 	assert_true(ok);
 	assert_int_equal(fetch(0, "1.2", &ok), 0);
@@ -968,8 +1148,7 @@ static void test_haproxy_vgd_restart(void **state)
 	assert_int_equal(r.ok, 0);
 	assert_int_equal(r.failed, 8);
 	assert_true(vgt_alive(W.pid[0]));
-	assert_int_equal(vgt_start(&W.d, 0, NULL), 0);
-	vgt_track(W.d.pid);
+	assert_int_equal(restart_vgd(), 0);
 	uint64_t signs = stat_value("sign.count");
 	r = haproxy_load(16, 2);
 	if (r.failed) {
