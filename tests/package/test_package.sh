@@ -80,6 +80,7 @@ MODDIR=$(openssl version -m | sed -n 's/^MODULESDIR: "\(.*\)"$/\1/p')
 has vgd /usr/sbin/vgd /usr/bin/vgctl /usr/lib/systemd/system/vgd.service \
 	/usr/lib/systemd/system/vgd.socket /usr/lib/sysusers.d/vgd.conf /usr/lib/tmpfiles.d/vgd.conf \
 	/etc/vgd/vgd.conf /usr/share/doc/vgd/examples/vgd.conf.example /usr/share/doc/vgd/README.md \
+	/usr/share/doc/vgd/nginx.md /usr/share/doc/vgd/haproxy.md /usr/share/vgd/certbot-deploy-hook \
 	/usr/share/man/man8/vgd.8.gz /usr/share/man/man1/vgctl.1.gz /usr/share/man/man5/vgd.conf.5.gz
 has libvgclient2 "/usr/lib/$MA/libvgclient.so.2"
 has libvgclient-dev /usr/include/vgclient.h "/usr/lib/$MA/libvgclient.a" "/usr/lib/$MA/libvgclient.so" \
