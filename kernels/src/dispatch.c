@@ -13,6 +13,7 @@
 #include "dispatch.h"
 #include "ec/ec.h"
 #include "rsa/rsa_impl.h"
+#include "rsa/rsa_mb_impl.h"
 #include "sha2/sha256_impl.h"
 #include "sha2/sha512_impl.h"
 
@@ -24,6 +25,7 @@
 #define FAMILIES(X)                                            \
 	X(c25519, struct vg_c25519_impl, "ed25519 x25519")     \
 	X(rsa, struct vg_rsa_impl, "rsa")                      \
+	X(rsa_mb, struct vg_rsa_mb_impl, "rsa-mb")             \
 	X(ec_p256, struct vg_ec_impl, "p256")                  \
 	X(ec_p384, struct vg_ec_impl, "p384")                  \
 	X(sha256, struct vg_sha256_impl, "sha256")             \

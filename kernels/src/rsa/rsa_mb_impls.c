@@ -1,0 +1,91 @@
+/* rsa_mb_impls.c: the rsa_mb family's table of variants (rsa_mb_impl.h):
+ * the portable references of the eight-lane multiply and table read, and
+ * the rows, C first, then ifma. Secret: every operand, modulus, k0 and
+ * index, as in rsa_mb_impl.h. */
+#include "rsa/rsa_mb_impl.h"
+
+#include "ct.h"
+#include "rsa/rsa52.h"
+#include "vg/cpu.h"
+#include "vg/wipe.h"
+#include "vg_config.h"
+
+#define LANES VG_RSA_MB_LANES
+
+const size_t vg_rsa_mb_digits[VG_RSA_MB_SIZES] = {20, 30, 40};
+
+/* Lane by lane through the single multiply of rsa52.c, whose result is
+ * the same unique almost-Montgomery value: gather the lane's digits, one
+ * vg_amm52_c, scatter. Every lane is read before r is written (r may
+ * alias a or b). */
+void vg_amm52mb_c(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+		  const uint64_t *k0, size_t L)
+{
+	uint64_t x[LANES][VG_RSA_MB_MAX_DIGITS], y[VG_RSA_MB_MAX_DIGITS];
+	uint64_t n[VG_RSA_MB_MAX_DIGITS], t[VG_RSA_MB_MAX_DIGITS];
+
+	for (size_t l = 0; l < LANES; l++) {
+		for (size_t j = 0; j < L; j++) {
+			t[j] = a[LANES * j + l];
+			y[j] = b[LANES * j + l];
+			n[j] = m[LANES * j + l];
+		}
+		vg_amm52_c(x[l], t, y, n, k0[l], L);
+	}
+	for (size_t l = 0; l < LANES; l++)
+		for (size_t j = 0; j < L; j++)
+			r[LANES * j + l] = x[l][j];
+	vg_wipe(x, sizeof(x));
+	vg_wipe(y, sizeof(y));
+	vg_wipe(n, sizeof(n));
+	vg_wipe(t, sizeof(t));
+}
+
+void vg_rsa52mb_select_c(uint64_t *sel, const uint64_t *table, const uint64_t *idx, size_t L)
+{
+	/* Every entry read whole; lane l keeps entry idx[l] under a mask. */
+	for (size_t j = 0; j < LANES * L; j++)
+		sel[j] = 0;
+	for (uint64_t i = 0; i < VG_RSA_MB_TABLE; i++) {
+		const uint64_t *e = table + i * LANES * L;
+		uint64_t mask[LANES];
+		for (size_t l = 0; l < LANES; l++)
+			mask[l] = vg_ct_barrier(vg_ct_mask(vg_ct_eq(i, idx[l])));
+		for (size_t j = 0; j < L; j++)
+			for (size_t l = 0; l < LANES; l++)
+				sel[LANES * j + l] |= e[LANES * j + l] & mask[l];
+	}
+}
+
+#define CMB(L)                                                                                     \
+	static void amm52mb_c_##L(uint64_t *r, const uint64_t *a, const uint64_t *b,               \
+				  const uint64_t *m, const uint64_t *k0)                           \
+	{                                                                                          \
+		vg_amm52mb_c(r, a, b, m, k0, L);                                                   \
+	}                                                                                          \
+	static void select_c_##L(uint64_t *sel, const uint64_t *table, const uint64_t *idx)        \
+	{                                                                                          \
+		vg_rsa52mb_select_c(sel, table, idx, L);                                           \
+	}
+CMB(20)
+CMB(30)
+CMB(40)
+
+const struct vg_rsa_mb_impl vg_rsa_mb_impls[] = {
+	{
+		.v = {"c", 0},
+		.mul = {amm52mb_c_20, amm52mb_c_30, amm52mb_c_40},
+		.select = {select_c_20, select_c_30, select_c_40},
+	},
+#if VG_HAVE_ASM
+	{
+		/* 20 digits in assembly (the accumulator fits in the 32 zmm
+		 * registers); 30 and 40 digits use the C slots for now. */
+		.v = {"ifma", VG_TIER_IFMA},
+		.mul = {vg_amm52mb_ifma_20, amm52mb_c_30, amm52mb_c_40},
+		.select = {vg_rsa52mb_select_ifma_20, select_c_30, select_c_40},
+	},
+#endif
+};
+
+const size_t vg_rsa_mb_nimpls = sizeof(vg_rsa_mb_impls) / sizeof(vg_rsa_mb_impls[0]);
