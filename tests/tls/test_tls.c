@@ -207,7 +207,7 @@ static int restart_vgd(void)
 
 /* keys: vgd.conf's key sections; activated: vgd takes a socket the test
  * holds (start_activated) instead of making its own. */
-static int common_setup_with(const char *keys, int activated)
+static int common_setup_with(const char *keys, int activated, int (*before_start)(void))
 {
 	vgt_proc_init();
 	memset(&W, 0, sizeof(W));
@@ -219,7 +219,7 @@ static int common_setup_with(const char *keys, int activated)
 	W.haproxy = getenv("VG_HAPROXY");
 	if (!W.openssl || !W.provdir)
 		return -1;
-	if (vgt_setup(&W.d, NULL, keys) < 0)
+	if (vgt_setup(&W.d, NULL, keys) < 0 || (before_start && before_start() < 0))
 		return -1;
 	if (activated ? hold_socket() < 0 || start_activated() < 0 : restart_vgd() < 0)
 		return -1;
@@ -229,7 +229,7 @@ static int common_setup_with(const char *keys, int activated)
 
 static int common_setup(void)
 {
-	return common_setup_with(keys_conf, 0);
+	return common_setup_with(keys_conf, 0, NULL);
 }
 
 /* The first line of a doc page (doc/nginx.md, doc/haproxy.md: VG_DOC_*)
@@ -696,6 +696,75 @@ static int write_keyref(const char *uri, const char *file)
 	return run(argv, NULL, NULL, next_out(out, sizeof(out)), 10000) == 0 ? 0 : -1;
 }
 
+/* ---- certbot ---- */
+
+/* A certificate lineage laid out as certbot lays it out, under the test
+ * directory's letsencrypt/: archive/NAME/{privkey,cert,chain,fullchain}N.pem
+ * and live/NAME/{privkey,cert,chain,fullchain}.pem, relative symbolic links
+ * to the newest. */
+#define CB_NAME "certbot.vgd.test"
+
+static const char *cb_path(char *buf, size_t cap, const char *rel)
+{
+	snprintf(buf, cap, "%s/letsencrypt/%s", W.d.dir, rel);
+	return buf;
+}
+
+/* Issue (n == 1) or renew (n > 1) the lineage: a new P-256 key, as
+ * certbot makes by default, and its certificate; live/ then points at
+ * them. */
+static int certbot_issue(int n)
+{
+	char cmd[2400], out[400];
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; L='%s/letsencrypt'; N=%d; A=$L/archive/" CB_NAME "\n"
+		 "mkdir -p $A $L/live/" CB_NAME "; chmod 700 $L/archive $L/live\n"
+		 "'%s' genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out $A/privkey$N.pem\n"
+		 "chmod 600 $A/privkey$N.pem\n"
+		 "'%s' req -x509 -new -key $A/privkey$N.pem -subj /CN=" CB_NAME
+		 " -addext subjectAltName=DNS:" CB_NAME " -days 2 -out $A/cert$N.pem\n"
+		 ": > $A/chain$N.pem; cp $A/cert$N.pem $A/fullchain$N.pem\n"
+		 "for f in privkey cert chain fullchain; do\n"
+		 "  ln -sfn ../../archive/" CB_NAME "/$f$N.pem $L/live/" CB_NAME "/$f.pem\n"
+		 "done\n",
+		 W.d.dir, n, W.openssl, W.openssl);
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	int rc = run(argv, NULL, NULL, next_out(out, sizeof(out)), 20000);
+	if (rc != 0)
+		dump(out);
+	return rc == 0 ? 0 : -1;
+}
+
+/* Run the shipped deploy hook as certbot does (RENEWED_LINEAGE), into the
+ * test's key directory live-keys/, reloading vgd with reload. */
+static int certbot_hook(const char *reload)
+{
+	char lineage[400], env_l[420], env_dir[420], env_reload[200], out[400];
+	const char *hook = getenv("VG_CERTBOT_HOOK");
+	if (!hook)
+		return -1;
+	snprintf(env_l, sizeof(env_l), "RENEWED_LINEAGE=%s",
+		 cb_path(lineage, sizeof(lineage), "live/" CB_NAME));
+	snprintf(env_dir, sizeof(env_dir), "VGD_KEY_DIR=%s/live-keys", W.d.dir);
+	snprintf(env_reload, sizeof(env_reload), "VGD_RELOAD=%s", reload);
+	char *argv[] = {"/bin/sh", (char *)hook, NULL};
+	char *env[] = {env_l, env_dir, env_reload, NULL};
+	int rc = run(argv, env, NULL, next_out(out, sizeof(out)), 20000);
+	if (rc != 0)
+		dump(out);
+	return rc == 0 ? 0 : -1;
+}
+
+/* Before vgd starts: the first certificate, and the hook run by hand
+ * as doc/nginx.md says (nothing to reload yet). */
+static int certbot_first(void)
+{
+	char d[400];
+	if (mkdir(path(d, sizeof(d), "live-keys"), 0700) < 0 || certbot_issue(1) < 0)
+		return -1;
+	return certbot_hook("true");
+}
+
 /* nginx as Debian ships it: the master as root, the workers as www-data
  * (Debian's nginx.conf says `user www-data;`), vgd's keys with the uids
  * line of doc/nginx.md, and each server from doc/nginx.md's nginx block
@@ -706,22 +775,28 @@ static int write_keyref(const char *uri, const char *file)
 static int nginx_setup_inner(void)
 {
 	char *uids = doc_line("VG_DOC_NGINX", "uids = ");
-	char *keys = uids ? keys_with(uids) : NULL;
+	char *base = uids ? keys_with(uids) : NULL, *keys = NULL;
+	if (base && asprintf(&keys, "%s\n[key " CB_NAME "]\nfile = live-keys/" CB_NAME
+			    ".pem\nallow = sign\n%s\n", base, uids) < 0)
+		keys = NULL;
+	free(base);
 	char *block = doc_block("VG_DOC_NGINX", "nginx");
 	struct passwd *pw = getpwnam("www-data");
 	int rc = -1;
-	if (!keys || !block || !pw || common_setup_with(keys, 1) < 0 || !W.nginx)
+	if (!keys || !block || !pw || common_setup_with(keys, 1, certbot_first) < 0 || !W.nginx)
 		goto out;
 	if (chown(W.d.dir, 0, pw->pw_gid) < 0 || chmod(W.d.dir, 0750) < 0)
 		goto out;
-	char f[400], g[400], sockuri[512], ref[3][400], cert[3][400];
+	char f[400], g[400], sockuri[512], ref[4][400], cert[4][400];
 	static const int srv[3] = {SRV_RSA, SRV_ED_TLS, SRV_EC256};
 	snprintf(sockuri, sizeof(sockuri), "vgd:ed-tls?socket=%s", W.d.sock);
 	if (write_keyref("vgd:rsa", path(ref[0], sizeof(ref[0]), "rsa.vgdref")) < 0 ||
 	    write_keyref(sockuri, path(ref[1], sizeof(ref[1]), "ed.vgdref")) < 0 ||
 	    write_keyref("vgd:ec256", path(ref[2], sizeof(ref[2]), "ec.vgdref")) < 0 ||
+	    write_keyref("vgd:" CB_NAME, path(ref[3], sizeof(ref[3]), "cb.vgdref")) < 0 ||
 	    write_openssl_cnf() < 0)
 		goto out;
+	cb_path(cert[3], sizeof(cert[3]), "live/" CB_NAME "/fullchain.pem");
 	FILE *o = fopen(path(f, sizeof(f), "index.html"), "w");
 	if (!o)
 		goto out;
@@ -740,11 +815,13 @@ static int nginx_setup_inner(void)
 		" uwsgi_temp_path %s/nginx-uwsgi;\n scgi_temp_path %s/nginx-scgi;\n",
 		W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir);
 	int ok = 1;
-	for (int i = 0; i < 3 && ok; i++) {
+	for (int i = 0; i < 4 && ok; i++) {
 		char listen[64], c[420], k[420], root[300];
 		W.port[i] = vgt_free_port();
 		snprintf(listen, sizeof(listen), "listen 127.0.0.1:%d ssl;", W.port[i]);
-		snprintf(c, sizeof(c), "ssl_certificate     %s;", crt(cert[i], sizeof(cert[i]), srv[i]));
+		if (i < 3)
+			crt(cert[i], sizeof(cert[i]), srv[i]);
+		snprintf(c, sizeof(c), "ssl_certificate     %s;", cert[i]);
 		snprintf(k, sizeof(k), "ssl_certificate_key %s;", ref[i]);
 		snprintf(root, sizeof(root), "root %s;", W.d.dir);
 		char *b = strdup(block);
@@ -764,7 +841,8 @@ static int nginx_setup_inner(void)
 	char *env[] = {W.env_conf, "VGD_SOCKET", NULL};
 	W.pid[0] = vgt_spawn(argv, env, NULL, next_out(g, sizeof(g)));
 	if (W.pid[0] <= 0 || vgt_wait_port(W.port[0], 15000) < 0 ||
-	    vgt_wait_port(W.port[1], 15000) < 0 || vgt_wait_port(W.port[2], 15000) < 0) {
+	    vgt_wait_port(W.port[1], 15000) < 0 || vgt_wait_port(W.port[2], 15000) < 0 ||
+	    vgt_wait_port(W.port[3], 15000) < 0) {
 		dump(g);
 		dump(path(f, sizeof(f), "nginx-error.log"));
 		vgt_dump_log(&W.d);
@@ -789,17 +867,17 @@ static int nginx_setup(void **state)
 /* Fetch / over TLS (version "1.2" or "1.3") from server i's certificate
  * (a SRV_*: its host name, for SNI) on port; want is a line of the page.
  * Returns the exit status; *body_ok tells whether the page came back. */
-static int fetch_from(int i, int port, const char *version, const char *want, int *body_ok)
+static int fetch_host(const char *host, const char *cert, int port, const char *version,
+		      const char *want, int *body_ok)
 {
-	char url[128], resolve[128], cert[400], out[400], body[400];
-	snprintf(url, sizeof(url), "https://%s:%d/", srv_host[i], port);
-	snprintf(resolve, sizeof(resolve), "%s:%d:127.0.0.1", srv_host[i], port);
-	crt(cert, sizeof(cert), i);
+	char url[128], resolve[128], out[400], body[400];
+	snprintf(url, sizeof(url), "https://%s:%d/", host, port);
+	snprintf(resolve, sizeof(resolve), "%s:%d:127.0.0.1", host, port);
 	next_out(body, sizeof(body));
 	unlink(body);
 	int rc;
 	if (W.curl) {
-		char *argv[20] = {(char *)W.curl, "-sS", "--max-time", "10", "--cacert", cert,
+		char *argv[20] = {(char *)W.curl, "-sS", "--max-time", "10", "--cacert", (char *)cert,
 				  "--resolve", resolve, "-o", body};
 		int n = 10;
 		if (strcmp(version, "1.2") == 0) {
@@ -817,10 +895,10 @@ static int fetch_from(int i, int port, const char *version, const char *want, in
 		snprintf(connect, sizeof(connect), "127.0.0.1:%d", port);
 		FILE *o = fopen(path(req, sizeof(req), "request"), "w");
 		assert_non_null(o);
-		fprintf(o, "GET / HTTP/1.0\r\nHost: %s\r\n\r\n", srv_host[i]);
+		fprintf(o, "GET / HTTP/1.0\r\nHost: %s\r\n\r\n", host);
 		fclose(o);
 		char *argv[] = {(char *)W.openssl, "s_client", "-connect", connect, "-servername",
-				(char *)srv_host[i], "-quiet", "-ign_eof", "-CAfile", cert,
+				(char *)host, "-quiet", "-ign_eof", "-CAfile", (char *)cert,
 				"-verify_return_error",
 				strcmp(version, "1.2") == 0 ? "-tls1_2" : "-tls1_3", NULL};
 		char *env[] = {"OPENSSL_CONF", NULL};
@@ -834,6 +912,12 @@ static int fetch_from(int i, int port, const char *version, const char *want, in
 		dump(body);
 	}
 	return rc;
+}
+
+static int fetch_from(int i, int port, const char *version, const char *want, int *body_ok)
+{
+	char cert[400];
+	return fetch_host(srv_host[i], crt(cert, sizeof(cert), i), port, version, want, body_ok);
 }
 
 /* nginx server s: 0 RSA, 1 Ed25519 (TLS 1.3 only), 2 ECDSA P-256. */
@@ -860,6 +944,96 @@ static void test_nginx_tls13_tls12(void **state)
 	assert_int_equal(fetch(2, "1.2", &ok), 0);
 	assert_true(ok);
 	assert_int_equal(stat_value("sign.count"), before + 5);
+}
+
+/* vgd's public key for CB_NAME (through the provider) is the one of
+ * letsencrypt/archive/CB_NAME/privkeyN.pem. */
+static int vgd_serves_key(int n)
+{
+	char cmd[2000], out[400];
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s'; O='%s'\n"
+		 "$O pkey -provider-path %s -provider default -provider vgd -in vgd:" CB_NAME
+		 " -pubout -out vgd.pub\n"
+		 "$O pkey -in letsencrypt/archive/" CB_NAME "/privkey%d.pem -pubout -out want.pub\n"
+		 "cmp vgd.pub want.pub\n",
+		 W.d.dir, W.openssl, W.provdir, n);
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	char *env[] = {W.env_sock, "OPENSSL_CONF", NULL};
+	return run(argv, env, NULL, next_out(out, sizeof(out)), 20000) == 0;
+}
+
+/* certbot renews: a new key in archive/, live/ relinked, the shipped
+ * deploy hook run as certbot runs it. vgd must then serve the new key,
+ * its copy a regular file of the key directory's owner, mode 0600; a
+ * client connected before the reload keeps working on its connection;
+ * nginx, reloaded after (doc/nginx.md's second hook), serves the new
+ * certificate, signed by vgd with the new key. */
+static void test_nginx_certbot_renewal(void **state)
+{
+	char cert1[400], cert2[400], cmd[200], copy[400], arch[400];
+	int ok;
+	cb_path(cert1, sizeof(cert1), "archive/" CB_NAME "/cert1.pem");
+	cb_path(cert2, sizeof(cert2), "archive/" CB_NAME "/cert2.pem");
+	static const char want[] = "hello from nginx with a vgd key";
+	assert_int_equal(fetch_host(CB_NAME, cert1, W.port[3], "1.3", want, &ok), 0);
+	assert_true(ok);
+	assert_true(vgd_serves_key(1));
+
+	vg_client *c = vg_client_new(W.d.sock);
+	vgc_key_info before, after;
+	assert_int_equal(vg_client_public_key(c, CB_NAME, &before), 0);
+	int fd = vg_client_fd(c);
+
+	assert_int_equal(certbot_issue(2), 0);
+	snprintf(cmd, sizeof(cmd), "kill -HUP %d", (int)W.d.pid);
+	assert_int_equal(certbot_hook(cmd), 0);
+
+	struct stat st, dir;
+	path(copy, sizeof(copy), "live-keys/" CB_NAME ".pem");
+	assert_int_equal(lstat(copy, &st), 0);
+	assert_int_equal(stat(path(arch, sizeof(arch), "live-keys"), &dir), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_int_equal(st.st_uid, dir.st_uid);
+	assert_int_equal(st.st_gid, dir.st_gid);
+	char *a = vgt_slurp(copy), *b = vgt_slurp(cb_path(arch, sizeof(arch),
+							"archive/" CB_NAME "/privkey2.pem"));
+	assert_true(a && b && strcmp(a, b) == 0);
+	free(a);
+	free(b);
+
+	/* The reload is asynchronous: the same client asks until the key
+	 * changes (at most 10 s), on the connection it had. */
+	int changed = 0;
+	for (int i = 0; i < 100 && !changed; i++) {
+		assert_int_equal(vg_client_public_key(c, CB_NAME, &after), 0);
+		changed = after.pub_len != before.pub_len ||
+			  memcmp(after.pub, before.pub, before.pub_len) != 0;
+		if (!changed)
+			usleep(100000);
+	}
+	assert_true(changed);
+	assert_int_equal(vg_client_fd(c), fd);
+	assert_true(vgt_log_count(&W.d, "reloaded") > 0);
+	vg_client_free(c);
+	assert_true(vgd_serves_key(2));
+
+	/* nginx reloads (certbot's next deploy hook) and serves the new
+	 * certificate; its old workers finish, new ones connect to vgd. */
+	assert_int_equal(kill(W.pid[0], SIGHUP), 0);
+	int rc = -1;
+	ok = 0;
+	for (int i = 0; i < 50 && !(rc == 0 && ok); i++) {
+		rc = fetch_host(CB_NAME, cert2, W.port[3], "1.3", want, &ok);
+		if (!(rc == 0 && ok))
+			usleep(200000);
+	}
+	assert_int_equal(rc, 0);
+	assert_true(ok);
+	assert_int_equal(fetch_host(CB_NAME, cert2, W.port[3], "1.2", want, &ok), 0);
+	assert_true(ok);
+	assert_true(vgt_alive(W.pid[0]));
 }
 
 static void test_nginx_vgd_down(void **state)
@@ -980,7 +1154,7 @@ static int haproxy_setup_inner(void)
 		goto out;
 	snprintf(uids, sizeof(uids), "%s%u", uids_doc, (unsigned)pw->pw_uid);
 	keys = keys_with(uids);
-	if (!keys || common_setup_with(keys, 1) < 0 || !W.haproxy)
+	if (!keys || common_setup_with(keys, 1, NULL) < 0 || !W.haproxy)
 		goto out;
 	/* the provider's socket: the path the page's openssl.cnf names */
 	char real_sock[sizeof(W.d.sock)];
@@ -1277,6 +1451,7 @@ int main(int argc, char **argv)
 	};
 	const struct CMUnitTest nginx_tests[] = {
 		cmocka_unit_test(test_nginx_tls13_tls12),
+		cmocka_unit_test(test_nginx_certbot_renewal),
 		cmocka_unit_test(test_nginx_vgd_down),
 	};
 	const struct CMUnitTest haproxy_tests[] = {
