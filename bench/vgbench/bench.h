@@ -25,6 +25,12 @@ enum vg_bench_op {
 	VG_BENCH_P256_VERIFY,
 	VG_BENCH_P384_SIGN,
 	VG_BENCH_P384_VERIFY,
+	/* Batch rows: vg_rsa_private_mb on 2, 4 or 8 operations per call,
+	 * timed per signature; a peer runs its single operation that many
+	 * times (vg_bench_one). */
+	VG_BENCH_RSA2048_PRIV_X2,
+	VG_BENCH_RSA2048_PRIV_X4,
+	VG_BENCH_RSA2048_PRIV_X8,
 	VG_BENCH_OP_COUNT
 };
 
@@ -45,6 +51,11 @@ int vg_bench_op_ec_index(int op);
 /* ECDSA signing: randomized, so outputs are cross-checked by verifying
  * them (vg_bench_impl.check), not by comparing bytes. */
 int vg_bench_op_is_ecdsa_sign(int op);
+
+/* Operations per call of a batch row (1 for the others), and the single
+ * row a batch row is made of (op itself for the others). */
+int vg_bench_op_batch(int op);
+int vg_bench_op_single(int op);
 
 /* Inputs shared by all implementations, so their outputs can be compared. */
 typedef struct {
@@ -111,6 +122,14 @@ typedef struct {
 } vg_bench_impl;
 
 extern const vg_bench_impl vg_bench_ours;
+/* has and one of impl for op, as every caller must make them: vgd runs a
+ * batch row itself (vg_rsa_private_mb); a peer has a batch row when it
+ * has its single row, and runs it vg_bench_op_batch(op) times (the output
+ * is the last one's, the same input each time). Timings divide by
+ * vg_bench_op_batch(op): per signature. */
+int vg_bench_has(const vg_bench_impl *impl, int op);
+int vg_bench_one(const vg_bench_impl *impl, int op, uint8_t *out);
+
 /* After vg_bench_ours.init: fill the fixture's derived inputs (public key,
  * signature to verify, X25519 peer value, RSA k and public-op input). */
 int vg_bench_ours_derive(vg_bench_fixture *fx);

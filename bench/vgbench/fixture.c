@@ -10,10 +10,11 @@
 #include "vg/sha2.h"
 
 /* One row per op: name, kernel family, RSA size index, ECDSA curve index,
- * randomized (ECDSA signing). */
+ * randomized (ECDSA signing), and for a batch row its operations per call
+ * and its single row (batch 0 reads as 1). */
 static const struct {
 	const char *name, *family;
-	int rsa, ec, randomized;
+	int rsa, ec, randomized, batch, single;
 } ops[VG_BENCH_OP_COUNT] = {
 	[VG_BENCH_ED_KEYPAIR] = {"ed25519-keypair", "ed25519", -1, -1, 0},
 	[VG_BENCH_ED_SIGN64] = {"ed25519-sign-64", "ed25519", -1, -1, 0},
@@ -31,6 +32,12 @@ static const struct {
 	[VG_BENCH_P256_VERIFY] = {"p256-verify", "p256", -1, 0, 0},
 	[VG_BENCH_P384_SIGN] = {"p384-sign", "p384", -1, 1, 1},
 	[VG_BENCH_P384_VERIFY] = {"p384-verify", "p384", -1, 1, 0},
+	[VG_BENCH_RSA2048_PRIV_X2] = {"rsa2048-private-x2", "rsa-mb", 0, -1, 0, 2,
+				      VG_BENCH_RSA2048_PRIV},
+	[VG_BENCH_RSA2048_PRIV_X4] = {"rsa2048-private-x4", "rsa-mb", 0, -1, 0, 4,
+				      VG_BENCH_RSA2048_PRIV},
+	[VG_BENCH_RSA2048_PRIV_X8] = {"rsa2048-private-x8", "rsa-mb", 0, -1, 0, 8,
+				      VG_BENCH_RSA2048_PRIV},
 };
 
 const char *vg_bench_op_name(int op) { return ops[op].name; }
@@ -38,6 +45,23 @@ const char *vg_bench_op_family(int op) { return ops[op].family; }
 int vg_bench_op_rsa_index(int op) { return ops[op].rsa; }
 int vg_bench_op_ec_index(int op) { return ops[op].ec; }
 int vg_bench_op_is_ecdsa_sign(int op) { return ops[op].randomized; }
+int vg_bench_op_batch(int op) { return ops[op].batch > 1 ? ops[op].batch : 1; }
+int vg_bench_op_single(int op) { return ops[op].batch > 1 ? ops[op].single : op; }
+
+int vg_bench_has(const vg_bench_impl *impl, int op)
+{
+	return impl->has(impl == &vg_bench_ours ? op : vg_bench_op_single(op));
+}
+
+int vg_bench_one(const vg_bench_impl *impl, int op, uint8_t *out)
+{
+	int r = 0;
+	if (impl == &vg_bench_ours)
+		return impl->one(op, out);
+	for (int i = 0; i < vg_bench_op_batch(op) && r >= 0; i++)
+		r = impl->one(vg_bench_op_single(op), out);
+	return r;
+}
 
 /* Whole file into a malloc'd buffer; key files are a few KiB. */
 static int read_file(const char *path, uint8_t **out, size_t *len)

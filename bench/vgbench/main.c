@@ -156,7 +156,7 @@ static int cross_check_ecdsa(const vg_bench_impl *const *impls, size_t n, int op
 	}
 	if (vg_bench_op_is_ecdsa_sign(op)) {
 		for (size_t i = 0; i < n; i++) {
-			int len = impls[i]->one(op, out);
+			int len = vg_bench_one(impls[i], op, out);
 			if (len != (int)(2 * n_len)) {
 				fprintf(stderr, "vgbench: %s: %s failed\n", name, impls[i]->name);
 				return -1;
@@ -174,7 +174,7 @@ static int cross_check_ecdsa(const vg_bench_impl *const *impls, size_t n, int op
 	}
 	const uint8_t *sig = fx->ec[vg_bench_op_ec_index(op)].sig;
 	for (size_t i = 0; i < n; i++) {
-		if (impls[i]->one(op, out) != 1 || out[0] != 1) {
+		if (vg_bench_one(impls[i], op, out) != 1 || out[0] != 1) {
 			fprintf(stderr, "vgbench: %s: %s rejects a valid signature\n", name,
 				impls[i]->name);
 			return -1;
@@ -202,7 +202,7 @@ static int cross_check(const vg_bench_impl *const *impls, size_t n, int op,
 	uint8_t want[VG_BENCH_OUT_MAX], got[VG_BENCH_OUT_MAX];
 	if (vg_bench_op_ec_index(op) >= 0)
 		return cross_check_ecdsa(impls, n, op, fx);
-	int want_len = impls[0]->one(op, want);
+	int want_len = vg_bench_one(impls[0], op, want);
 	if (want_len < 0) {
 		fprintf(stderr, "vgbench: %s: %s failed\n", vg_bench_op_name(op), impls[0]->name);
 		return -1;
@@ -213,7 +213,7 @@ static int cross_check(const vg_bench_impl *const *impls, size_t n, int op,
 		return -1;
 	}
 	for (size_t i = 1; i < n; i++) {
-		int got_len = impls[i]->one(op, got);
+		int got_len = vg_bench_one(impls[i], op, got);
 		if (got_len != want_len || memcmp(got, want, (size_t)want_len) != 0) {
 			fprintf(stderr, "vgbench: %s: %s and %s disagree\n", vg_bench_op_name(op),
 				impls[i]->name, impls[0]->name);
@@ -233,9 +233,9 @@ static int make_ecdsa_sigs(vg_bench_fixture *fx, const vg_bench_impl *const *imp
 			continue;
 		size_t c = (size_t)vg_bench_op_ec_index(op);
 		for (size_t i = 0; i < n && fx->ec[c].sig_len == 0; i++) {
-			if (!impls[i]->has(op))
+			if (!vg_bench_has(impls[i], op))
 				continue;
-			int len = impls[i]->one(op, out);
+			int len = vg_bench_one(impls[i], op, out);
 			if (len != (int)(2 * fx->ec[c].n_len)) {
 				fprintf(stderr, "vgbench: %s: %s failed\n", vg_bench_op_name(op),
 					impls[i]->name);
@@ -360,7 +360,7 @@ static int run(const options *o, const regex_t *re)
 			continue;
 		int any = 0;
 		for (size_t i = 0; i <= rp.n_peers; i++)
-			any |= all[i]->has(op);
+			any |= vg_bench_has(all[i], op);
 		int c = vg_bench_op_ec_index(op);
 		if (!any || (c >= 0 && fx.ec[c].sig_len == 0)) {
 			fprintf(stderr, "vgbench: %s skipped (no key, or nothing implements it)\n",
@@ -394,7 +394,7 @@ static int run(const options *o, const regex_t *re)
 		int col[VG_BENCH_MAX_IMPLS];
 		size_t m = 0;
 		for (size_t i = 0; i <= rp.n_peers; i++)
-			if (all[i]->has(op)) {
+			if (vg_bench_has(all[i], op)) {
 				col[m] = (int)i - 1;
 				impls[m++] = all[i];
 			}

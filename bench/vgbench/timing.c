@@ -20,7 +20,7 @@ static uint64_t time_batch(const vg_bench_impl *impl, int op, unsigned iters)
 	static uint8_t sink[VG_BENCH_OUT_MAX]; /* outputs land here so no call is dead */
 	uint64_t t0 = now_ns();
 	for (unsigned i = 0; i < iters; i++)
-		if (impl->one(op, sink) < 0)
+		if (vg_bench_one(impl, op, sink) < 0)
 			return 0;
 	uint64_t t = now_ns() - t0;
 	return t ? t : 1;
@@ -95,7 +95,9 @@ int vg_bench_measure(const vg_bench_impl *const *impls, size_t n, int op,
 				free(samples);
 				return -1;
 			}
-			samples[i * max + nr] = (double)t / iters[i] / 1000.0;
+			/* per signature on a batch row */
+			samples[i * max + nr] =
+				(double)t / iters[i] / vg_bench_op_batch(op) / 1000.0;
 		}
 	}
 	for (size_t i = 0; i < n; i++)
