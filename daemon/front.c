@@ -24,7 +24,7 @@
  * max_connections is admitted here once a close has made room. */
 static void settle(front *f)
 {
-	vgd_front_decide_held(f, 0); /* admitted if a close made room */
+	vgd_front_decide_held(f); /* admitted if a close made room */
 	while (f->resume || f->pump_wanted || f->dirty || f->out_relief) {
 		if (f->out_relief) {
 			/* The reply buffers fell back under their bound:
@@ -41,7 +41,7 @@ static void settle(front *f)
 		}
 		vgd_front_flush_dirty(f);
 	}
-	vgd_front_decide_held(f, 0); /* a flush above may have closed one */
+	vgd_front_decide_held(f); /* a flush above may have closed one */
 	f->deferred = 0;
 	f->settled++;
 }
@@ -73,7 +73,7 @@ static void begin_drain(front *f)
 	f->drain_deadline_ms = vgd_now_ms() + (uint64_t)f->lim.drain_timeout_ms;
 	if (f->listener)
 		evconnlistener_disable(f->listener);
-	vgd_front_decide_held(f, 1); /* refused: shutting down */
+	vgd_front_decide_held(f); /* refused: shutting down */
 	vgd_info("draining: %zu connection(s), %zu queued", f->nconns, f->queue.len);
 }
 
@@ -227,11 +227,6 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	vgd_front_conn_free_released(f);
 	/* Read after settle(), which stamps connections and keyholders. */
 	uint64_t now = vgd_now_ms();
-	/* A connection held at the limit is refused at the second tick that
-	 * finds it: a whole poll of the loop lies between, so every close its
-	 * client made before connecting has been read. */
-	if (f->held_fd >= 0)
-		vgd_front_decide_held(f, f->held_ticks++ > 0);
 	for (conn *c = f->conns, *nx; c; c = nx) {
 		nx = c->next;
 		if (c->dead)
@@ -345,7 +340,6 @@ int vgd_front_main(const vgd_front_args *a)
 	vgd_ratelog_init(&f->logs[VGD_LK_DENIED], "denied", "denied requests", VGD_LOG_WARN);
 	vgd_ratelog_init(&f->logs[VGD_LK_REFUSED], "refused", "refused connections",
 			 VGD_LOG_WARN);
-	f->held_fd = -1;
 	f->out_limit = a->cfg->max_reply_buffers;
 	f->ncpus = a->ncpus > 0 ? a->ncpus : 1;
 	vgd_front_follow_init(f);
@@ -365,6 +359,7 @@ int vgd_front_main(const vgd_front_args *a)
 		return 1;
 	}
 	f->defer_ev = event_new(f->base, -1, 0, on_deferred, f);
+	f->held_ev = evtimer_new(f->base, vgd_front_on_hold_round, f);
 	f->nkh = a->nkeyholders < VGD_KH_MAX ? a->nkeyholders : VGD_KH_MAX;
 	for (int i = 0; i < f->nkh; i++)
 		f->kh_cpu[i] = a->kh_cpu ? a->kh_cpu[i] : -1;
@@ -376,7 +371,7 @@ int vgd_front_main(const vgd_front_args *a)
 	f->ctl_ev = event_new(f->base, a->ctl_fd, EV_READ | EV_PERSIST, ctl_readable, f);
 	f->tick = event_new(f->base, -1, EV_PERSIST, tick, f);
 	struct timeval tv = {0, TICK_MS * 1000};
-	if (!f->listener || !f->ctl_ev || !f->tick || !f->defer_ev || event_add(f->ctl_ev, NULL) < 0 ||
+	if (!f->listener || !f->ctl_ev || !f->tick || !f->defer_ev || !f->held_ev || event_add(f->ctl_ev, NULL) < 0 ||
 	    event_add(f->tick, &tv) < 0) {
 		vgd_err("cannot set up the front's events");
 		return 1;

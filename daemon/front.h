@@ -19,6 +19,16 @@ typedef struct {
 	const int *kh_cpu; /* per slot: the CPU its keyholder is pinned to, or -1 */
 } vgd_front_args;
 
+/* Connections the front holds, unread, over max_connections before it
+ * admits or refuses them (front_read.c): its descriptor budget includes
+ * them (supervisor.c). */
+#define VGD_FRONT_HELD_MAX 64
+
+/* Connections the front holds, unread, over max_connections before it
+ * admits or refuses them (front_read.c): its descriptor budget includes
+ * them (supervisor.c). */
+#define VGD_FRONT_HELD_MAX 64
+
 /* Runs until drained; returns the process exit status. */
 int vgd_front_main(const vgd_front_args *args);
 

@@ -310,8 +310,8 @@ void vgd_front_conn_close(front *f, conn *c)
 	close(c->fd);
 	c->fd = -1;
 	f->nconns--;
-	if (f->held_fd >= 0)
-		vgd_front_schedule(f); /* room for the held connection */
+	if (f->nheld)
+		vgd_front_schedule(f); /* room for a held connection */
 	vgd_front_uid_closed(f, c);
 	/* Queued jobs of a closed connection are dropped; those already with
 	 * a keyholder finish and their replies go nowhere. */

@@ -56,6 +56,22 @@
  * connection streaming. All connections together are bounded by
  * max_reply_buffers (vgd_front_conn_no_room; README "Memory"). */
 #define CONN_OUT_HIGH (256u << 10)
+/* A connection over max_connections or its uid's share is held (never
+ * read) for one to two VGD_HOLD_MS rounds before it is refused, so that
+ * the loop reads the ends of connections its client closed just before:
+ * at least one epoll_wait lies between. At most VGD_HELD_MAX are held;
+ * past them the listener pauses until the next round, so refusals leave
+ * at thousands a second (PROTOCOL.md 7.1: within 100 ms). */
+#define VGD_HOLD_MS 10
+#define VGD_HELD_MAX VGD_FRONT_HELD_MAX
+/* A connection over max_connections or its uid's share is held (never
+ * read) for one to two VGD_HOLD_MS rounds before it is refused, so that
+ * the loop reads the ends of connections its client closed just before:
+ * at least one epoll_wait lies between. At most VGD_HELD_MAX are held;
+ * past them the listener pauses until the next round, so refusals leave
+ * at thousands a second (PROTOCOL.md 7.1: within 100 ms). */
+#define VGD_HOLD_MS 10
+#define VGD_HELD_MAX VGD_FRONT_HELD_MAX
 
 /* The front's rate-limited log events (ratelog.h): what a client can make
  * it log. Each kind's suppressed count is a stat (log.suppressed.NAME). */
@@ -63,7 +79,7 @@ enum vgd_log_kind {
 	VGD_LK_MALFORMED, /* a connection closed for a malformed frame */
 	VGD_LK_TIMEOUT,   /* a connection closed for a stalled frame */
 	VGD_LK_DENIED,    /* a request refused for its key (unknown, ACL, policy) */
-	VGD_LK_REFUSED,   /* a connection refused (max_connections) */
+	VGD_LK_REFUSED,   /* a connection refused (max_connections, per uid) */
 	VGD_LK_COUNT
 };
 
@@ -183,9 +199,15 @@ struct front {
 	jobq queue;
 	uint64_t next_job;
 	conn *conns;
-	int held_fd; /* accepted at max_connections, not yet admitted or refused
-		      * (vgd_front_decide_held); -1: none, the listener is on */
-	int held_ticks; /* ticks that found it held */
+	/* Accepted over a limit, not yet admitted or refused
+	 * (vgd_front_decide_held): at most VGD_HELD_MAX, for one or two
+	 * rounds of VGD_HOLD_MS, never read. */
+	int held[VGD_HELD_MAX];
+	unsigned held_round[VGD_HELD_MAX]; /* hold_round when it was held */
+	int nheld;
+	unsigned hold_round;   /* advanced by each firing of held_ev */
+	int listener_paused;   /* held[] is full: accept no more for now */
+	struct event *held_ev; /* every VGD_HOLD_MS while any is held */
 	conn *released; /* closed and answered: freed at the next tick, so no
 			 * caller up the stack is left holding a freed conn */
 	size_t nconns;
@@ -251,7 +273,8 @@ static inline void vgd_front_want_pump(front *f)
 void vgd_front_on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 			 int salen, void *arg);
 void vgd_front_read_resumed(front *f);
-void vgd_front_decide_held(front *f, int final);
+void vgd_front_decide_held(front *f);
+void vgd_front_on_hold_round(evutil_socket_t fd, short what, void *arg);
 
 /* front_ops.c: one complete frame from a client. */
 void vgd_front_handle_frame(front *f, conn *c, const uint8_t *frame, size_t len);
@@ -305,7 +328,7 @@ void vgd_front_conn_close(front *f, conn *c);
 void vgd_front_conn_free_released(front *f);
 
 /* front_uid.c: per-uid limits. */
-unsigned vgd_front_uid_conns(front *f, uid_t uid);
+int vgd_front_uid_may_connect(front *f, uid_t uid);
 int vgd_front_uid_attach(front *f, conn *c);
 void vgd_front_uid_closed(front *f, conn *c);
 void vgd_front_uid_detach(front *f, conn *c);

@@ -153,42 +153,31 @@ static void conn_readable(evutil_socket_t fd, short what, void *arg)
 
 /* A new client on fd (non-blocking: the listener accepts with
  * SOCK_NONBLOCK), counted from now on. */
-static void admit(front *f, int fd)
+static void admit(front *f, int fd, const struct ucred *cred)
 {
-	struct ucred cred;
-	socklen_t cl = sizeof(cred);
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0) {
-		vgd_err("accept: %s", strerror(errno));
-		close(fd);
-		return;
-	}
-	/* One caller (uid) may hold max_connections_per_uid: the rest stay
-	 * for everyone else. */
-	if (vgd_front_uid_conns(f, cred.uid) >= (unsigned)f->lim.max_conns_per_uid) {
-		f->stats.connections_refused++;
-		f->stats.uid_refused++;
-		long n = vg_error_encode(0, 0, VG_ST_OVERLOADED, vg_reason(VG_R_TOO_MANY_CONNECTIONS),
-					 f->frame, sizeof(f->frame));
-		if (n > 0)
-			(void)send(fd, f->frame, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
-		close(fd);
-		return;
-	}
-	/* non-blocking: the listener accepts with SOCK_NONBLOCK */
-	if (!vgd_front_conn_new(f, fd, &cred, conn_readable)) {
+	if (!vgd_front_conn_new(f, fd, cred, conn_readable)) {
 		vgd_err("accept: out of memory");
 		close(fd);
 	}
 }
 
 /* Accepted only to say why in a connection error (PROTOCOL.md 7.1), then
- * closed. */
-static void refuse_conn(front *f, int fd, int why)
+ * closed: nothing it sent is read. The frame is one small send into an
+ * empty socket buffer, so it never waits. */
+static void refuse_conn(front *f, int fd, int why, const struct ucred *cred)
 {
 	f->stats.connections_refused++;
-	if (why == VG_R_TOO_MANY_CONNECTIONS)
-		vgd_front_log(f, VGD_LK_REFUSED, "refusing a connection: %zu of %d open",
-			      f->nconns, f->cfg->max_connections);
+	if (why == VG_R_TOO_MANY_CONNECTIONS) {
+		int uid_full = cred && !vgd_front_uid_may_connect(f, cred->uid) &&
+			       f->nconns < (size_t)f->cfg->max_connections;
+		if (uid_full)
+			f->stats.uid_refused++;
+		vgd_front_log(f, VGD_LK_REFUSED,
+			      "refusing a connection of uid %ld pid %ld: %s (%zu of %d open)",
+			      cred ? (long)cred->uid : -1L, cred ? (long)cred->pid : -1L,
+			      uid_full ? "its uid's share is taken" : "max_connections", f->nconns,
+			      f->cfg->max_connections);
+	}
 	long n = vg_conn_error_encode((uint8_t)vg_reason_status(why), vg_reason(why), f->frame,
 				      sizeof(f->frame));
 	if (n > 0)
@@ -196,34 +185,103 @@ static void refuse_conn(front *f, int fd, int why)
 	close(fd);
 }
 
-/* A connection that arrives with max_connections open is held, with the
- * listener off, rather than refused at once: libevent accepts a whole
- * backlog in one callback, before the loop has read the end-of-file of
- * connections whose clients closed just before connecting again, so they
- * would still count. The held one is admitted as soon as a connection
- * closes (vgd_front_conn_close asks for this), or refused at the next
- * tick if the limit still holds then (final): by then the loop has read
- * every close that came before it. Either way the listener accepts
- * again. */
-void vgd_front_decide_held(front *f, int final)
+/* Whether a connection of this caller fits now: under max_connections
+ * and its uid's share (vgd_front_uid_may_connect, which also keeps the
+ * last places for uids holding few). */
+static int fits(front *f, const struct ucred *cred)
 {
-	if (f->held_fd < 0)
-		return;
-	int fd = f->held_fd;
-	if (f->draining) {
-		f->held_fd = -1;
-		refuse_conn(f, fd, VG_R_SHUTTING_DOWN);
-		return; /* the listener stays off while draining */
+	return f->nconns < (size_t)f->cfg->max_connections &&
+	       vgd_front_uid_may_connect(f, cred->uid);
+}
+
+static int peer_cred(int fd, struct ucred *cred)
+{
+	socklen_t cl = sizeof(*cred);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, cred, &cl) < 0) {
+		vgd_err("accept: %s", strerror(errno));
+		return -1;
 	}
-	if (f->nconns < (size_t)f->cfg->max_connections)
-		admit(f, fd);
-	else if (final)
-		refuse_conn(f, fd, VG_R_TOO_MANY_CONNECTIONS);
-	else
-		return;
-	f->held_fd = -1;
-	if (f->listener)
+	return 0;
+}
+
+/* Remove held[i], keeping the others in arrival order. */
+static int unhold(front *f, int i)
+{
+	int fd = f->held[i];
+	f->nheld--;
+	memmove(&f->held[i], &f->held[i + 1], (size_t)(f->nheld - i) * sizeof(f->held[0]));
+	memmove(&f->held_round[i], &f->held_round[i + 1],
+		(size_t)(f->nheld - i) * sizeof(f->held_round[0]));
+	return fd;
+}
+
+/* Decide held connections: admit those that fit now. Refuse (final)
+ * those held since before the current round, unless this pass admitted
+ * one: then places are freeing up (their clients may have closed them
+ * already, unread), and the rest wait another round. Draining, refuse
+ * all. */
+static void decide(front *f, int final)
+{
+	int admitted = 0;
+	for (int i = 0; i < f->nheld;) {
+		struct ucred cred;
+		if (peer_cred(f->held[i], &cred) < 0) {
+			close(unhold(f, i));
+			continue;
+		}
+		if (f->draining) {
+			refuse_conn(f, unhold(f, i), VG_R_SHUTTING_DOWN, NULL);
+		} else if (fits(f, &cred)) {
+			admit(f, unhold(f, i), &cred);
+			admitted = 1;
+		} else {
+			i++;
+		}
+	}
+	for (int i = 0; i < f->nheld;) {
+		if (admitted) {
+			f->held_round[i++] = f->hold_round;
+		} else if (final && f->held_round[i] != f->hold_round) {
+			struct ucred cred;
+			int ok = peer_cred(f->held[i], &cred) == 0;
+			refuse_conn(f, unhold(f, i), VG_R_TOO_MANY_CONNECTIONS, ok ? &cred : NULL);
+		} else {
+			i++;
+		}
+	}
+	if (f->nheld == 0)
+		event_del(f->held_ev);
+	if (f->listener_paused && f->nheld < VGD_HELD_MAX && !f->draining && f->listener) {
+		f->listener_paused = 0;
 		evconnlistener_enable(f->listener);
+	}
+}
+
+/* Connections over a limit are held, never read, rather than refused at
+ * once: libevent accepts a whole backlog in one callback, before the loop
+ * has read the end-of-file of connections whose clients closed just
+ * before connecting again, so they would still count. A held one is
+ * admitted as soon as it fits (a close made room: the loop's settle step
+ * asks), or refused at the second round that finds it held (10 to 20 ms
+ * later: an epoll_wait lies between, and it reports every close that came
+ * before the connection). Draining, all are refused. */
+void vgd_front_decide_held(front *f)
+{
+	if (f->nheld)
+		decide(f, 0);
+}
+
+void vgd_front_on_hold_round(evutil_socket_t fd, short what, void *arg)
+{
+	front *f = arg;
+	(void)fd;
+	(void)what;
+	decide(f, 1);
+	f->hold_round++;
+	if (f->nheld) {
+		struct timeval tv = {0, VGD_HOLD_MS * 1000};
+		evtimer_add(f->held_ev, &tv);
+	}
 }
 
 void vgd_front_on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
@@ -234,19 +292,30 @@ void vgd_front_on_accept(struct evconnlistener *l, evutil_socket_t fd, struct so
 	(void)salen;
 	f->stats.connections_total++;
 	if (f->draining) {
-		refuse_conn(f, fd, VG_R_SHUTTING_DOWN);
+		refuse_conn(f, fd, VG_R_SHUTTING_DOWN, NULL);
 		return;
 	}
-	if (f->nconns >= (size_t)f->cfg->max_connections || f->held_fd >= 0) {
-		if (f->held_fd >= 0) { /* not expected: the listener is off */
-			refuse_conn(f, fd, VG_R_TOO_MANY_CONNECTIONS);
-			return;
-		}
-		f->held_fd = fd;
-		f->held_ticks = 0;
-		evconnlistener_disable(l); /* also ends libevent's accept loop */
-		vgd_front_schedule(f);     /* a close in this iteration admits it */
+	struct ucred cred;
+	if (peer_cred(fd, &cred) < 0) {
+		close(fd);
 		return;
 	}
-	admit(f, fd);
+	if (f->nheld == 0 && fits(f, &cred)) {
+		admit(f, fd, &cred);
+		return;
+	}
+	/* Over a limit, or behind others that are: held, in order. A full
+	 * hold pauses the listener (which also ends libevent's accept loop)
+	 * until a round or an admission makes room. */
+	f->held_round[f->nheld] = f->hold_round;
+	f->held[f->nheld++] = fd;
+	if (f->nheld == VGD_HELD_MAX) {
+		f->listener_paused = 1;
+		evconnlistener_disable(l);
+	}
+	if (!evtimer_pending(f->held_ev, NULL)) {
+		struct timeval tv = {0, VGD_HOLD_MS * 1000};
+		evtimer_add(f->held_ev, &tv);
+	}
+	vgd_front_schedule(f); /* a close in this iteration admits it */
 }

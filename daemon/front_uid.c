@@ -1,7 +1,8 @@
 /* front_uid.c: the front's per-uid accounting (see front_internal.h):
  * how many connections and requests in flight each client uid has, so
  * one caller cannot starve the others (max_connections_per_uid refuses
- * its next connection; max_inflight_per_uid pauses reading its
+ * its next connection, and the last places are kept for uids holding
+ * few; max_inflight_per_uid pauses reading its
  * connections until its requests are answered, as max_inflight does for
  * one connection). A leaf below front_conn.c, except that a uid falling
  * under its limit asks front_conn.c to resume its connections. Holds no
@@ -28,10 +29,24 @@ static uidacct *find(front *f, uid_t uid)
 	return NULL;
 }
 
-unsigned vgd_front_uid_conns(front *f, uid_t uid)
+/* Whether uid may open another connection (max_connections itself is
+ * the caller's check): below its share (max_connections_per_uid), and,
+ * for the last max_connections/16 places, only while it holds few
+ * (fewer than one eighth of those places, plus one). So the uids that
+ * filled the rest cannot take the places another uid needs: with the
+ * defaults (1024, 256 per uid), four uids at their share leave 64 places
+ * to uids holding fewer than 9. Below 16 connections nothing is kept. */
+int vgd_front_uid_may_connect(front *f, uid_t uid)
 {
 	uidacct *a = find(f, uid);
-	return a ? a->nconns : 0;
+	unsigned held = a ? a->nconns : 0;
+	size_t max = (size_t)f->cfg->max_connections;
+	size_t reserve = max / 16;
+	if (held >= (unsigned)f->lim.max_conns_per_uid)
+		return 0;
+	if (f->nconns + reserve >= max && held >= reserve / 8 + 1)
+		return 0;
+	return 1;
 }
 
 int vgd_front_uid_attach(front *f, conn *c)

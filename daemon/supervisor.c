@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cpus.h"
+#include "front.h"
 #include "log.h"
 #include "notify.h"
 #include "supervisor_internal.h"
@@ -67,13 +68,14 @@ static void on_sigterm(evutil_socket_t sig, short what, void *arg)
 
 /* ---- start-up ---- */
 /* The front needs a descriptor per connection plus its keyholder channels
- * (current and retiring after a reload), the listener, the control
- * channel, the event loop and stdio. Its hard limit is set to exactly
+ * (current and retiring after a reload), the connections it holds
+ * before refusing them, the listener, the control channel, the event
+ * loop and stdio. Its hard limit is set to exactly
  * that, so the supervisor must be able to grant it: raise our own limit
  * if we may, else serve fewer connections and say so. */
 static int front_fd_budget(sup *s)
 {
-	rlim_t reserve = 3u * (rlim_t)s->nslots + 32u;
+	rlim_t reserve = 3u * (rlim_t)s->nslots + 32u + VGD_FRONT_HELD_MAX;
 	rlim_t need = (rlim_t)s->cfg->max_connections + reserve;
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)

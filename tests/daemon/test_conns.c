@@ -1,6 +1,9 @@
 /* test_conns.c: at least 500 connections open at once, each doing a
  * request; max_connections: the excess is told "too many connections" in
- * a connection error and closed, the others are unaffected; a closed
+ * a connection error (opcode 0xff) and closed, the others are
+ * unaffected; 300 excess connections at once each get that error
+ * promptly; a uid over max_connections_per_uid gets the same 0xff frame;
+ * one uid cannot take the places another uid needs; a closed
  * connection stops counting at once (a burst of connect/close cycles
  * beside a checker that is never refused); a client that sends without
  * reading is not read further once its replies pile up (the front's
@@ -15,7 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -80,19 +86,41 @@ static int ping_ok(int fd, uint32_t id)
 	       rep.id == id;
 }
 
+/* A connection error as PROTOCOL.md 7.1 has it: opcode 0xff, id 0,
+ * OVERLOADED "too many connections", then the end of the connection. */
+static void assert_refused(int fd, int timeout_ms)
+{
+	uint8_t buf[512];
+	long n = dt_read_frame(fd, buf, sizeof(buf), timeout_ms);
+	assert_true(n >= VG_PROTO_HDR_LEN);
+	assert_int_equal(buf[3], VG_OP_CONN_ERROR); /* not 0x80, a reply to opcode 0 */
+	vg_reply rep;
+	assert_int_equal(vg_reply_decode(buf, (size_t)n, &rep), VG_ST_OK);
+	assert_int_equal(rep.status, VG_ST_OVERLOADED);
+	assert_true(rep.conn_error);
+	assert_int_equal(rep.id, 0);
+	assert_true(rep.reason_len >= 20 && memcmp(rep.reason, "too many connections", 20) == 0);
+	assert_int_equal(dt_wait_closed(fd, 5000), 1);
+}
+
+/* max_connections 64: one uid gets 60 (the last 64/16 = 4 places are
+ * kept for uids holding few), the excess is refused with the connection
+ * error, the others are unaffected. */
 static void test_max_connections(void **state)
 {
 	(void)state;
-	enum { MAXC = 40, EXTRA = 10 };
+	enum { MAXC = 64, ONE_UID = MAXC - MAXC / 16, EXTRA = 10 };
 	vgt_daemon d;
-	assert_int_equal(vgt_setup(&d, "max_connections = 40\n", vgt_default_keys), 0);
+	assert_int_equal(vgt_setup(&d, "max_connections = 64\nmax_connections_per_uid = 64\n",
+				   vgt_default_keys),
+			 0);
 	assert_int_equal(vgt_start(&d, 0, NULL), 0);
 	/* The harness's readiness ping may still be counted: wait for it. */
 	for (int i = 0; i < 100 && dt_stat(d.sock, "connections.open") != 1; i++)
 		usleep(20000);
 	usleep(100000);
-	int fds[MAXC];
-	for (int i = 0; i < MAXC; i++) {
+	int fds[ONE_UID];
+	for (int i = 0; i < ONE_UID; i++) {
 		fds[i] = dt_connect(d.sock);
 		assert_true(fds[i] >= 0);
 		assert_true(ping_ok(fds[i], (uint32_t)i)); /* accepted and served */
@@ -100,18 +128,10 @@ static void test_max_connections(void **state)
 	for (int i = 0; i < EXTRA; i++) {
 		int fd = dt_connect(d.sock); /* the kernel accepts into the backlog */
 		assert_true(fd >= 0);
-		uint8_t buf[512];
-		vg_reply rep;
-		assert_int_equal(dt_read_reply(fd, buf, sizeof(buf), 5000, &rep), 0);
-		assert_int_equal(rep.status, VG_ST_OVERLOADED);
-		assert_true(rep.conn_error); /* not a reply to anything */
-		assert_int_equal(rep.id, 0);
-		assert_true(rep.reason_len >= 20 &&
-			    memcmp(rep.reason, "too many connections", 20) == 0);
-		assert_int_equal(dt_wait_closed(fd, 5000), 1);
+		assert_refused(fd, 5000);
 		close(fd);
 	}
-	for (int i = 0; i < MAXC; i++)
+	for (int i = 0; i < ONE_UID; i++)
 		assert_true(ping_ok(fds[i], 1000u + (uint32_t)i)); /* unaffected */
 	/* One leaves: a newcomer gets in (once the front has seen the close). */
 	close(fds[0]);
@@ -128,7 +148,146 @@ static void test_max_connections(void **state)
 	assert_true(ok);
 	/* Asked over a held connection: a new one would be refused. */
 	assert_true(dt_stat_on(fds[1], "connections.refused") >= EXTRA);
-	for (int i = 0; i < MAXC; i++)
+	for (int i = 0; i < ONE_UID; i++)
+		close(fds[i]);
+	assert_int_equal(dt_stop_clean(&d), 0);
+}
+
+/* Many connections over the limit at once, none of which sends a byte:
+ * each gets its connection error and is closed. The front refused one
+ * held connection per two 0.1 s ticks (about 7 a second), so 300 took
+ * 40 s; held connections are now decided within two 10 ms rounds, so the
+ * 20 s allowed for all of them is generous. */
+static void test_many_refused_promptly(void **state)
+{
+	(void)state;
+	enum { MAXC = 16, OVER = 300 };
+	if (dt_raise_nofile() < OVER + MAXC + 64) {
+		printf("# RLIMIT_NOFILE too low: skipped\n");
+		skip();
+	}
+	vgt_daemon d;
+	assert_int_equal(vgt_setup(&d, "max_connections = 16\n", vgt_default_keys), 0);
+	assert_int_equal(vgt_start(&d, 0, NULL), 0);
+	for (int i = 0; i < 100 && dt_stat(d.sock, "connections.open") != 1; i++)
+		usleep(20000);
+	usleep(100000);
+	int held[MAXC], n = 0;
+	/* Fill the front (16 places; 16/16 = 1 kept for a light uid). */
+	for (; n < MAXC; n++) {
+		held[n] = dt_connect(d.sock);
+		assert_true(held[n] >= 0);
+		if (!ping_ok(held[n], (uint32_t)n)) {
+			close(held[n]);
+			break;
+		}
+	}
+	assert_int_equal(n, MAXC - 1);
+	static int over[OVER];
+	for (int i = 0; i < OVER; i++) {
+		over[i] = dt_connect(d.sock);
+		assert_true(over[i] >= 0);
+	}
+	long long t0 = dt_now_ms();
+	for (int i = 0; i < OVER; i++) {
+		long long left = t0 + 20000 - dt_now_ms();
+		assert_true(left > 0);
+		assert_refused(over[i], (int)left);
+		close(over[i]);
+	}
+	printf("# %d connections over max_connections: each got its connection error "
+	       "(%lld ms for all, after the last connect)\n",
+	       OVER, dt_now_ms() - t0);
+	for (int i = 0; i < n; i++) {
+		assert_true(ping_ok(held[i], 500u + (uint32_t)i));
+		close(held[i]);
+	}
+	assert_true(dt_stat(d.sock, "connections.refused") >= OVER);
+	assert_int_equal(dt_stop_clean(&d), 0);
+}
+
+/* max_connections_per_uid: the refusal is the 0xff connection error
+ * (it was an error reply with opcode 0x80, which cannot be told from a
+ * reply to opcode 0), counted, and logged. */
+static void test_uid_share_refused(void **state)
+{
+	(void)state;
+	vgt_daemon d;
+	assert_int_equal(vgt_setup(&d, "max_connections_per_uid = 3\n", vgt_default_keys), 0);
+	assert_int_equal(vgt_start(&d, 0, NULL), 0);
+	for (int i = 0; i < 100 && dt_stat(d.sock, "connections.open") != 0; i++)
+		usleep(20000);
+	int fds[3];
+	for (int i = 0; i < 3; i++) {
+		fds[i] = dt_connect(d.sock);
+		assert_true(fds[i] >= 0);
+		assert_true(ping_ok(fds[i], (uint32_t)i));
+	}
+	int fd = dt_connect(d.sock);
+	assert_true(fd >= 0);
+	assert_refused(fd, 5000);
+	close(fd);
+	assert_true(dt_stat_on(fds[0], "connections.refused_uid") >= 1);
+	assert_true(dt_wait_log(&d, "its uid's share is taken", 1, 5000));
+	for (int i = 0; i < 3; i++)
+		close(fds[i]);
+	assert_int_equal(dt_stop_clean(&d), 0);
+}
+
+/* One uid (root) holds every place it may; another uid (12345, in a
+ * forked child) still gets in, on the places kept for uids holding few.
+ * Before, one uid could fill max_connections and every other uid was
+ * refused. */
+static void test_other_uid_gets_in(void **state)
+{
+	(void)state;
+	enum { MAXC = 32 };
+	if (geteuid() != 0) {
+		printf("# not root: cannot connect as another uid: skipped\n");
+		skip();
+	}
+	vgt_daemon d;
+	assert_int_equal(vgt_setup(&d,
+				   "max_connections = 32\nmax_connections_per_uid = 32\n"
+				   "socket_mode = 0666\n",
+				   vgt_default_keys),
+			 0);
+	assert_int_equal(vgt_start(&d, 0, NULL), 0);
+	assert_int_equal(chmod(d.dir, 0711), 0); /* the other uid reaches the socket */
+	for (int i = 0; i < 100 && dt_stat(d.sock, "connections.open") != 1; i++)
+		usleep(20000);
+	usleep(100000);
+	int fds[MAXC], n = 0;
+	for (; n < MAXC; n++) {
+		fds[n] = dt_connect(d.sock);
+		assert_true(fds[n] >= 0);
+		uint8_t buf[512];
+		vg_reply rep;
+		uint8_t req[64];
+		long rl = dt_req_simple(req, sizeof(req), VG_OP_PING, 1);
+		assert_int_equal(dt_send_all(fds[n], req, (size_t)rl), 0);
+		assert_int_equal(dt_read_reply(fds[n], buf, sizeof(buf), 5000, &rep), 0);
+		if (rep.conn_error) {
+			close(fds[n]);
+			break;
+		}
+	}
+	printf("# uid 0 holds %d of %d places\n", n, MAXC);
+	assert_true(n < MAXC); /* refused before it took every place */
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		gid_t g = 54321;
+		if (setgroups(1, &g) < 0 || setgid(54321) < 0 || setuid(12345) < 0)
+			_exit(2);
+		int fd = dt_connect(d.sock);
+		_exit(fd >= 0 && ping_ok(fd, 77) ? 0 : 1);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	for (int i = 0; i < n; i++)
 		close(fds[i]);
 	assert_int_equal(dt_stop_clean(&d), 0);
 }
@@ -344,6 +503,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_many_connections),
 		cmocka_unit_test(test_max_connections),
+		cmocka_unit_test(test_many_refused_promptly),
+		cmocka_unit_test(test_uid_share_refused),
+		cmocka_unit_test(test_other_uid_gets_in),
 		cmocka_unit_test(test_connect_close_burst),
 		cmocka_unit_test(test_client_that_does_not_read),
 		cmocka_unit_test(test_reply_buffers_bound),
