@@ -517,8 +517,81 @@ static void test_frame_error_form(void **state)
 	n = vg_frame_error_encode(&h, VG_R_REPLY_BIT, out, sizeof out);
 	assert_int_equal(vg_reply_decode(out, (size_t)n, &rep), VG_ST_OK);
 	assert_true(rep.conn_error);
+	/* PROTOCOL.md 8: the form is the opcode's, the status and reason the
+	 * first failure's: a reserved opcode after a bad version is still a
+	 * connection error, saying BAD_VERSION */
+	h = (vg_frame_hdr){ .version = 2, .opcode = VG_OP_CONN_ERROR, .id = 14 };
+	n = vg_frame_error_encode(&h, VG_R_BAD_VERSION, out, sizeof out);
+	assert_int_equal(vg_reply_decode(out, (size_t)n, &rep), VG_ST_OK);
+	assert_true(rep.conn_error);
+	assert_int_equal(rep.id, 0);
+	assert_int_equal(rep.status, VG_ST_BAD_VERSION);
+	assert_int_equal(out[2], 1); /* version 1 framing */
 	/* a connection error is never a success */
 	assert_true(vg_conn_error_encode(VG_ST_OK, "ok", out, sizeof out) < 0);
+}
+
+/* A sign request with ALG alg and the optional items asked for, encoded
+ * by hand (the encoder would refuse some of them); returns its length. */
+enum { WITH_ROLE = 1, WITH_FORMAT = 2, FORMAT_FIRST = 4, CPU_3 = 8 };
+static size_t sign_frame(uint8_t *buf, size_t cap, uint8_t alg, int with)
+{
+	static const uint8_t digest[32];
+	vg_writer w;
+
+	vg_frame_begin(&w, buf, cap, VG_OP_SIGN, 0, 5);
+	if (with & FORMAT_FIRST)
+		vg_put_u8(&w, VG_T_SIG_FORMAT, VG_SIGFMT_RAW);
+	vg_put_str(&w, VG_T_KEY, "k");
+	vg_put_u8(&w, VG_T_ALG, alg);
+	vg_put(&w, VG_T_DATA, digest, sizeof digest);
+	if (with & WITH_ROLE)
+		vg_put_u8(&w, VG_T_TLS_ROLE, VG_TLS_SERVER);
+	if ((with & WITH_FORMAT) && !(with & FORMAT_FIRST))
+		vg_put_u8(&w, VG_T_SIG_FORMAT, VG_SIGFMT_RAW);
+	if (with & CPU_3)
+		vg_put(&w, VG_T_CLIENT_CPU, "\0\0\1", 3);
+	long n = vg_frame_end(&w);
+	assert_true(n > 0);
+	return (size_t)n;
+}
+
+/* PROTOCOL.md 4.2, 4.3, 6.5 and 8 step 3: ALG's value decides whether
+ * TLS_ROLE and SIG_FORMAT may stand in a sign request, and an unknown
+ * value allows neither (MALFORMED, whatever the item order); without them
+ * an unknown ALG is BAD_INPUT. Fixed widths are structure too: a 3-byte
+ * CLIENT_CPU is MALFORMED even beside an unknown ALG. */
+static void test_sign_structure_rules(void **state)
+{
+	static const struct {
+		uint8_t alg;
+		int with;
+		int status, why;
+	} cases[] = {
+		{ 99, 0, VG_ST_BAD_INPUT, VG_R_UNKNOWN_ALG },
+		{ 99, WITH_FORMAT, VG_ST_MALFORMED, VG_R_ITEM_NOT_ALLOWED },
+		{ 99, WITH_FORMAT | FORMAT_FIRST, VG_ST_MALFORMED, VG_R_ITEM_NOT_ALLOWED },
+		{ 99, WITH_ROLE, VG_ST_MALFORMED, VG_R_ITEM_NOT_ALLOWED },
+		{ 0, WITH_FORMAT, VG_ST_MALFORMED, VG_R_ITEM_NOT_ALLOWED },
+		{ 99, CPU_3, VG_ST_MALFORMED, VG_R_BAD_ITEM_LENGTH },
+		{ VG_ALG_ECDSA_P256_SHA256, CPU_3, VG_ST_MALFORMED, VG_R_BAD_ITEM_LENGTH },
+		{ VG_ALG_ECDSA_P256_SHA256, WITH_FORMAT, VG_ST_OK, VG_R_OK },
+		{ VG_ALG_ECDSA_P256_SHA256, WITH_FORMAT | WITH_ROLE, VG_ST_MALFORMED,
+		  VG_R_ITEM_NOT_ALLOWED },
+		{ VG_ALG_RSA_PSS_SHA256, WITH_FORMAT, VG_ST_MALFORMED, VG_R_ITEM_NOT_ALLOWED },
+		{ VG_ALG_TLS13, WITH_ROLE | WITH_FORMAT, VG_ST_MALFORMED, VG_R_ITEM_NOT_ALLOWED },
+		{ VG_ALG_TLS13, 0, VG_ST_MALFORMED, VG_R_MISSING_ITEM },
+	};
+	uint8_t buf[256];
+	vg_request rq;
+	const char *reason;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t n = sign_frame(buf, sizeof buf, cases[i].alg, cases[i].with);
+		assert_int_equal(vg_request_decode(buf, n, &rq, &reason), cases[i].status);
+		assert_string_equal(reason, vg_reason(cases[i].why));
+	}
 }
 
 /* Policy refusals name what the policy allows, in the config's words. */
@@ -741,6 +814,7 @@ int main(void)
 		cmocka_unit_test(test_reasons),
 		cmocka_unit_test(test_request_frame_check),
 		cmocka_unit_test(test_frame_error_form),
+		cmocka_unit_test(test_sign_structure_rules),
 		cmocka_unit_test(test_reason_policy),
 		cmocka_unit_test(test_reply_check),
 		cmocka_unit_test(test_tls13_content),
