@@ -7,8 +7,12 @@
  * compared with the document's bytes, and the connection must then stay
  * open (a ping is answered) or close, as the block says. A reply without
  * a request is provoked by the test: "refused" (a connection beyond
- * max_connections). */
+ * max_connections). Statements a byte example cannot show, because ECDSA
+ * signatures are randomized (a long digest's leftmost bits are signed,
+ * s is not normalised: PROTOCOL.md 4.2, 4.3), are checked with OpenSSL
+ * on a second daemon with ECDSA keys. */
 #include <ctype.h>
+#include <openssl/rand.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -221,10 +225,94 @@ static void test_examples(void **state)
 	assert_int_equal(ran, nex);
 }
 
+/* floor(n / 2) for the orders of P-256 and P-384 (FIPS 186-4 D.1.2.3,
+ * D.1.2.4): s above it is "high". */
+static const uint8_t half_n256[32] = {
+	0x7f, 0xff, 0xff, 0xff, 0x80, 0x00, 0x00, 0x00, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xde, 0x73, 0x7d, 0x56, 0xd3, 0x8b, 0xcf, 0x42, 0x79, 0xdc, 0xe5, 0x61, 0x7e, 0x31, 0x92, 0xa8,
+};
+static const uint8_t half_n384[48] = {
+	0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xe3, 0xb1, 0xa6, 0xc0, 0xfa, 0x1b, 0x96, 0xef,
+	0xac, 0x0d, 0x06, 0xd9, 0x24, 0x58, 0x53, 0xbd, 0x76, 0x76, 0x0c, 0xb5, 0x66, 0x62, 0x94, 0xb9,
+};
+
+/* The second daemon, with ECDSA keys; its teardown runs even when a check
+ * fails, so no daemon outlives the test. */
+static vgt_daemon e;
+static vg_client *ec;
+
+static int ecdsa_setup(void **state)
+{
+	static const char keys[] = "[key p256]\nfile = ecdsa-p256.pem\nallow = sign\n\n"
+				   "[key p384]\nfile = ecdsa-p384.pem\nallow = sign\n";
+	(void)state;
+	if (vgt_setup(&e, NULL, keys) < 0 || vgt_start(&e, 0, NULL) < 0)
+		return -1;
+	ec = vg_client_new(e.sock);
+	return ec ? 0 : -1;
+}
+
+static int ecdsa_teardown(void **state)
+{
+	(void)state;
+	vg_client_free(ec);
+	return dt_stop_clean(&e);
+}
+
+/* PROTOCOL.md 4.2: a digest longer than the order is cut to its leftmost
+ * bits, so the signature verifies as the curve's own algorithm over the
+ * digest's first bytes (and not over its last ones). 4.3: s is not
+ * normalised, so among 32 valid signatures some have s > n/2 and some
+ * not (all on one side has probability 2^-31). */
+static void test_ecdsa_statements(void **state)
+{
+	static const struct {
+		const char *key, *file;
+		int alg, own_alg;
+		size_t dlen, size;
+		const uint8_t *half;
+	} cases[] = {
+		{ "p256", "ecdsa-p256.pem", VGC_ALG_ECDSA_P256_SHA384, VGC_ALG_ECDSA_P256_SHA256, 48,
+		  32, half_n256 },
+		{ "p256", "ecdsa-p256.pem", VGC_ALG_ECDSA_P256_SHA512, VGC_ALG_ECDSA_P256_SHA256, 64,
+		  32, half_n256 },
+		{ "p384", "ecdsa-p384.pem", VGC_ALG_ECDSA_P384_SHA512, VGC_ALG_ECDSA_P384_SHA384, 64,
+		  48, half_n384 },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		void *pk = vt_load_file(&e, cases[i].file);
+		size_t size = cases[i].size, dlen = cases[i].dlen;
+		int high = 0, n = 32;
+		assert_non_null(pk);
+		for (int k = 0; k < n; k++) {
+			uint8_t dg[64], sig[96];
+			size_t sl = 0;
+			assert_int_equal(RAND_bytes(dg, (int)dlen), 1);
+			assert_int_equal(vg_client_sign_format(ec, cases[i].key, cases[i].alg,
+							       VGC_SIG_RAW, dg, dlen, sig,
+							       sizeof sig, &sl),
+					 0);
+			assert_int_equal(sl, 2 * size);
+			assert_true(vt_verify_ecdsa_raw(pk, cases[i].alg, dg, dlen, sig, sl));
+			assert_true(vt_verify_ecdsa_raw(pk, cases[i].own_alg, dg, size, sig, sl));
+			assert_false(vt_verify_ecdsa_raw(pk, cases[i].own_alg, dg + dlen - size,
+							 size, sig, sl));
+			high += memcmp(sig + size, cases[i].half, size) > 0;
+		}
+		printf("# %s, %zu-byte digests: leftmost %zu bytes signed; %d of %d high-s\n",
+		       cases[i].key, dlen, size, high, n);
+		assert_true(high > 0 && high < n);
+		vt_free(pk);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_examples),
+		cmocka_unit_test_setup_teardown(test_ecdsa_statements, ecdsa_setup, ecdsa_teardown),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
