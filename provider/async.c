@@ -468,7 +468,7 @@ int vg_prov_async_call(vg_prov_conn *c, const vg_prov_req *rq, uint8_t *out, siz
 		snprintf(err, errlen, "%s",
 			 r == VGC_E_CONNECT ? vg_client_errmsg(cl) : vg_client_strerror(r));
 		if (r == VGC_E_CONNECT)
-			vg_prov_explain_connect(c->socket, err, errlen);
+			vg_prov_explain_connect(c, err, errlen);
 		s->state = SLOT_IDLE;
 		s->conn = NULL;
 		__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
@@ -477,6 +477,7 @@ int vg_prov_async_call(vg_prov_conn *c, const vg_prov_req *rq, uint8_t *out, siz
 		*status = r;
 		return 1;
 	}
+	c->told = 0; /* connected: a later failure is reported again */
 	vg_prov_conn_ref(c); /* the job's, until it is done or abandoned */
 	list_append(a, s);
 	vg_prov_stat_add(VG_PROV_ST_ASYNC, 1);

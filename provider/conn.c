@@ -55,11 +55,11 @@ vg_client *vg_prov_conn_client(vg_prov_conn *c)
 	return c->client;
 }
 
-static int fail(const vg_prov_conn *c, vg_client *cl, int r, char *err, size_t errlen)
+static int fail(vg_prov_conn *c, vg_client *cl, int r, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "%s", cl ? vg_client_errmsg(cl) : vg_client_strerror(r));
 	if (r == VGC_E_CONNECT)
-		vg_prov_explain_connect(c->socket, err, errlen);
+		vg_prov_explain_connect(c, err, errlen);
 	return r;
 }
 
@@ -81,6 +81,8 @@ int vg_prov_conn_call(vg_prov_conn *c, const vg_prov_req *rq, uint8_t *out, size
 					 out_len);
 	else if (cl && rq->kind == VG_PROV_OP_RSA)
 		r = vg_client_rsa_private(cl, rq->key, rq->data, rq->len, out, cap, out_len);
+	if (r != VGC_E_CONNECT)
+		c->told = 0; /* vgd answered: its next absence is reported again */
 	if (r < 0)
 		fail(c, cl, r, err, errlen);
 	pthread_mutex_unlock(&c->lock);
@@ -93,6 +95,8 @@ int vg_prov_conn_public_key(vg_prov_conn *c, const char *name, vgc_key_info *inf
 	pthread_mutex_lock(&c->lock);
 	vg_client *cl = vg_prov_conn_client(c);
 	int r = cl ? vg_client_public_key(cl, name, info) : VGC_E_NOMEM;
+	if (r != VGC_E_CONNECT)
+		c->told = 0; /* vgd answered: its next absence is reported again */
 	if (r < 0)
 		fail(c, cl, r, err, errlen);
 	pthread_mutex_unlock(&c->lock);

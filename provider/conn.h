@@ -49,17 +49,19 @@ struct vg_prov_conn {
 	vg_client *client; /* made on first use */
 	char *socket;      /* NULL: $VGD_SOCKET or the default */
 	int timeout_ms;
+	int told; /* the unreachable socket was reported on stderr (reach.c) */
 	vg_prov_async async;
 };
 
 /* conn.c: the client, made on first use; called with the lock held. */
 vg_client *vg_prov_conn_client(vg_prov_conn *c);
 
-/* reach.c: after a failed connect (VGC_E_CONNECT) to socket (NULL:
- * $VGD_SOCKET or the default), replace err with one line naming the
- * socket, the errno and its likely cause. Leaves err alone when the
- * socket accepts a connection now. */
-void vg_prov_explain_connect(const char *socket, char *err, size_t errlen);
+/* reach.c: after a failed connect (VGC_E_CONNECT) to c's socket, replace
+ * err with one line naming the socket, the errno and its likely cause
+ * (err is left alone when the socket accepts a connection now), and write
+ * that line to stderr once until a request succeeds again (c->told).
+ * Called with c's lock held. */
+void vg_prov_explain_connect(vg_prov_conn *c, char *err, size_t errlen);
 
 /* async.c */
 void vg_prov_async_init(vg_prov_async *a);

@@ -3,7 +3,9 @@
  * HAProxy) prints only what the provider raises, and vgd never sees a
  * connection that did not happen, so this line is the admin's only clue.
  * It names the socket, the errno and the usual cause of that errno in a
- * web server's deployment (the socket's group, a chroot, vgd stopped).
+ * web server's deployment (the socket's group, a chroot, vgd stopped),
+ * raised as OpenSSL errors are (nginx prints them) and on stderr (HAProxy
+ * prints no OpenSSL error).
  * Nothing here is secret: paths, ids and errno values only. */
 #include <errno.h>
 #include <fcntl.h>
@@ -64,9 +66,9 @@ static const struct {
 	{ENAMETOOLONG, "ENAMETOOLONG", "the socket path is too long for a Unix socket"},
 };
 
-void vg_prov_explain_connect(const char *socket, char *err, size_t errlen)
+void vg_prov_explain_connect(vg_prov_conn *c, char *err, size_t errlen)
 {
-	const char *path = effective_path(socket);
+	const char *path = effective_path(c->socket);
 	int e = probe(path);
 	if (e == 0)
 		return; /* reachable now: libvgclient's own text stays */
@@ -83,4 +85,13 @@ void vg_prov_explain_connect(const char *socket, char *err, size_t errlen)
 	}
 	snprintf(err, errlen, "cannot connect to vgd at %s: %s (%s) as uid %u gid %u: %s", path,
 		 name, strerror(e), (unsigned)geteuid(), (unsigned)getegid(), cause);
+	/* HAProxy prints none of OpenSSL's error queue (neither when it loads
+	 * its certificates nor for a failed handshake: "SSL handshake
+	 * failure"), so the line also goes to stderr, which HAProxy's and
+	 * nginx's units send to the journal; once per failure streak, not
+	 * once per handshake. */
+	if (!c->told) {
+		c->told = 1;
+		fprintf(stderr, "vgd provider: %s\n", err);
+	}
 }

@@ -1405,6 +1405,39 @@ static void test_haproxy_client_gone(void **state)
 	assert_int_equal(settled_fds(worker, fd0), fd0);
 }
 
+/* HAProxy prints none of OpenSSL's errors ("No Private Key found"), so
+ * the provider writes why it cannot reach vgd to stderr as well: `haproxy
+ * -c` with a socket path where nothing is (vgd down, or a chroot hiding
+ * it) must show the line with the path and ENOENT, once. */
+static void test_haproxy_check_unreachable(void **state)
+{
+	char cnf[400], env_conf[420], missing[400], out[400], line[600];
+	FILE *o = fopen(path(cnf, sizeof(cnf), "openssl-missing.cnf"), "w");
+	assert_non_null(o);
+	path(missing, sizeof(missing), "missing.sock");
+	fprintf(o,
+		"openssl_conf = openssl_init\n\n[openssl_init]\nproviders = provider_sect\n\n"
+		"[provider_sect]\ndefault = default_sect\nvgd = vgd_sect\n\n"
+		"[default_sect]\nactivate = 1\n\n"
+		"[vgd_sect]\nmodule = %s/vgd.so\nsocket = %s\nactivate = 1\n",
+		W.provdir, missing);
+	fclose(o);
+	snprintf(env_conf, sizeof(env_conf), "OPENSSL_CONF=%s", cnf);
+	char cfg[400];
+	path(cfg, sizeof(cfg), "haproxy.cfg");
+	char *argv[] = {(char *)W.haproxy, "-c", "-f", cfg, NULL};
+	char *env[] = {env_conf, "VGD_SOCKET", NULL};
+	int rc = run(argv, env, NULL, next_out(out, sizeof(out)), 20000);
+	char *s = vgt_slurp(out);
+	snprintf(line, sizeof(line), "vgd provider: cannot connect to vgd at %s: ENOENT", missing);
+	char *first = s ? strstr(s, line) : NULL;
+	int ok = rc > 0 && first && !strstr(first + 1, line);
+	if (!ok)
+		dump(out);
+	free(s);
+	assert_true(ok);
+}
+
 /* vgd stops: handshakes fail (they do not hang) and HAProxy stays up;
  * vgd back: they succeed again, the worker reconnecting from inside its
  * chroot as the haproxy user, through the bind mount. */
@@ -1459,6 +1492,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_haproxy_async_concurrent),
 		cmocka_unit_test(test_haproxy_client_gone),
 		cmocka_unit_test(test_haproxy_vgd_restart),
+		cmocka_unit_test(test_haproxy_check_unreachable),
 	};
 	if (argc == 2 && strcmp(argv[1], "s_server") == 0)
 		return left_behind(cmocka_run_group_tests_name("s_server", s_server_tests,
