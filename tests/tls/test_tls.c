@@ -1,11 +1,13 @@
 /* test_tls.c: TLS servers using keys held by vgd through the provider
  * (provider/vgd.so): real handshakes with `openssl s_server` (argument
- * "s_server"), Debian's nginx (argument "nginx") or HAProxy (argument
- * "haproxy", configured with the README's snippet, asynchronous signing
- * included) against a real vgd,
- * with Ed25519, RSA and ECDSA P-256/P-384 keys, checked with openssl
- * s_client / curl and vgd's statistics. Every process started here is
- * killed at the end (proc.c), all on 127.0.0.1. */
+ * "s_server"), nginx as Debian runs it (argument "nginx": root master,
+ * www-data workers, configured from doc/nginx.md, certbot's renewal
+ * through the shipped deploy hook) or HAProxy (argument "haproxy":
+ * Debian's haproxy.cfg, user haproxy in its chroot, plus doc/haproxy.md's
+ * block and socket bind mount, asynchronous signing included) against a
+ * real vgd, with Ed25519, RSA and ECDSA P-256/P-384 keys, checked with
+ * openssl s_client / curl and vgd's statistics. Every process started
+ * here is killed at the end (proc.c), all on 127.0.0.1. */
 #include <dirent.h>
 #include <pwd.h>
 #include <fcntl.h>
