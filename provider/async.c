@@ -477,7 +477,7 @@ int vg_prov_async_call(vg_prov_conn *c, const vg_prov_req *rq, uint8_t *out, siz
 		*status = r;
 		return 1;
 	}
-	c->told = 0; /* connected: a later failure is reported again */
+	c->told = 0;         /* connected: a later failure is reported again */
 	vg_prov_conn_ref(c); /* the job's, until it is done or abandoned */
 	list_append(a, s);
 	vg_prov_stat_add(VG_PROV_ST_ASYNC, 1);

@@ -251,7 +251,8 @@ static char *doc_line(const char *env, const char *prefix)
 		l = nl ? nl + 1 : l + n;
 	}
 	if (!out)
-		fprintf(stderr, "no line starting \"%s\" in %s (%s)\n", prefix, file ? file : "?", env);
+		fprintf(stderr, "no line starting \"%s\" in %s (%s)\n", prefix, file ? file : "?",
+			env);
 	free(text);
 	return out;
 }
@@ -585,10 +586,11 @@ static void expect_unreachable(const char *sock, unsigned uid, unsigned gid,
 			 "%s -provider default -provider vgd -in vgd:ed -pubout",
 			 uid, gid, W.openssl, W.provdir);
 	else
-		snprintf(cmd, sizeof(cmd),
-			 "exec %s pkey -provider-path %s -provider default -provider vgd -in vgd:ed "
-			 "-pubout",
-			 W.openssl, W.provdir);
+		snprintf(
+			cmd, sizeof(cmd),
+			"exec %s pkey -provider-path %s -provider default -provider vgd -in vgd:ed "
+			"-pubout",
+			W.openssl, W.provdir);
 	char env_sock[400];
 	snprintf(env_sock, sizeof(env_sock), "VGD_SOCKET=%s", sock);
 	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
@@ -721,7 +723,8 @@ static int certbot_issue(int n)
 	snprintf(cmd, sizeof(cmd),
 		 "set -e; L='%s/letsencrypt'; N=%d; A=$L/archive/" CB_NAME "\n"
 		 "mkdir -p $A $L/live/" CB_NAME "; chmod 700 $L/archive $L/live\n"
-		 "'%s' genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out $A/privkey$N.pem\n"
+		 "'%s' genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "
+		 "$A/privkey$N.pem\n"
 		 "chmod 600 $A/privkey$N.pem\n"
 		 "'%s' req -x509 -new -key $A/privkey$N.pem -subj /CN=" CB_NAME
 		 " -addext subjectAltName=DNS:" CB_NAME " -days 2 -out $A/cert$N.pem\n"
@@ -778,8 +781,10 @@ static int nginx_setup_inner(void)
 {
 	char *uids = doc_line("VG_DOC_NGINX", "uids = ");
 	char *base = uids ? keys_with(uids) : NULL, *keys = NULL;
-	if (base && asprintf(&keys, "%s\n[key " CB_NAME "]\nfile = live-keys/" CB_NAME
-			    ".pem\nallow = sign\n%s\n", base, uids) < 0)
+	if (base &&
+	    asprintf(&keys,
+		     "%s\n[key " CB_NAME "]\nfile = live-keys/" CB_NAME ".pem\nallow = sign\n%s\n",
+		     base, uids) < 0)
 		keys = NULL;
 	free(base);
 	char *block = doc_block("VG_DOC_NGINX", "nginx");
@@ -879,8 +884,8 @@ static int fetch_host(const char *host, const char *cert, int port, const char *
 	unlink(body);
 	int rc;
 	if (W.curl) {
-		char *argv[20] = {(char *)W.curl, "-sS", "--max-time", "10", "--cacert", (char *)cert,
-				  "--resolve", resolve, "-o", body};
+		char *argv[20] = {(char *)W.curl, "-sS",       "--max-time", "10", "--cacert",
+				  (char *)cert,   "--resolve", resolve,      "-o", body};
 		int n = 10;
 		if (strcmp(version, "1.2") == 0) {
 			argv[n++] = "--tlsv1.2";
@@ -899,10 +904,19 @@ static int fetch_host(const char *host, const char *cert, int port, const char *
 		assert_non_null(o);
 		fprintf(o, "GET / HTTP/1.0\r\nHost: %s\r\n\r\n", host);
 		fclose(o);
-		char *argv[] = {(char *)W.openssl, "s_client", "-connect", connect, "-servername",
-				(char *)host, "-quiet", "-ign_eof", "-CAfile", (char *)cert,
+		char *argv[] = {(char *)W.openssl,
+				"s_client",
+				"-connect",
+				connect,
+				"-servername",
+				(char *)host,
+				"-quiet",
+				"-ign_eof",
+				"-CAfile",
+				(char *)cert,
 				"-verify_return_error",
-				strcmp(version, "1.2") == 0 ? "-tls1_2" : "-tls1_3", NULL};
+				strcmp(version, "1.2") == 0 ? "-tls1_2" : "-tls1_3",
+				NULL};
 		char *env[] = {"OPENSSL_CONF", NULL};
 		rc = run(argv, env, req, body, 15000);
 	}
@@ -999,8 +1013,8 @@ static void test_nginx_certbot_renewal(void **state)
 	assert_int_equal(st.st_mode & 07777, 0600);
 	assert_int_equal(st.st_uid, dir.st_uid);
 	assert_int_equal(st.st_gid, dir.st_gid);
-	char *a = vgt_slurp(copy), *b = vgt_slurp(cb_path(arch, sizeof(arch),
-							"archive/" CB_NAME "/privkey2.pem"));
+	char *a = vgt_slurp(copy),
+	     *b = vgt_slurp(cb_path(arch, sizeof(arch), "archive/" CB_NAME "/privkey2.pem"));
 	assert_true(a && b && strcmp(a, b) == 0);
 	free(a);
 	free(b);
@@ -1105,7 +1119,8 @@ static char *doc_haproxy_cfg(const char *crt_dir, int port)
 	char bind[64], crt[420];
 	snprintf(bind, sizeof(bind), "bind 127.0.0.1:%d ssl", port);
 	snprintf(crt, sizeof(crt), "crt %s", crt_dir);
-	if (subst(&block, "bind :443 ssl", bind) < 0 || subst(&block, "crt /etc/haproxy/vgd/", crt) < 0) {
+	if (subst(&block, "bind :443 ssl", bind) < 0 ||
+	    subst(&block, "crt /etc/haproxy/vgd/", crt) < 0) {
 		free(block);
 		return NULL;
 	}
