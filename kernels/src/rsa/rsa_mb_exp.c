@@ -91,7 +91,7 @@ void vg_rsa_mb_exp(const struct vg_rsa_mb_impl *im, size_t L, size_t limbs,
 	 * keeps a wrong call from reading past the scratch. */
 	if (k < 0 || nl == 0 || nl > LANES || windows == 0 || 52 * L < 64 * limbs + 2)
 		return;
-	vg_amm52mb_fn *mul = im->mul[k];
+	vg_amm52mb_fn *mul = im->mul[k], *sqr = im->sqr[k];
 	vg_rsa52mb_select_fn *select = im->select[k];
 
 	vg_wipe(&s.acc, sizeof(s) - offsetof(struct mb_scratch, acc));
@@ -138,7 +138,7 @@ void vg_rsa_mb_exp(const struct vg_rsa_mb_impl *im, size_t L, size_t limbs,
 		windows_at(s.idx, lanes, nl, WBITS * w, ebits);
 		select(s.sel, tab, s.idx);
 		for (int q = 0; q < WBITS; q++)
-			mul(s.acc, s.acc, s.acc, s.m, s.k0);
+			sqr(s.acc, s.acc, s.acc, s.m, s.k0);
 		mul(s.acc, s.acc, s.sel, s.m, s.k0);
 	}
 

@@ -48,6 +48,7 @@ extern const size_t vg_rsa_mb_digits[VG_RSA_MB_SIZES];
 struct vg_rsa_mb_impl {
 	struct vg_variant v;
 	vg_amm52mb_fn *mul[VG_RSA_MB_SIZES];
+	vg_amm52mb_fn *sqr[VG_RSA_MB_SIZES]; /* called with b == a; the same bits as mul */
 	vg_rsa52mb_select_fn *select[VG_RSA_MB_SIZES];
 };
 
@@ -64,7 +65,7 @@ void vg_amm52mb_c(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint6
 void vg_rsa52mb_select_c(uint64_t *sel, const uint64_t *table, const uint64_t *idx, size_t L);
 
 /* The assembly (kernels/x86_64/rsa/amm52mb_ifma.asm), only with asm. */
-vg_amm52mb_fn vg_amm52mb_ifma_20;
+vg_amm52mb_fn vg_amm52mb_ifma_20, vg_amm52mb_sqr_ifma_20;
 vg_rsa52mb_select_fn vg_rsa52mb_select_ifma_20;
 
 /* One lane of a batched exponentiation: r = x^e mod m, fully reduced,

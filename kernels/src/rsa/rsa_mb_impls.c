@@ -75,6 +75,7 @@ const struct vg_rsa_mb_impl vg_rsa_mb_impls[] = {
 	{
 		.v = {"c", 0},
 		.mul = {amm52mb_c_20, amm52mb_c_30, amm52mb_c_40},
+		.sqr = {amm52mb_c_20, amm52mb_c_30, amm52mb_c_40},
 		.select = {select_c_20, select_c_30, select_c_40},
 	},
 #if VG_HAVE_ASM
@@ -83,6 +84,7 @@ const struct vg_rsa_mb_impl vg_rsa_mb_impls[] = {
 		 * registers); 30 and 40 digits use the C slots for now. */
 		.v = {"ifma", VG_TIER_IFMA},
 		.mul = {vg_amm52mb_ifma_20, amm52mb_c_30, amm52mb_c_40},
+		.sqr = {vg_amm52mb_sqr_ifma_20, amm52mb_c_30, amm52mb_c_40},
 		.select = {vg_rsa52mb_select_ifma_20, select_c_30, select_c_40},
 	},
 #endif

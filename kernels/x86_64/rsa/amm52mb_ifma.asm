@@ -46,6 +46,28 @@
 %define ZT zmm24                        ; carry temporary
 %define ZM zmm25                        ; 2^52 - 1 in every lane
 
+; MY i: the m y half of step i, y = A[0] k0 mod 2^52 already in ZY: the
+; products into A[0..L], A[0] and A[1] first (the next step's y needs
+; them), then the carry out of A[0] into A[1].
+%macro MY 1
+%assign %%i %1
+	vpmadd52luq A(%%i, 0), ZY, [rcx]
+	vpmadd52luq A(%%i, 1), ZY, [rcx + 64]
+	vpmadd52huq A(%%i, 1), ZY, [rcx]
+	vpsrlq ZT, A(%%i, 0), 52
+	vpaddq A(%%i, 1), A(%%i, 1), ZT
+%assign %%j 2
+%rep L - 2
+	vpmadd52luq A(%%i, %%j), ZY, [rcx + 64 * %%j]
+%assign %%j %%j + 1
+%endrep
+%assign %%j 1
+%rep L - 1
+	vpmadd52huq A(%%i, %%j + 1), ZY, [rcx + 64 * %%j]
+%assign %%j %%j + 1
+%endrep
+%endmacro
+
 ; STEP i: one digit of b (the method above), registers renamed by i.
 %macro STEP 1
 %assign %%i %1
@@ -66,22 +88,33 @@
 	vpmadd52huq A(%%i, %%j + 1), ZB, [rsi + 64 * %%j]
 %assign %%j %%j + 1
 %endrep
-	; the y products: A[0] and A[1] first (the next step's y needs them)
-	vpmadd52luq A(%%i, 0), ZY, [rcx]
-	vpmadd52luq A(%%i, 1), ZY, [rcx + 64]
-	vpmadd52huq A(%%i, 1), ZY, [rcx]
-	vpsrlq ZT, A(%%i, 0), 52
-	vpaddq A(%%i, 1), A(%%i, 1), ZT
-%assign %%j 2
-%rep L - 2
-	vpmadd52luq A(%%i, %%j), ZY, [rcx + 64 * %%j]
-%assign %%j %%j + 1
+	MY %%i
+%endmacro
+
+; The final carry pass of both functions: after L steps the result's
+; digit j is A(L, j) (each below 2^59; the value is below 2^(52 L), so the
+; carry out of the top digit is zero and its mask drops nothing).
+%macro FINAL 0
+%assign j 0
+%rep L
+%if j < L - 1
+	vpsrlq ZT, A(L, j), 52
+	vpaddq A(L, j + 1), A(L, j + 1), ZT
+%endif
+	vpandq A(L, j), A(L, j), ZM
+	vmovdqu64 [rdi + 64 * j], A(L, j)
+%assign j j + 1
 %endrep
-%assign %%j 1
-%rep L - 1
-	vpmadd52huq A(%%i, %%j + 1), ZY, [rcx + 64 * %%j]
-%assign %%j %%j + 1
+%endmacro
+
+; WIPE n: zero zmm0..zmm(n-1) (they held secrets), then vzeroupper.
+%macro WIPE 1
+%assign %%k 0
+%rep %1
+	vpxorq zmm %+ %%k, zmm %+ %%k, zmm %+ %%k
+%assign %%k %%k + 1
 %endrep
+	vzeroupper
 %endmacro
 
 FUNC vg_amm52mb_ifma_20
@@ -97,22 +130,101 @@ FUNC vg_amm52mb_ifma_20
 	STEP i
 %assign i i + 1
 %endrep
-	; after L steps the result's digit j is A(L, j): carry once through
-	; them (each below 2^59; the value below 2^(52 L), so the carry out of
-	; the top digit is zero, and its mask drops nothing)
-%assign j 0
-%rep L
-%if j < L - 1
-	vpsrlq ZT, A(L, j), 52
-	vpaddq A(L, j + 1), A(L, j + 1), ZT
-%endif
-	vpandq A(L, j), A(L, j), ZM
-	vmovdqu64 [rdi + 64 * j], A(L, j)
-%assign j j + 1
-%endrep
-	vzeroupper
+	FINAL
+	WIPE 26
 	ret
 ENDFUNC vg_amm52mb_ifma_20
+
+; The squaring's frame: e_j = 2 a_j mod 2^52 and d_j = e_j + (a_(j-1) >>
+; 51), the digits of 2a normalised (d_j is even plus at most 1: below
+; 2^52), both 64-byte aligned.
+%define EJ(j) [rsp + 64 * (j)]
+%define DJ(j) [rsp + 64 * L + 64 * (j)]
+%define SQFRAME (128 * L + 64)
+
+; SQSTEP i: step i of the squaring. Weight i + j goes to A[j] as in STEP;
+; of the products a_i a_j only j >= i are taken, the cross ones doubled:
+; sum_(j > i) 2 a_j 2^(52 j) is e_(i+1) 2^(52 (i+1)) + sum_(j > i+1) d_j
+; 2^(52 j) (d_(i+1) would count a_i's top bit, which is a_i's own digit
+; of 2a). Every product of weight i lands by step i (at step min(j, k)
+; <= i), so A[0] is complete at the start of step i > 0, and y comes
+; first.
+%macro SQSTEP 1
+%assign %%i %1
+	vmovdqu64 ZB, [rsi + 64 * %%i]
+%if %%i > 0
+	vpxorq A(%%i, L), A(%%i, L), A(%%i, L)
+	vpxorq ZY, ZY, ZY
+	vpmadd52luq ZY, A(%%i, 0), ZK
+%endif
+	vpmadd52luq A(%%i, %%i), ZB, ZB
+%if %%i == 0
+	vpxorq ZY, ZY, ZY
+	vpmadd52luq ZY, A(%%i, 0), ZK
+%endif
+	vpmadd52huq A(%%i, %%i + 1), ZB, ZB
+%if %%i + 1 < L
+	vpmadd52luq A(%%i, %%i + 1), ZB, EJ(%%i + 1)
+	vpmadd52huq A(%%i, %%i + 2), ZB, EJ(%%i + 1)
+%endif
+%assign %%j %%i + 2
+%if %%i + 2 < L
+%rep L - %%i - 2
+	vpmadd52luq A(%%i, %%j), ZB, DJ(%%j)
+	vpmadd52huq A(%%i, %%j + 1), ZB, DJ(%%j)
+%assign %%j %%j + 1
+%endrep
+%endif
+	MY %%i
+%endmacro
+
+; void vg_amm52mb_sqr_ifma_20(uint64_t *r, const uint64_t *a,
+;                             const uint64_t *b, const uint64_t *m,
+;                             const uint64_t k0[8])
+; r = a a 2^(-52 L) "almost", the multiply's result for b == a (b is not
+; read: the slot's contract is b == a), with about 0.8 of its products.
+FUNC vg_amm52mb_sqr_ifma_20
+	push rbp
+	mov rbp, rsp
+	sub rsp, SQFRAME
+	and rsp, -64
+%assign i 0
+%rep NA
+	vpxorq zmm %+ i, zmm %+ i, zmm %+ i
+%assign i i + 1
+%endrep
+	vmovdqu64 ZK, [r8]
+	vpbroadcastq ZM, [rel m52]
+	; e and d (ZB, ZY and ZT as temporaries: the steps load their own)
+%assign j 0
+%rep L
+	vmovdqu64 ZB, [rsi + 64 * j]
+	vpaddq ZY, ZB, ZB
+	vpandq ZY, ZY, ZM
+	vmovdqa64 EJ(j), ZY
+%if j > 0
+	vpaddq ZY, ZY, ZT
+	vmovdqa64 DJ(j), ZY
+%endif
+	vpsrlq ZT, ZB, 51
+%assign j j + 1
+%endrep
+%assign i 0
+%rep L
+	SQSTEP i
+%assign i i + 1
+%endrep
+	FINAL
+	WIPE 26
+%assign j 0
+%rep 2 * L
+	vmovdqa64 [rsp + 64 * j], zmm0
+%assign j j + 1
+%endrep
+	mov rsp, rbp
+	pop rbp
+	ret
+ENDFUNC vg_amm52mb_sqr_ifma_20
 
 %define TBL 32                          ; VG_RSA_MB_TABLE
 %define S(j) zmm %+ j                   ; sel digit j: zmm0..zmm19
@@ -149,7 +261,7 @@ align 32
 	vmovdqu64 [rdi + 64 * j], S(j)
 %assign j j + 1
 %endrep
-	vzeroupper
+	WIPE 32
 	ret
 ENDFUNC vg_rsa52mb_select_ifma_20
 

@@ -8,7 +8,8 @@
  * 2^k - 1 below 2m, every digit 2^52 - 1 where the contract allows it:
  * b with a < m) beside random operands below 2m in the other lanes, the
  * edge lane moving through every position; outputs into sentinel-guarded
- * buffers and in place over a and over b. The table read on random
+ * buffers and in place over a and over b. The squaring slot likewise
+ * (a-edges, b = a) against row 0's multiply. The table read on random
  * tables with every index in every lane, beside random indices.
  * Callee-saved registers and the stack are checked by the trampoline.
  * Nothing secret: test data. */
@@ -197,6 +198,43 @@ static void check_mul(vg_amm52mb_fn *fn, vg_amm52mb_fn *ref, size_t L)
 	}
 }
 
+/* The squaring slot (b == a) against row 0's multiply with b = a: every
+ * a-edge in every lane position at every lane count, and random a. */
+static void check_sqr(vg_amm52mb_fn *fn, vg_amm52mb_fn *ref, size_t L)
+{
+	size_t n = (52 * L - 2) / 64;
+	struct lane ln[LANES];
+	struct batch bt;
+	int iters = vg_checkasm_iters() / LANES;
+
+	for (size_t nl = 1; nl <= LANES; nl++) {
+		for (size_t pos = 0; pos < nl; pos++)
+			for (int k = 0; k < 8; k++) {
+				for (size_t l = 0; l < nl; l++) {
+					rand_modulus(ln[l].m, n, (int)((l + pos) % 3));
+					rand_below2m(ln[l].a, ln[l].m, n);
+				}
+				(void)edge(ln[pos].a, ln[pos].m, n, k);
+				for (size_t l = 0; l < nl; l++)
+					memcpy(ln[l].b, ln[l].a, sizeof(ln[l].b));
+				to_batch(&bt, ln, nl, L);
+				if (!check_one(fn, ref, &bt, L, "square edge", nl,
+					       (int)(pos * 32 + (size_t)k)))
+					return;
+			}
+		for (int it = 0; it < iters; it++) {
+			for (size_t l = 0; l < nl; l++) {
+				rand_modulus(ln[l].m, n, (int)(vg_checkasm_rand64() % 3));
+				rand_below2m(ln[l].a, ln[l].m, n);
+				memcpy(ln[l].b, ln[l].a, sizeof(ln[l].b));
+			}
+			to_batch(&bt, ln, nl, L);
+			if (!check_one(fn, ref, &bt, L, "square", nl, it))
+				return;
+		}
+	}
+}
+
 static void check_select(vg_rsa52mb_select_fn *fn, vg_rsa52mb_select_fn *ref, size_t L)
 {
 	static uint64_t table[VG_RSA_MB_TABLE * LANES * MAXD];
@@ -240,6 +278,13 @@ int main(int argc, char **argv)
 					 im->v.name);
 				vg_checkasm_func(name);
 				check_mul(im->mul[k], c->mul[k], L);
+				vg_checkasm_func_done();
+			}
+			if (im->sqr[k] != c->sqr[k]) {
+				snprintf(name, sizeof(name), "amm52mb sqr %zu digits (%s row)", L,
+					 im->v.name);
+				vg_checkasm_func(name);
+				check_sqr(im->sqr[k], c->mul[k], L);
 				vg_checkasm_func_done();
 			}
 			if (im->select[k] != c->select[k]) {
