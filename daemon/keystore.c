@@ -127,7 +127,8 @@ int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *
 		}
 		vg_rsa_key *rk = secret;
 		size_t bits = be_bits(kf->rsa.n, kf->rsa.n_len);
-		r = vg_rsa_key_init(rk, &kf->rsa);
+		const char *check = "";
+		r = vg_rsa_key_init_why(rk, &kf->rsa, &check);
 		if (r < 0 && (bits < VG_RSA_MIN_BITS || bits > VG_RSA_MAX_BITS)) {
 			/* Say what would do, not only that this does not. */
 			snprintf(why, whylen,
@@ -138,7 +139,11 @@ int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *
 			goto out;
 		}
 		if (r < 0) {
-			snprintf(why, whylen, "RSA key rejected: %s", vg_strerror(r));
+			/* The check that failed (n is not p*q, dp is not d
+			 * mod (p-1), ...): "invalid key" alone sends an admin
+			 * guessing. */
+			snprintf(why, whylen, "RSA key rejected: %s",
+				 check[0] ? check : vg_strerror(r));
 			r = vgd_err_from_kernel(r);
 			goto out;
 		}
@@ -179,6 +184,24 @@ out:
  * runs as (under systemd, the service user; its credentials are its). */
 static int trusted_owner(uid_t uid) { return uid == 0 || uid == geteuid(); }
 
+/* That rule in words, for a refusal. Started as root, vgd reads its keys as
+ * root (at start and on every reload) and only its children switch to the
+ * configured user: a key owned by that user is refused, which "root or
+ * vgd's user" did not explain. */
+static const char *owner_rule(char *buf, size_t cap)
+{
+	uid_t me = geteuid();
+	if (me == 0)
+		snprintf(buf, cap,
+			 "vgd runs as root here, so keys and their directories must belong to "
+			 "root (the 'user' setting is who the keyholders run as, not who may "
+			 "own keys): chown root");
+	else
+		snprintf(buf, cap, "they must belong to root or to uid %u, which vgd runs as",
+			 (unsigned)me);
+	return buf;
+}
+
 /* The directories holding a key, from its own up to /, walked by
  * descriptor (openat "..") so that what is checked is what holds the
  * file: each owned by root or us; the key's own directory writable by
@@ -201,8 +224,10 @@ static int check_dirs(int dfd, const char *dir, char *why, size_t whylen)
 		}
 		const char *which = depth == 0 ? "the key's directory" : "a directory above the key";
 		if (!trusted_owner(st.st_uid)) {
-			snprintf(why, whylen, "%s (%s) is owned by uid %u, not root or vgd's user",
-				 which, depth == 0 ? dir : "..", (unsigned)st.st_uid);
+			char rule[200];
+			snprintf(why, whylen, "%s (%s) is owned by uid %u; %s", which,
+				 depth == 0 ? dir : "..", (unsigned)st.st_uid,
+				 owner_rule(rule, sizeof(rule)));
 			r = VGD_E_PERM;
 			break;
 		}
@@ -269,8 +294,9 @@ static int open_key(const char *path, struct stat *st, char *why, size_t whylen)
 		return VGD_E_IO;
 	}
 	if (!trusted_owner(st->st_uid)) {
-		snprintf(why, whylen, "owned by uid %u: a key must belong to root or vgd's user",
-			 (unsigned)st->st_uid);
+		char rule[200];
+		snprintf(why, whylen, "owned by uid %u; %s", (unsigned)st->st_uid,
+			 owner_rule(rule, sizeof(rule)));
 		close(fd);
 		return VGD_E_PERM;
 	}
@@ -332,7 +358,12 @@ static const char *key_path(const vgd_key_conf *kc, char *buf, size_t cap, char 
 		return kc->file;
 	const char *dir = getenv("CREDENTIALS_DIRECTORY");
 	if (!dir || !*dir) {
-		snprintf(why, whylen, "credential '%s' but $CREDENTIALS_DIRECTORY is not set",
+		/* Under systemd the unit's LoadCredential= sets it; to check a
+		 * config before a restart an admin needs the way round. */
+		snprintf(why, whylen,
+			 "credential '%s' but $CREDENTIALS_DIRECTORY is not set (vgd.service "
+			 "sets it; to check before a restart: vgd --check-config "
+			 "--credentials-dir /etc/vgd/keys)",
 			 kc->file);
 		return NULL;
 	}
@@ -377,20 +408,24 @@ int vgd_keystore_load(vgd_keystore *ks, const vgd_config *cfg, char *err, size_t
 		info->allow = kc->allow & fits;
 		if (!info->allow || (kc->allow & ~fits)) {
 			/* A policy word the key type cannot do (rsa-private for
-			 * an EC key) is a mistake in the config: say which. */
-			char words[64] = "";
-			for (uint32_t b = 1; b != 0; b <<= 1)
-				if (kc->allow & ~fits & b)
+			 * an EC key) is a mistake in the config: say which, the
+			 * key's type, and what it can be allowed, whether or not
+			 * some other word fits. */
+			char words[64] = "", can[64] = "";
+			for (uint32_t b = 1; b != 0; b <<= 1) {
+				/* "sign" sets the TLS 1.3 bit too: say it once. */
+				int twice = b == VG_ALLOW_SIGN_TLS13 && (kc->allow & VG_ALLOW_SIGN);
+				if ((kc->allow & ~fits & b) && !twice)
 					snprintf(words + strlen(words),
 						 sizeof(words) - strlen(words), "%s%s",
 						 words[0] ? ", " : "", vg_allow_name(b));
-			if (!info->allow)
-				snprintf(err, errlen,
-					 "key '%s': 'allow' permits nothing this key type can do",
-					 kc->name);
-			else
-				snprintf(err, errlen, "key '%s': allow = %s does not fit an %s key",
-					 kc->name, words, vg_key_type_name(info->type));
+				if (fits & b)
+					snprintf(can + strlen(can), sizeof(can) - strlen(can),
+						 "%s%s", can[0] ? ", " : "", vg_allow_name(b));
+			}
+			snprintf(err, errlen,
+				 "key '%s': allow = %s does not fit an %s key (it can be allowed: %s)",
+				 kc->name, words, vg_key_type_name(info->type), can);
 			ks->n = i + 1;
 			vgd_keystore_free(ks);
 			return VGD_E_INVALID;

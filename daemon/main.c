@@ -1,8 +1,10 @@
 /* main.c: vgd's command line. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "keystore.h"
@@ -19,11 +21,17 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: vgd [-c FILE] [--socket PATH]   run the daemon (foreground)\n"
-		"       vgd --check-config [-c FILE]    load config and keys, report, exit\n"
+		"       vgd --check-config [-c FILE] [--credentials-dir DIR]\n"
+		"                                       load config and keys, report, exit\n"
 		"       vgd --version                   version and kernel variants\n"
 		"\n"
 		"  -c, --config FILE   configuration (default " DEFAULT_CONFIG ")\n"
 		"  -s, --socket PATH   listen here instead of the configured socket\n"
+		"  --credentials-dir DIR\n"
+		"                      with --check-config: read 'credential = NAME' keys\n"
+		"                      from DIR/NAME, or DIR/FILE for NAME vgd_FILE (the\n"
+		"                      unit's LoadCredential=vgd:/etc/vgd/keys), instead\n"
+		"                      of $CREDENTIALS_DIRECTORY\n"
 		"\n"
 		"Signals: SIGHUP reloads config and keys; SIGTERM drains and stops.\n"
 		"Exit status: 0 success, 1 runtime or config error, 64 usage.\n");
@@ -45,6 +53,37 @@ static size_t modulus_bits(const uint8_t *n, size_t len)
 	if (len == 0)
 		return 0;
 	return (len - 1) * 8 + (size_t)(32 - __builtin_clz(n[0]));
+}
+
+/* --credentials-dir: point every credential key at its file in dir, as the
+ * daemon would find it under systemd. A credential NAME is dir/NAME (dir
+ * is a credentials directory, or a copy of one) or, when that does not
+ * exist and NAME is vgd_FILE, dir/FILE: vgd.service's
+ * LoadCredential=vgd:/etc/vgd/keys names each file of that directory so,
+ * and `--credentials-dir /etc/vgd/keys` checks what a restart will load.
+ * 0, or 1 with a message. */
+static int use_credentials_dir(vgd_config *cfg, const char *dir)
+{
+	static const char prefix[] = "vgd_";
+	for (size_t i = 0; i < cfg->n_keys; i++) {
+		vgd_key_conf *kc = &cfg->keys[i];
+		if (!kc->from_credential)
+			continue;
+		char p[sizeof(kc->file)];
+		struct stat st;
+		int n = snprintf(p, sizeof(p), "%s/%s", dir, kc->file);
+		if (n > 0 && (size_t)n < sizeof(p) && lstat(p, &st) < 0 && errno == ENOENT &&
+		    strncmp(kc->file, prefix, sizeof(prefix) - 1) == 0)
+			n = snprintf(p, sizeof(p), "%s/%s", dir, kc->file + sizeof(prefix) - 1);
+		if (n < 0 || (size_t)n >= sizeof(p)) {
+			fprintf(stderr, "vgd: --credentials-dir: path too long for key '%s'\n",
+				kc->name);
+			return 1;
+		}
+		memcpy(kc->file, p, sizeof(p));
+		kc->from_credential = 0;
+	}
+	return 0;
 }
 
 static int check_config(vgd_config *cfg)
@@ -75,11 +114,12 @@ int main(int argc, char **argv)
 		{"config", required_argument, NULL, 'c'},
 		{"socket", required_argument, NULL, 's'},
 		{"check-config", no_argument, NULL, 'C'},
+		{"credentials-dir", required_argument, NULL, 'D'},
 		{"version", no_argument, NULL, 'V'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *path = DEFAULT_CONFIG, *sock = NULL;
+	const char *path = DEFAULT_CONFIG, *sock = NULL, *creds = NULL;
 	int check = 0, c;
 	while ((c = getopt_long(argc, argv, "c:s:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -91,6 +131,9 @@ int main(int argc, char **argv)
 			break;
 		case 'C':
 			check = 1;
+			break;
+		case 'D':
+			creds = optarg;
 			break;
 		case 'V':
 			version();
@@ -112,6 +155,12 @@ int main(int argc, char **argv)
 			return 64;
 		}
 	}
+	if (creds && !check) {
+		/* The daemon takes what systemd hands it, nothing else. */
+		fprintf(stderr, "vgd: --credentials-dir goes with --check-config (the daemon reads "
+				"$CREDENTIALS_DIRECTORY)\n");
+		return 64;
+	}
 	static vgd_config cfg; /* large: not on the stack */
 	char err[512];
 	if (vgd_config_load(&cfg, path, err, sizeof(err)) < 0) {
@@ -125,8 +174,11 @@ int main(int argc, char **argv)
 		}
 		snprintf(cfg.socket_path, sizeof(cfg.socket_path), "%s", sock);
 	}
-	if (check)
+	if (check) {
+		if (creds && use_credentials_dir(&cfg, creds) != 0)
+			return 1;
 		return check_config(&cfg);
+	}
 	vgd_log_setup("supervisor", cfg.log_level);
 	return vgd_supervisor_main(&cfg);
 }

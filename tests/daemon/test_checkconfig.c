@@ -1,8 +1,12 @@
 /* test_checkconfig.c: `vgd --check-config` on good and bad configs (exit
  * status; the message names the file and the reason) and on key files vgd
  * must refuse: group-readable, garbage, encrypted PEM (PKCS#8 and legacy),
- * an RSA key failing validation (p*q != n), 1024-bit RSA. Also keys from
- * $CREDENTIALS_DIRECTORY and `vgd --version`. */
+ * RSA keys failing validation (each message names the check that failed:
+ * p*q != n, dp, qinv, e against d, an even e), 1024-bit RSA; allow words a
+ * key type cannot do (the message names the type and what it can do).
+ * Also keys from $CREDENTIALS_DIRECTORY or --credentials-dir (also as
+ * vgd.service's LoadCredential=vgd:DIR names them), the max_keys limit
+ * and `vgd --version`. */
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -111,9 +115,17 @@ static void test_good_and_bad_config(void **state)
 	expect(1, D.conf, "bad value for 'allow'");
 	assert_int_equal(vgt_write_config(&D, NULL, "[key a]\nfile = missing.pem\nallow = sign\n"), 0);
 	expect(1, "missing.pem", "No such file");
-	/* A key type that can do nothing the policy allows. */
+	/* A key type that can do nothing the policy allows: the message names
+	 * the word, the key's type and what it can be allowed (it used to say
+	 * "'allow' permits nothing this key type can do"). */
 	one_key_config("x25519.pem", "sign");
-	expect(1, "key 'k'", "permits nothing");
+	expect(1, "key 'k': allow = sign does not fit an x25519 key",
+	       "(it can be allowed: x25519)");
+	one_key_config("ecdsa-p256.pem", "rsa-private");
+	expect(1, "key 'k': allow = rsa-private does not fit an ecdsa-p256 key",
+	       "(it can be allowed: sign, tls13)");
+	one_key_config("ecdsa-p384.pem", "tls13, rsa-private");
+	expect(1, "allow = rsa-private does not fit an ecdsa-p384 key", "sign, tls13)");
 	const char *argv[] = {"vgd", "--check-config", "/nonexistent/vgd.conf", NULL};
 	assert_int_equal(dt_run_vgd(argv, OUT, sizeof(OUT)), 1);
 	assert_non_null(strstr(OUT, "/nonexistent/vgd.conf"));
@@ -208,8 +220,10 @@ static size_t der_int(uint8_t *p, const BIGNUM *bn)
 	return h + len;
 }
 
-/* RSAPrivateKey of k, with n replaced by n_override if given. */
-static size_t pkcs1_der(EVP_PKEY *k, const BIGNUM *n_override, uint8_t *out)
+/* RSAPrivateKey of k, its which-th value (0 n, 1 e, 2 d, 3 p, 4 q, 5 dp,
+ * 6 dq, 7 qinv) replaced by override if given. */
+enum { V_N, V_E, V_D, V_P, V_Q, V_DP, V_DQ, V_QINV };
+static size_t pkcs1_der_with(EVP_PKEY *k, int which, const BIGNUM *override, uint8_t *out)
 {
 	static const char *names[] = {OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
 				      OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
@@ -223,13 +237,39 @@ static size_t pkcs1_der(EVP_PKEY *k, const BIGNUM *n_override, uint8_t *out)
 	for (size_t i = 0; i < 8; i++) {
 		BIGNUM *bn = NULL;
 		assert_int_equal(EVP_PKEY_get_bn_param(k, names[i], &bn), 1);
-		bl += der_int(body + bl, i == 0 && n_override ? n_override : bn);
+		bl += der_int(body + bl, (int)i == which && override ? override : bn);
 		BN_free(bn);
 	}
 	out[0] = 0x30;
 	size_t h = 1 + der_len(out + 1, bl);
 	memcpy(out + h, body, bl);
 	return h + bl;
+}
+
+static size_t pkcs1_der(EVP_PKEY *k, const BIGNUM *n_override, uint8_t *out)
+{
+	return pkcs1_der_with(k, V_N, n_override, out);
+}
+
+/* k with value which (an EVP parameter name) changed by add (or set to
+ * set when add is 0) is refused with a message naming the check. */
+static void refused_with(EVP_PKEY *k, int which, const char *param, unsigned long add,
+			 unsigned long set, const char *file, const char *check)
+{
+	static uint8_t der[8192];
+	BIGNUM *v = NULL;
+	assert_int_equal(EVP_PKEY_get_bn_param(k, param, &v), 1);
+	if (add)
+		assert_int_equal(BN_add_word(v, add), 1);
+	else
+		assert_int_equal(BN_set_word(v, set), 1);
+	size_t len = pkcs1_der_with(k, which, v, der);
+	BN_free(v);
+	write_file(file, der, len, 0600);
+	one_key_config(file, "sign");
+	char want[200];
+	snprintf(want, sizeof(want), "RSA key rejected: %s", check);
+	expect(1, file, want);
 }
 
 static void test_rsa_validation(void **state)
@@ -250,8 +290,21 @@ static void test_rsa_validation(void **state)
 	len = pkcs1_der(k, n, der);
 	write_file("bad-n.der", der, len, 0600);
 	one_key_config("bad-n.der", "sign");
-	expect(1, "bad-n.der", "RSA key rejected");
+	/* The check that failed, not "invalid key". */
+	expect(1, "bad-n.der", "RSA key rejected: n is not p*q");
 	BN_free(n);
+	refused_with(k, V_DP, OSSL_PKEY_PARAM_RSA_EXPONENT1, 2, 0, "bad-dp.der",
+		     "dp is not d mod (p-1)");
+	refused_with(k, V_DQ, OSSL_PKEY_PARAM_RSA_EXPONENT2, 2, 0, "bad-dq.der",
+		     "dq is not d mod (q-1)");
+	refused_with(k, V_QINV, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, 1, 0, "bad-qinv.der",
+		     "qinv is not the inverse of q mod p");
+	/* e = 3 with the key's d (made for 65537): every CRT value still
+	 * matches p, q and d; only the test signature finds it. */
+	refused_with(k, V_E, OSSL_PKEY_PARAM_RSA_E, 0, 3, "bad-e.der",
+		     "e does not match d (a test signature did not verify)");
+	refused_with(k, V_E, OSSL_PKEY_PARAM_RSA_E, 0, 65536, "even-e.der",
+		     "the public exponent e is even or below 3");
 	EVP_PKEY_free(k);
 
 	/* 1024-bit RSA, as openssl genrsa would write it. */
@@ -287,15 +340,52 @@ static void test_rsa_validation(void **state)
 	EVP_PKEY_free(k);
 }
 
+static int check_creds(const char *dir)
+{
+	const char *argv[] = {"vgd", "--check-config", "-c", D.conf, "--credentials-dir", dir,
+			      NULL};
+	return dt_run_vgd(argv, OUT, sizeof(OUT));
+}
+
 static void test_credentials(void **state)
 {
 	(void)state;
 	assert_int_equal(vgt_write_config(&D, NULL, "[key c]\ncredential = x25519.pem\nallow = x25519\n"), 0);
 	unsetenv("CREDENTIALS_DIRECTORY");
+	/* Without systemd's variable the message names the way to check. */
 	expect(1, "CREDENTIALS_DIRECTORY", "x25519.pem");
+	assert_non_null(strstr(OUT, "vgd --check-config --credentials-dir"));
 	setenv("CREDENTIALS_DIRECTORY", D.dir, 1);
 	expect(0, "OK", "x25519");
 	unsetenv("CREDENTIALS_DIRECTORY");
+
+	/* Before a restart: --credentials-dir, with the credential's own
+	 * name, ... */
+	assert_int_equal(check_creds(D.dir), 0);
+	assert_non_null(strstr(OUT, "OK"));
+	assert_non_null(strstr(OUT, "x25519"));
+	/* ... and as vgd.service names them: credential vgd_FILE is FILE of
+	 * the directory in LoadCredential=vgd:DIR. */
+	assert_int_equal(vgt_write_config(&D, NULL,
+					  "[key c]\ncredential = vgd_x25519.pem\n"
+					  "allow = x25519\n"
+					  "[key e]\ncredential = vgd_ed25519.pem\nallow = sign\n"),
+			 0);
+	if (check_creds(D.dir) != 0)
+		fail_msg("--credentials-dir with vgd_ names:\n%s", OUT);
+	assert_non_null(strstr(OUT, "2 key(s)"));
+	/* A missing credential names the file looked for. */
+	assert_int_equal(vgt_write_config(&D, NULL,
+					  "[key c]\ncredential = vgd_nothere.pem\n"
+					  "allow = x25519\n"),
+			 0);
+	assert_int_equal(check_creds(D.dir), 1);
+	assert_non_null(strstr(OUT, "nothere.pem"));
+	assert_non_null(strstr(OUT, "No such file"));
+	/* The daemon itself takes only what systemd hands it. */
+	const char *run[] = {"vgd", "-c", D.conf, "--credentials-dir", D.dir, NULL};
+	assert_int_equal(dt_run_vgd(run, OUT, sizeof(OUT)), 64);
+	assert_non_null(strstr(OUT, "--credentials-dir goes with --check-config"));
 	assert_int_equal(vgt_write_config(&D, NULL, "[key c]\ncredential = ../x.pem\nallow = x25519\n"), 0);
 	expect(1, D.conf, "bad value for 'credential'");
 }

@@ -3,8 +3,10 @@
  * refused at once (it used to hang the load), a key owned by another user
  * is refused, and so is a key in a directory others can write, or below
  * one that is not sticky; /tmp (sticky) above the key's own directory is
- * fine (every test's keys live there). And an RSA key with a composite
- * factor is refused (Miller-Rabin at load). */
+ * fine (every test's keys live there). Started as root, vgd refuses a key
+ * owned by its configured user and says why (it reads keys as root). And
+ * an RSA key with a composite factor is refused (Miller-Rabin at load),
+ * the message naming the factor. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,13 +38,18 @@ static int teardown(void **state)
 }
 
 /* --check-config with one key section for file; status and output. */
-static int check(const char *file)
+static int check_with(const char *globals, const char *file)
 {
 	char keys[256];
 	snprintf(keys, sizeof(keys), "[key k]\nfile = %s\nallow = sign\n", file);
-	assert_int_equal(vgt_write_config(&D, NULL, keys), 0);
+	assert_int_equal(vgt_write_config(&D, globals, keys), 0);
 	const char *argv[] = {"vgd", "--check-config", D.conf, NULL};
 	return dt_run_vgd(argv, OUT, sizeof(OUT));
+}
+
+static int check(const char *file)
+{
+	return check_with(NULL, file);
 }
 
 static void refused(const char *file, const char *why)
@@ -86,6 +93,14 @@ static void test_wrong_owner(void **state)
 	vgt_key(&D, "ed25519.pem", key, sizeof(key));
 	assert_int_equal(chown(key, 65534, 65534), 0);
 	refused("ed25519.pem", "owned by uid 65534");
+	/* Owned by the configured user: still refused, and the message says
+	 * the rule (it used to say "root or vgd's user", which this user
+	 * seemed to be). */
+	int st = check_with("user = nobody\n", "ed25519.pem");
+	if (st != 1 || !strstr(OUT, "owned by uid 65534; vgd runs as root here, so keys and "
+				    "their directories must belong to root (the 'user' setting "
+				    "is who the keyholders run as"))
+		fail_msg("status %d, output:\n%s", st, OUT);
 	assert_int_equal(chown(key, 0, 0), 0);
 	assert_int_equal(check("ed25519.pem"), 0);
 }
@@ -126,7 +141,7 @@ static void test_composite_factor_refused(void **state)
 	snprintf(src, sizeof(src), "%s/rsa2048-carmichael.pem", getenv("VG_TEST_KEYS"));
 	vgt_key(&D, "carmichael.pem", dst, sizeof(dst));
 	assert_int_equal(vg_copy_file(src, dst), 0);
-	refused("carmichael.pem", "RSA key rejected");
+	refused("carmichael.pem", "RSA key rejected: p is not prime");
 }
 
 int main(void)

@@ -36,6 +36,12 @@ size_t vg_rsa_public_key_size(void); /* sizeof(vg_rsa_public_key) */
  * per-key Montgomery constants once. VG_E_KEY (or VG_E_UNSUPPORTED for the
  * size) on failure; key is wiped then. */
 VG_MUST_CHECK int vg_rsa_key_init(vg_rsa_key *key, const vg_rsa_key_parts *parts);
+/* vg_rsa_key_init, and on failure *why names the check that failed (a
+ * static string: "n is not p*q", "dp is not d mod (p-1)", ...); "" on
+ * success. Only the verdict's branch depends on secrets: the checks all
+ * run, and a valid key's load is unchanged. */
+VG_MUST_CHECK int vg_rsa_key_init_why(vg_rsa_key *key, const vg_rsa_key_parts *parts,
+				      const char **why);
 /* Wipe every secret in key. */
 void vg_rsa_key_wipe(vg_rsa_key *key);
 /* Modulus length in bytes (k) and bits. */

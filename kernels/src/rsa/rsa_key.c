@@ -25,9 +25,10 @@
 size_t vg_rsa_key_size(void) { return sizeof(struct vg_rsa_key); }
 size_t vg_rsa_public_key_size(void) { return sizeof(struct vg_rsa_public_key); }
 
-/* Load n and e (public: ordinary branches). */
+/* Load n and e (public: ordinary branches). *why, if why is given, names
+ * the check that failed. */
 static int load_public(struct vg_rsa_public_key *pub, const uint8_t *n, size_t n_len,
-		       const uint8_t *e, size_t e_len, size_t min_bits)
+		       const uint8_t *e, size_t e_len, size_t min_bits, const char **why)
 {
 	uint64_t ev = 0;
 	size_t bits;
@@ -43,22 +44,30 @@ static int load_public(struct vg_rsa_public_key *pub, const uint8_t *n, size_t n
 		e++;
 		e_len--;
 	}
+	*why = "the modulus size is not supported";
 	if (n_len > VG_RSA_MAX_BYTES)
 		return VG_E_UNSUPPORTED;
 	(void)vg_bn_from_bytes(pub->n, VG_BN_MAX_LIMBS, n, n_len);
 	bits = vg_bn_bits(pub->n, VG_BN_MAX_LIMBS);
 	if (bits < min_bits || bits > VG_RSA_MAX_BITS)
 		return VG_E_UNSUPPORTED;
-	if ((pub->n[0] & 1) == 0)
+	*why = "";
+	if ((pub->n[0] & 1) == 0) {
+		*why = "the modulus n is even";
 		return VG_E_KEY;
+	}
 	/* e is kept in one limb: every exponent in use (3, 65537) fits, and a
 	 * bounded e bounds the cost of the public operation. */
-	if (e_len > 8)
+	if (e_len > 8) {
+		*why = "the public exponent e is longer than 64 bits";
 		return VG_E_UNSUPPORTED;
+	}
 	for (size_t i = 0; i < e_len; i++)
 		ev = (ev << 8) | e[i];
-	if ((ev & 1) == 0 || ev < 3)
+	if ((ev & 1) == 0 || ev < 3) {
+		*why = "the public exponent e is even or below 3";
 		return VG_E_KEY;
+	}
 
 	pub->bits = bits;
 	pub->bytes = (bits + 7) / 8;
@@ -73,12 +82,13 @@ static int load_public(struct vg_rsa_public_key *pub, const uint8_t *n, size_t n
 int vg_rsa_public_key_init(vg_rsa_public_key *pub, const uint8_t *n, size_t n_len,
 			   const uint8_t *e, size_t e_len)
 {
+	const char *why = "";
 	int rc;
 
 	if (!pub)
 		return VG_E_INVALID;
 	/* 1024-bit keys are accepted for verification only. */
-	rc = load_public(pub, n, n_len, e, e_len, 1024);
+	rc = load_public(pub, n, n_len, e, e_len, 1024, &why);
 	if (rc != 0)
 		vg_wipe(pub, sizeof(*pub));
 	return rc;
@@ -160,11 +170,21 @@ static uint64_t check_crt_exp(struct vg_rsa_crt *h, struct load_scratch *s, size
 
 int vg_rsa_key_init(vg_rsa_key *key, const vg_rsa_key_parts *parts)
 {
+	const char *why;
+	return vg_rsa_key_init_why(key, parts, &why);
+}
+
+int vg_rsa_key_init_why(vg_rsa_key *key, const vg_rsa_key_parts *parts, const char **why)
+{
 	struct load_scratch s;
 	size_t nbits, nl, lp, lq;
-	uint64_t ok;
+	/* One mask per check, all computed whatever the others say; only
+	 * their AND is branched on, and only a key already refused is asked
+	 * which one failed (the answer concerns a key vgd will not hold). */
+	uint64_t ok_odd, ok_n, ok_d, ok_dp, ok_dq, ok_qinv, ok_pp, ok_qp;
 	int rc;
 
+	*why = "";
 	if (!key)
 		return VG_E_INVALID;
 	vg_wipe(key, sizeof(*key));
@@ -173,18 +193,20 @@ int vg_rsa_key_init(vg_rsa_key *key, const vg_rsa_key_parts *parts)
 	/* PKCS#1 keys carry all eight values; all are required. */
 	if (!parts->n || !parts->e || !parts->d || !parts->p || !parts->q || !parts->dp ||
 	    !parts->dq || !parts->qinv || !parts->d_len || !parts->p_len || !parts->q_len ||
-	    !parts->dp_len || !parts->dq_len || !parts->qinv_len)
+	    !parts->dp_len || !parts->dq_len || !parts->qinv_len) {
+		*why = "a value of the private key is missing or empty";
 		return VG_E_KEY;
-	rc = load_public(&key->pub, parts->n, parts->n_len, parts->e, parts->e_len,
-			 VG_RSA_MIN_BITS);
+	}
+	rc = load_public(&key->pub, parts->n, parts->n_len, parts->e, parts->e_len, VG_RSA_MIN_BITS,
+			 why);
 	if (rc != 0)
 		goto fail_key;
 	nbits = key->pub.bits;
 	nl = key->pub.limbs;
 
 	vg_wipe(&s, sizeof(s));
-	ok = load_prime(&key->p, parts->p, parts->p_len);
-	ok &= load_prime(&key->q, parts->q, parts->q_len);
+	ok_odd = load_prime(&key->p, parts->p, parts->p_len);
+	ok_odd &= load_prime(&key->q, parts->q, parts->q_len);
 	lp = key->p.limbs;
 	lq = key->q.limbs;
 	/* Lengths (public): a p-bit times a q-bit number has p+q-1 or p+q
@@ -193,6 +215,8 @@ int vg_rsa_key_init(vg_rsa_key *key, const vg_rsa_key_parts *parts)
 	 * about 1:2, and far smaller factors would invite ECM. */
 	if (key->p.bits < nbits / 4 || key->q.bits < nbits / 4 ||
 	    key->p.bits + key->q.bits < nbits || key->p.bits + key->q.bits > nbits + 1) {
+		*why = "the primes' sizes do not fit n (each needs a quarter of n's bits, "
+		       "together all of them)";
 		rc = VG_E_KEY;
 		goto fail;
 	}
@@ -201,12 +225,12 @@ int vg_rsa_key_init(vg_rsa_key *key, const vg_rsa_key_parts *parts)
 	vg_bn_mul(s.prod, key->p.prime, lp, key->q.prime, lq);
 	for (size_t i = 0; i < nl; i++)
 		s.n[i] = key->pub.n[i];
-	ok &= vg_bn_eq(s.prod, s.n, lp + lq);
+	ok_n = vg_bn_eq(s.prod, s.n, lp + lq);
 
 	/* dp == d mod (p - 1), dq == d mod (q - 1). */
-	ok &= vg_bn_from_bytes(s.d, nl, parts->d, parts->d_len);
-	ok &= check_crt_exp(&key->p, &s, nl, parts->dp, parts->dp_len);
-	ok &= check_crt_exp(&key->q, &s, nl, parts->dq, parts->dq_len);
+	ok_d = vg_bn_from_bytes(s.d, nl, parts->d, parts->d_len);
+	ok_dp = check_crt_exp(&key->p, &s, nl, parts->dp, parts->dp_len);
+	ok_dq = check_crt_exp(&key->q, &s, nl, parts->dq, parts->dq_len);
 
 	/* Montgomery constants of p and q: R^2 by doublings, R^3 = R^2 R^2 R^-1. */
 	vg_mont_rr(key->p.rr, key->p.prime, lp);
@@ -217,23 +241,32 @@ int vg_rsa_key_init(vg_rsa_key *key, const vg_rsa_key_parts *parts)
 	vg_mont_mul(&s.mp, key->p.rrr, key->p.rr, key->p.rr);
 
 	/* qinv < p and qinv q == 1 mod p: (q R mod p) qinv R^-1 = q qinv. */
-	ok &= vg_bn_from_bytes(key->qinv, VG_BN_MAX_LIMBS, parts->qinv, parts->qinv_len);
-	ok &= vg_bn_lt(key->qinv, key->p.prime, VG_BN_MAX_LIMBS);
+	ok_qinv = vg_bn_from_bytes(key->qinv, VG_BN_MAX_LIMBS, parts->qinv, parts->qinv_len);
+	ok_qinv &= vg_bn_lt(key->qinv, key->p.prime, VG_BN_MAX_LIMBS);
 	vg_mont_reduce(&s.mp, s.r, key->q.prime, lq);
 	vg_mont_mul(&s.mp, s.t, s.r, key->qinv);
 	s.one[0] = 1;
-	ok &= vg_bn_eq(s.t, s.one, lp);
+	ok_qinv &= vg_bn_eq(s.t, s.one, lp);
 	/* qinv R mod p = qinv R^2 R^-1 (qinv < p < R once checked). */
 	vg_mont_mul(&s.mp, key->qinv_r, key->qinv, key->p.rr);
 	vg_rsa52_init(&key->r52, key->p.prime, lp, key->q.prime, lq, key->qinv);
 
 	/* p and q are (probably) prime: Miller-Rabin, constant time in them. */
-	ok &= vg_rsa_prime_check(&s.mp, key->p.bits, VG_RSA_MR_ROUNDS);
+	ok_pp = vg_rsa_prime_check(&s.mp, key->p.bits, VG_RSA_MR_ROUNDS);
 	vg_rsa_mont_init(vg_rsa_impl(), &s.mp, key->q.prime, key->q.rr, key->q.m0inv, lq);
-	ok &= vg_rsa_prime_check(&s.mp, key->q.bits, VG_RSA_MR_ROUNDS);
+	ok_qp = vg_rsa_prime_check(&s.mp, key->q.bits, VG_RSA_MR_ROUNDS);
 
-	/* The verdict is public. */
-	if (!ok) {
+	/* The verdict is public; so, for a refused key, is its first failed
+	 * check, in the order a reader would look. */
+	if (!(ok_odd & ok_n & ok_d & ok_dp & ok_dq & ok_qinv & ok_pp & ok_qp)) {
+		*why = !ok_odd    ? "p or q is even"
+		       : !ok_n    ? "n is not p*q"
+		       : !ok_d    ? "the private exponent d is longer than n"
+		       : !ok_dp   ? "dp is not d mod (p-1)"
+		       : !ok_dq   ? "dq is not d mod (q-1)"
+		       : !ok_qinv ? "qinv is not the inverse of q mod p"
+		       : !ok_pp   ? "p is not prime"
+				  : "q is not prime";
 		rc = VG_E_KEY;
 		goto fail;
 	}
@@ -244,6 +277,7 @@ int vg_rsa_key_init(vg_rsa_key *key, const vg_rsa_key_parts *parts)
 	for (size_t i = 1; i < key->pub.bytes; i++)
 		s.x[i] = (uint8_t)(0x5a ^ i);
 	if (vg_rsa_private(key, s.y, s.x, key->pub.bytes) != 0) {
+		*why = "e does not match d (a test signature did not verify)";
 		rc = VG_E_KEY;
 		goto fail;
 	}
