@@ -294,6 +294,11 @@ static int cmd_keys(vg_client *c, int json)
 	}
 	if (json)
 		printf("]\n");
+	else if (n == 0)
+		/* An empty listing looked like a hang or a broken vgctl; stdout
+		 * stays empty for scripts. */
+		fprintf(stderr, "vgctl: no keys: vgd has none this user may use (keys whose uids "
+				"or gids leave this user out are not listed)\n");
 	free(k);
 	return EX_OK;
 }

@@ -146,4 +146,27 @@ V bench --count 200 --concurrency 4 | grep -q 'p99.9' || fail "bench ping"
 V bench x --count 50 --concurrency 8 | grep -q '^x25519 x' || fail "bench x25519"
 V --json bench ec256 --count 40 --concurrency 4 | json 'assert d["op"]=="sign" and d["alg"]==9 and d["requests"]==40 and d["errors"]==0, d'
 V --json bench ec384 --op tls13 --count 20 | json 'assert d["op"]=="tls13" and d["requests"]==20 and d["errors"]==0, d'
+
+# keys, when the caller may use none (a vgd reloaded with no key sections):
+# a line on stderr says so, instead of nothing at all; exit 0; --json is an
+# empty list.
+sed -n '1,/^\[key/p' "$T/vgd.conf" | sed '$d' >"$T/nokeys.conf"
+cp "$T/nokeys.conf" "$T/vgd.conf"
+kill -HUP "$VGD_PID"
+i=0
+until grep -q 'reloaded: 0 key(s)' "$T/vgd.log"; do
+	i=$((i + 1))
+	[ $i -lt 600 ] || fail "vgd did not reload its config without keys"
+	sleep 0.1
+done
+i=0
+until [ "$(V --json keys)" = "[]" ]; do # the front installs the new set
+	i=$((i + 1))
+	[ $i -lt 600 ] || fail "keys --json with no keys: $(V --json keys)"
+	sleep 0.1
+done
+expect 0 V keys
+[ ! -s "$T/out" ] || fail "keys with no keys printed on stdout: $(cat "$T/out")"
+grep -q "^vgctl: no keys: vgd has none this user may use" "$T/err" ||
+	fail "keys with no keys: stderr was '$(cat "$T/err")'"
 echo "ok"
