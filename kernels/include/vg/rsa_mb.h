@@ -27,7 +27,10 @@
  * VG_E_FAULT (the check with e failed; out[i] is zeroed). Keys may differ
  * in every lane and in size: halves are batched with halves of the same
  * size (RSA-2048, 3072 and 4096 keys with balanced primes); an operation
- * whose key has unbalanced primes runs alone through vg_rsa_private.
+ * whose key has unbalanced primes runs alone through vg_rsa_private, as
+ * do those of a size the chosen rsa_mb row has no assembly for (it would
+ * be slower than one at a time; vg_kernel_variant("rsa-mb") names the
+ * row).
  * Returns 0 when every rc[i] was set (even if some are errors), or
  * VG_E_INVALID (n is 0 or above VG_RSA_MB_MAX, or a NULL array or
  * element) with no rc set. Uses about 100 KiB of stack. */

@@ -144,8 +144,21 @@ int vg_rsa_private_mb(const vg_rsa_key *const keys[], uint8_t *const out[],
 		}
 		todo[i] = 1;
 	}
-	for (size_t k = 0; k < VG_RSA_MB_SIZES; k++)
-		run_size(&s, mb, keys, todo, n, vg_rsa_mb_digits[k]);
+	for (size_t k = 0; k < VG_RSA_MB_SIZES; k++) {
+		size_t L = vg_rsa_mb_digits[k];
+		/* An asm row without its own multiply for L digits holds the C
+		 * one there, eight lanes of which are slower than the single
+		 * operations of the asm RSA rows: those run alone instead. */
+		if (mb != &vg_rsa_mb_impls[0] && mb->mul[k] == vg_rsa_mb_impls[0].mul[k]) {
+			for (size_t i = 0; i < n; i++)
+				if (todo[i] && keys[i]->r52.digits == L) {
+					todo[i] = 0;
+					rc[i] = vg_rsa_private(keys[i], out[i], in[i], len[i]);
+				}
+			continue;
+		}
+		run_size(&s, mb, keys, todo, n, L);
+	}
 	for (size_t i = 0; i < n; i++)
 		if (todo[i])
 			rc[i] = finish(&s, im, keys[i], i, out[i], len[i]);
