@@ -65,8 +65,9 @@ void vg_amm52mb_c(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint6
 void vg_rsa52mb_select_c(uint64_t *sel, const uint64_t *table, const uint64_t *idx, size_t L);
 
 /* The assembly (kernels/x86_64/rsa/amm52mb_ifma.asm), only with asm. */
-vg_amm52mb_fn vg_amm52mb_ifma_20, vg_amm52mb_sqr_ifma_20;
-vg_rsa52mb_select_fn vg_rsa52mb_select_ifma_20;
+vg_amm52mb_fn vg_amm52mb_ifma_20, vg_amm52mb_sqr_ifma_20, vg_amm52mb_ifma_30, vg_amm52mb_ifma_40;
+vg_rsa52mb_select_fn vg_rsa52mb_select_ifma_20, vg_rsa52mb_select_ifma_30,
+	vg_rsa52mb_select_ifma_40;
 
 /* One lane of a batched exponentiation: r = x^e mod m, fully reduced,
  * times the factor "out" (r = x^e out mod m). All pointers are the key's

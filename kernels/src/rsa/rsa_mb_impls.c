@@ -80,12 +80,13 @@ const struct vg_rsa_mb_impl vg_rsa_mb_impls[] = {
 	},
 #if VG_HAVE_ASM
 	{
-		/* 20 digits in assembly (the accumulator fits in the 32 zmm
-		 * registers); 30 and 40 digits use the C slots for now. */
+		/* The squaring has its own function at 20 digits; at 30 and
+		 * 40 the multiply squares (b == a). */
 		.v = {"ifma", VG_TIER_IFMA},
-		.mul = {vg_amm52mb_ifma_20, amm52mb_c_30, amm52mb_c_40},
-		.sqr = {vg_amm52mb_sqr_ifma_20, amm52mb_c_30, amm52mb_c_40},
-		.select = {vg_rsa52mb_select_ifma_20, select_c_30, select_c_40},
+		.mul = {vg_amm52mb_ifma_20, vg_amm52mb_ifma_30, vg_amm52mb_ifma_40},
+		.sqr = {vg_amm52mb_sqr_ifma_20, vg_amm52mb_ifma_30, vg_amm52mb_ifma_40},
+		.select = {vg_rsa52mb_select_ifma_20, vg_rsa52mb_select_ifma_30,
+			   vg_rsa52mb_select_ifma_40},
 	},
 #endif
 };

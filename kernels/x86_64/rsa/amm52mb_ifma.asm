@@ -9,6 +9,8 @@
 ;
 ; void vg_amm52mb_ifma_20(uint64_t *r, const uint64_t *a, const uint64_t *b,
 ;                         const uint64_t *m, const uint64_t k0[8])
+; (and vg_amm52mb_sqr_ifma_20 for b == a; the 30- and 40-digit multiplies
+; and the table reads of every size are further down)
 ; Transposed numbers of L = 20 digits: digit j of lane l at qword 8 j + l,
 ; so digit j of all lanes is the zmm at byte 64 j. Per lane, r = a b
 ; 2^(-52 L) mod m "almost" (a, b < 2 m, 4 m < 2^(52 L): r < 2 m), digits
@@ -226,44 +228,186 @@ FUNC vg_amm52mb_sqr_ifma_20
 	ret
 ENDFUNC vg_amm52mb_sqr_ifma_20
 
+; void vg_amm52mb_ifma_30, vg_amm52mb_ifma_40 (the multiply's arguments):
+; the same multiply for 30 and 40 digits, whose L + 1 accumulator digits
+; do not fit in the registers: A[0..K-1] stay in zmm0..zmm(K-1) and
+; A[K..L-1] in a stack frame. A fully unrolled step sequence would be
+; 25 to 50 KiB of code, past the L1 instruction cache, so one step is a
+; loop body and the accumulator moves down one digit per step physically:
+; K - 1 register moves, and the frame's digits are stored one slot down
+; as they are updated (each is loaded, takes its four products and is
+; stored once per step anyway). Squarings use this multiply too (b = a).
+%macro GMUL 2
+%push gmul
+%define %$L %1
+%define %$K %2
+%define %$NM (%1 - %2)                  ; digits in the frame
+%define %$S(p) [rsp + 64 * ((p) - %2)]  ; A[p], p >= K
+%define %$ZMEM zmm27
+%define %$ZB zmm28                     ; b_i
+%define %$ZY zmm29                     ; y
+%define %$ZK zmm30                     ; k0 of each lane
+%define %$ZT zmm31                     ; carry temporary
+FUNC vg_amm52mb_ifma_%1
+	push rbp
+	mov rbp, rsp
+	sub rsp, 64 * %$NM + 64
+	and rsp, -64
+%assign %%k 0
+%rep 32
+	vpxorq zmm %+ %%k, zmm %+ %%k, zmm %+ %%k
+%assign %%k %%k + 1
+%endrep
+%assign %%p %$K
+%rep %$NM
+	vmovdqa64 %$S(%%p), zmm0
+%assign %%p %%p + 1
+%endrep
+	vmovdqu64 %$ZK, [r8]
+	mov eax, %$L
+align 32
+%%step:
+	vmovdqu64 %$ZB, [rdx]
+	vpmadd52luq zmm0, %$ZB, [rsi]
+	vpxorq %$ZY, %$ZY, %$ZY
+	vpmadd52luq %$ZY, zmm0, %$ZK
+%assign %%p 1
+%rep %$K - 1
+	vpmadd52luq zmm %+ %%p, %$ZB, [rsi + 64 * %%p]
+	vpmadd52huq zmm %+ %%p, %$ZB, [rsi + 64 * (%%p - 1)]
+%assign %%p %%p + 1
+%endrep
+	vpmadd52luq zmm0, %$ZY, [rcx]
+	vpmadd52luq zmm1, %$ZY, [rcx + 64]
+	vpmadd52huq zmm1, %$ZY, [rcx]
+	vpsrlq %$ZT, zmm0, 52
+	vpaddq zmm1, zmm1, %$ZT
+%assign %%p 2
+%rep %$K - 2
+	vpmadd52luq zmm %+ %%p, %$ZY, [rcx + 64 * %%p]
+	vpmadd52huq zmm %+ %%p, %$ZY, [rcx + 64 * (%%p - 1)]
+%assign %%p %%p + 1
+%endrep
+	; drop A[0]: every digit one down
+%assign %%p 1
+%rep %$K - 1
+	vmovdqa64 zmm %+ %eval(%%p - 1), zmm %+ %%p
+%assign %%p %%p + 1
+%endrep
+	; A[K] takes its products in the register it moves to
+	vmovdqa64 zmm %+ %eval(%$K - 1), %$S(%$K)
+	vpmadd52luq zmm %+ %eval(%$K - 1), %$ZB, [rsi + 64 * %$K]
+	vpmadd52huq zmm %+ %eval(%$K - 1), %$ZB, [rsi + 64 * (%$K - 1)]
+	vpmadd52luq zmm %+ %eval(%$K - 1), %$ZY, [rcx + 64 * %$K]
+	vpmadd52huq zmm %+ %eval(%$K - 1), %$ZY, [rcx + 64 * (%$K - 1)]
+%assign %%p %$K + 1
+%rep %$NM
+%if %%p < %$L
+	vmovdqa64 %$ZMEM, %$S(%%p)
+	vpmadd52luq %$ZMEM, %$ZB, [rsi + 64 * %%p]
+	vpmadd52luq %$ZMEM, %$ZY, [rcx + 64 * %%p]
+%else
+	vpxorq %$ZMEM, %$ZMEM, %$ZMEM          ; A[L] starts at zero
+%endif
+	vpmadd52huq %$ZMEM, %$ZB, [rsi + 64 * (%%p - 1)]
+	vpmadd52huq %$ZMEM, %$ZY, [rcx + 64 * (%%p - 1)]
+	vmovdqa64 %$S(%%p - 1), %$ZMEM
+%assign %%p %%p + 1
+%endrep
+	add rdx, 64
+	dec eax
+	jnz %%step
+	; the carry pass: A[0..K-1] in registers, then the frame's
+%assign %%j 0
+%rep %$L
+%if %%j < %$K
+%define %%X zmm %+ %%j
+%else
+%define %%X %$ZMEM
+	vmovdqa64 %$ZMEM, %$S(%%j)
+%endif
+%if %%j > 0
+	vpaddq %%X, %%X, %$ZT
+%endif
+	vpsrlq %$ZT, %%X, 52
+	vpandq %%X, %%X, [rel m52]{1to8}
+	vmovdqu64 [rdi + 64 * %%j], %%X
+%assign %%j %%j + 1
+%endrep
+	WIPE 32
+%assign %%p 0
+%rep %$NM
+	vmovdqa64 [rsp + 64 * %%p], zmm0
+%assign %%p %%p + 1
+%endrep
+	mov rsp, rbp
+	pop rbp
+	ret
+ENDFUNC vg_amm52mb_ifma_%1
+%pop
+%endmacro
+
+GMUL 30, 27
+GMUL 40, 27
+
 %define TBL 32                          ; VG_RSA_MB_TABLE
-%define S(j) zmm %+ j                   ; sel digit j: zmm0..zmm19
+%define S(j) zmm %+ j                   ; sel digit j of a chunk: zmm0..zmm23
 %define ZIDX zmm30                      ; idx of each lane
 %define ZCNT zmm31                      ; the entry number, in every lane
 %define ZONE zmm29
 %define ZMSK zmm28
 
-FUNC vg_rsa52mb_select_ifma_20
+; GSELECT L: vg_rsa52mb_select_ifma_L. At most 24 digits are kept in
+; registers at a time: larger L scans the table once per chunk of digits,
+; each scan reading its digits of every entry (together every byte of
+; every entry).
+%define SCHUNK 24
+%macro GSELECT 1
+FUNC vg_rsa52mb_select_ifma_%1
 	vmovdqu64 ZIDX, [rdx]
-	vpxorq ZCNT, ZCNT, ZCNT
 	vpbroadcastq ZONE, [rel one]
-%assign j 0
-%rep L
-	vpxorq S(j), S(j), S(j)
-%assign j j + 1
+%assign %%c0 0
+%rep (%1 + SCHUNK - 1) / SCHUNK
+%assign %%n %1 - %%c0
+%if %%n > SCHUNK
+%assign %%n SCHUNK
+%endif
+	vpxorq ZCNT, ZCNT, ZCNT
+%assign %%j 0
+%rep %%n
+	vpxorq S(%%j), S(%%j), S(%%j)
+%assign %%j %%j + 1
 %endrep
+	mov r9, rsi
 	mov eax, TBL
 align 32
-.entry:
+.chunk%[%%c0]:
 	vpcmpeqq k1, ZIDX, ZCNT
 	vpmovm2q ZMSK, k1                       ; all-ones in the lanes that keep it
-%assign j 0
-%rep L
-	vpternlogq S(j), ZMSK, [rsi + 64 * j], 0xf8 ; S | (mask & entry)
-%assign j j + 1
+%assign %%j 0
+%rep %%n
+	vpternlogq S(%%j), ZMSK, [r9 + 64 * (%%c0 + %%j)], 0xf8 ; S | (mask & entry)
+%assign %%j %%j + 1
 %endrep
 	vpaddq ZCNT, ZCNT, ZONE
-	add rsi, 64 * L
+	add r9, 64 * %1
 	dec eax
-	jnz .entry
-%assign j 0
-%rep L
-	vmovdqu64 [rdi + 64 * j], S(j)
-%assign j j + 1
+	jnz .chunk%[%%c0]
+%assign %%j 0
+%rep %%n
+	vmovdqu64 [rdi + 64 * (%%c0 + %%j)], S(%%j)
+%assign %%j %%j + 1
+%endrep
+%assign %%c0 %%c0 + SCHUNK
 %endrep
 	WIPE 32
 	ret
-ENDFUNC vg_rsa52mb_select_ifma_20
+ENDFUNC vg_rsa52mb_select_ifma_%1
+%endmacro
+
+GSELECT 20
+GSELECT 30
+GSELECT 40
 
 RODATA
 align 8
