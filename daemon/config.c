@@ -29,7 +29,9 @@
 
 void vgd_config_defaults(vgd_config *cfg)
 {
-	memset(cfg, 0, sizeof(*cfg));
+	/* Everything but the key table, whose entries are cleared as the
+	 * parser adds them (its untouched pages cost no memory). */
+	memset(cfg, 0, offsetof(vgd_config, keys));
 	snprintf(cfg->socket_path, sizeof(cfg->socket_path), "%s", VG_DEFAULT_SOCKET);
 	cfg->socket_mode = 0660;
 	cfg->keyholders = 0;
@@ -50,6 +52,7 @@ void vgd_config_defaults(vgd_config *cfg)
 	cfg->max_inflight_per_uid = 1024;
 	snprintf(cfg->front_user, sizeof(cfg->front_user), "%s", VGD_DEFAULT_FRONT_USER);
 	cfg->log_level = VGD_LOG_INFO;
+	cfg->max_keys = VGD_MAX_KEYS_DEFAULT;
 }
 
 static int fail(char *err, size_t errlen, int line, const char *fmt, ...)
@@ -227,6 +230,7 @@ static int set_global(vgd_config *cfg, const char *k, const char *v)
 		{"liveness_timeout", offsetof(vgd_config, liveness_timeout_ms), 1, 3600, 1000},
 		{"max_connections_per_uid", offsetof(vgd_config, max_conns_per_uid), 1, 1000000, 1},
 		{"max_inflight_per_uid", offsetof(vgd_config, max_inflight_per_uid), 1, 1000000, 1},
+		{"max_keys", offsetof(vgd_config, max_keys), 1, VGD_MAX_KEYS, 1},
 	};
 	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
 		if (strcmp(k, ints[i].name) != 0)
@@ -311,9 +315,14 @@ int vgd_config_parse(vgd_config *cfg, const char *text, size_t len, const char *
 					    "bad key name (1..64 of A-Z a-z 0-9 . _ -)");
 			if (vgd_config_key(cfg, name))
 				return fail(err, errlen, lineno, "duplicate key '%s'", name);
-			if (cfg->n_keys == VGD_MAX_KEYS)
-				return fail(err, errlen, lineno, "too many keys (max %d)",
-					    VGD_MAX_KEYS);
+			if (cfg->n_keys >= (size_t)cfg->max_keys)
+				return fail(err, errlen, lineno,
+					    cfg->max_keys < VGD_MAX_KEYS
+						    ? "too many keys: key '%s' is one more than "
+						      "max_keys = %d (raise max_keys, at most %d)"
+						    : "too many keys: key '%s' is one more than "
+						      "max_keys = %d, the most vgd holds (%d)",
+					    name, cfg->max_keys, VGD_MAX_KEYS);
 			cur = &cfg->keys[cfg->n_keys++];
 			memset(cur, 0, sizeof(*cur));
 			snprintf(cur->name, sizeof(cur->name), "%s", name);

@@ -10,9 +10,17 @@
 
 #include "vg/proto.h"
 
-/* A list-keys reply carries every key in one frame: 100 RSA-4096 entries
- * (about 620 bytes each) fit in VG_PROTO_MAX_BODY. */
-#define VGD_MAX_KEYS 100
+/* max_keys: how many key sections one config may have (default and
+ * ceiling). Each key costs a secret slot of vgd_key_secret_size() bytes
+ * (about 10 KiB, the RSA-4096 layout, whatever the key's type) locked in
+ * the supervisor and in every keyholder, so 1024 keys fit vgd.service's
+ * LimitMEMLOCK=16M per process; the supervisor's control queue
+ * (VGD_CTL_QUEUE_MAX) and vgd_config's table are sized for the ceiling.
+ * A list-keys reply is one frame: a caller allowed to see more than about
+ * 100 RSA-4096 (200 RSA-2048, 500 ECDSA) keys gets "reply too large" from
+ * it, and public-key still answers key by key. */
+#define VGD_MAX_KEYS 1024
+#define VGD_MAX_KEYS_DEFAULT VGD_MAX_KEYS
 /* max_reply_buffers: 32 MiB by default; at least one largest frame. */
 #define VGD_REPLY_BUFFERS_DEFAULT (32u << 20)
 #define VGD_REPLY_BUFFERS_MIN ((unsigned long long)VG_PROTO_MAX_FRAME)
@@ -62,7 +70,10 @@ typedef struct {
 	int max_conns_per_uid;    /* connections one client uid may hold */
 	int max_inflight_per_uid; /* requests one client uid may have in flight */
 	int log_level;
+	int max_keys; /* key sections allowed, <= VGD_MAX_KEYS */
 	size_t n_keys;
+	/* Only keys[0..n_keys) are initialised: a config with few keys
+	 * touches few of the table's pages. */
 	vgd_key_conf keys[VGD_MAX_KEYS];
 } vgd_config;
 

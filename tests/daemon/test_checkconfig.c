@@ -390,6 +390,61 @@ static void test_credentials(void **state)
 	expect(1, D.conf, "bad value for 'credential'");
 }
 
+/* n key sections k0..k(n-1), all on one Ed25519 file. */
+static char *many_keys(int n)
+{
+	size_t cap = (size_t)n * 64 + 1, len = 0;
+	char *k = malloc(cap);
+	assert_non_null(k);
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(k + len, cap - len,
+					"[key k%d]\nfile = ed25519.pem\nallow = sign\n", i);
+	return k;
+}
+
+/* --check-config prints a line per key: more than OUT holds. */
+static int check_big(char *out, size_t cap)
+{
+	const char *argv[] = {"vgd", "--check-config", D.conf, NULL};
+	return dt_run_vgd(argv, out, cap);
+}
+
+/* max_keys: a documented setting (it was a silent 100). At the limit a
+ * config loads; one key more is refused, naming that key and the limit;
+ * the default, 1024, holds a host with a few hundred virtual hosts. */
+static void test_max_keys(void **state)
+{
+	(void)state;
+	char *k3 = many_keys(3), *k4 = many_keys(4);
+	assert_int_equal(vgt_write_config(&D, "max_keys = 3\n", k3), 0);
+	expect(0, "OK", "3 key(s)");
+	assert_int_equal(vgt_write_config(&D, "max_keys = 3\n", k4), 0);
+	expect(1, D.conf,
+	       "too many keys: key 'k3' is one more than max_keys = 3 (raise max_keys, at most "
+	       "1024)");
+	assert_int_equal(vgt_write_config(&D, "max_keys = 0\n", k3), 0);
+	expect(1, D.conf, "bad value for 'max_keys'");
+	assert_int_equal(vgt_write_config(&D, "max_keys = 1025\n", k3), 0);
+	expect(1, D.conf, "bad value for 'max_keys'");
+	free(k3);
+	free(k4);
+
+	/* The default: 1024 load, 1025 do not. */
+	static char big[128 * 1024];
+	char *k1024 = many_keys(1024), *k1025 = many_keys(1025);
+	assert_int_equal(vgt_write_config(&D, NULL, k1024), 0);
+	int st = check_big(big, sizeof(big));
+	if (st != 0 || !strstr(big, "1024 key(s)"))
+		fail_msg("1024 keys: status %d, output starts:\n%.2000s", st, big);
+	assert_int_equal(vgt_write_config(&D, NULL, k1025), 0);
+	st = check_big(big, sizeof(big));
+	if (st != 1 || !strstr(big, "too many keys: key 'k1024' is one more than max_keys = "
+				    "1024, the most vgd holds (1024)"))
+		fail_msg("1025 keys: status %d, output:\n%.2000s", st, big);
+	free(k1024);
+	free(k1025);
+}
+
 static void test_version(void **state)
 {
 	(void)state;
@@ -407,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_refused_key_files),
 		cmocka_unit_test(test_rsa_validation),
 		cmocka_unit_test(test_credentials),
+		cmocka_unit_test(test_max_keys),
 		cmocka_unit_test(test_version),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
