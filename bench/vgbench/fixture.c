@@ -38,6 +38,10 @@ static const struct {
 				      VG_BENCH_RSA2048_PRIV},
 	[VG_BENCH_RSA2048_PRIV_X8] = {"rsa2048-private-x8", "rsa-mb", 0, -1, 0, 8,
 				      VG_BENCH_RSA2048_PRIV},
+	[VG_BENCH_RSA3072_PRIV_X8] = {"rsa3072-private-x8", "rsa-mb", 1, -1, 0, 8,
+				      VG_BENCH_RSA3072_PRIV},
+	[VG_BENCH_RSA4096_PRIV_X8] = {"rsa4096-private-x8", "rsa-mb", 2, -1, 0, 8,
+				      VG_BENCH_RSA4096_PRIV},
 };
 
 const char *vg_bench_op_name(int op) { return ops[op].name; }

@@ -3,8 +3,9 @@
 ; radix 2^52 of eight independent numbers at once, one per 64-bit lane,
 ; and the eight-lane masked table read, with AVX-512 IFMA.
 ; Secret: every operand, modulus, k0 and table index. No branch and no
-; address depends on them: the only branch is the table read's entry
-; counter (public); every address is an argument pointer plus a constant,
+; address depends on them: the only branches are loop counters (the
+; table read's entries, the 30- and 40-digit multiplies' steps); every
+; address is an argument pointer plus a constant,
 ; or the table pointer advanced by a constant.
 ;
 ; void vg_amm52mb_ifma_20(uint64_t *r, const uint64_t *a, const uint64_t *b,
