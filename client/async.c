@@ -151,7 +151,7 @@ static int submit_slot(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_
 	struct vgc_req *q = &c->reqs[i];
 	memset(q, 0, sizeof(*q));
 	if (++c->gen == 0)
-		c->gen = 1; /* id 0 is the daemon's "connection refused" frame */
+		c->gen = 1; /* id 0 is the connection error's (PROTOCOL.md 7.1) */
 	uint32_t id = (uint32_t)c->gen << 16 | (uint32_t)i;
 	vg_request r = *rq;
 	r.id = id;
@@ -324,8 +324,7 @@ static int conn_broke(vg_client *c)
 }
 
 /* The daemon ends the connection and says why (a connection error,
- * PROTOCOL.md 7.1; from an older daemon, an unmatched error with id 0,
- * which libvgclient never uses): what was sent on it fails with that
+ * opcode 0xff, PROTOCOL.md 7.1): what was sent on it fails with that
  * status and the daemon's reason instead of being retried (a refused
  * connection would only be refused again). Returns BROKE. */
 static int conn_error(vg_client *c, const vg_reply *rep)
@@ -352,11 +351,8 @@ static int handle_reply(vg_client *c, const vg_reply *rep)
 	uint32_t idx = rep->id & 0xffffu;
 	struct vgc_req *r = idx < c->nreqs ? &c->reqs[idx] : NULL;
 	if (!r || r->id != rep->id || (r->state != RQ_SENT && r->state != RQ_ZOMBIE) ||
-	    r->op != rep->op) {
-		if (rep->id == 0 && rep->status != VG_ST_OK)
-			return conn_error(c, rep);
-		return BROKE;
-	}
+	    r->op != rep->op)
+		return BROKE; /* answers nothing we sent (ids are never 0): end it */
 	int closes = vg_status_closes(rep->status);
 	c->inflight--;
 	if (r->state == RQ_ZOMBIE) {

@@ -3,10 +3,12 @@
  * errors; reconnect after a daemon restart; a forked child on its own
  * connection; the timeout against a server that never answers; a
  * connection refused by the daemon (a connection error) reported with its
- * status and reason; a long SERVER text cut safely. */
+ * status and reason; an error reply with id 0 (not a connection error)
+ * treated as a broken connection; a long SERVER text cut safely. */
 #include <errno.h>
 #include <openssl/rand.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -402,6 +404,87 @@ static void test_refused_connection(void **state)
 	assert_int_equal(vgt_finish(&d), 0);
 }
 
+static int read_frame(int fd, uint8_t *buf)
+{
+	if (recv(fd, buf, 16, MSG_WAITALL) != 16)
+		return -1;
+	uint32_t body = (uint32_t)buf[12] << 24 | (uint32_t)buf[13] << 16 |
+			(uint32_t)buf[14] << 8 | buf[15];
+	if (body > VG_PROTO_MAX_BODY ||
+	    (body && recv(fd, buf + 16, body, MSG_WAITALL) != (ssize_t)body))
+		return -1;
+	return (int)(16 + body);
+}
+
+/* The first connection is answered with the refusal form vgd used before
+ * the 0xff connection error (an error reply, opcode 0x80, id 0) and
+ * closed; the next is served: hello and ping succeed. */
+static void serve_old_refusal(int s)
+{
+	static uint8_t buf[VG_PROTO_MAX_FRAME];
+	uint8_t out[256];
+	int fd = accept(s, NULL, NULL);
+	if (fd < 0 || read_frame(fd, buf) < 0)
+		_exit(1);
+	long n = vg_error_encode(0, 0, VG_ST_OVERLOADED, "too many connections", out, sizeof out);
+	if (n < 0 || send(fd, out, (size_t)n, MSG_NOSIGNAL) != n)
+		_exit(2);
+	close(fd);
+	if ((fd = accept(s, NULL, NULL)) < 0)
+		_exit(3);
+	int len;
+	while ((len = read_frame(fd, buf)) > 0) {
+		vg_request rq;
+		if (vg_request_decode(buf, (size_t)len, &rq, NULL) != VG_ST_OK)
+			_exit(4);
+		vg_writer w;
+		vg_frame_begin(&w, out, sizeof out, rq.op | VG_OP_REPLY, 0, rq.id);
+		if (rq.op == VG_OP_HELLO) {
+			vg_put_u8(&w, VG_T_VERSION, 1);
+			vg_put_u32(&w, VG_T_CAPS, 1);
+			vg_put_open(&w, VG_T_LIMIT);
+			vg_put_u32(&w, VG_T_LIM_MAX_FRAME, 65536);
+			vg_put_u32(&w, VG_T_LIM_MAX_INFLIGHT, 128);
+			vg_put_close(&w);
+		}
+		n = vg_frame_end(&w);
+		if (n < 0 || send(fd, out, (size_t)n, MSG_NOSIGNAL) != n)
+			_exit(5);
+	}
+	_exit(0);
+}
+
+/* PROTOCOL.md 7.1: only opcode 0xff is a connection error. An error reply
+ * with id 0 answers nothing libvgclient sent (its ids are never 0), so it
+ * breaks the connection like any stray frame, and the request is sent
+ * once more on a new one, instead of failing with the frame's
+ * OVERLOADED as a refusal would. */
+static void test_id0_error_is_no_refusal(void **state)
+{
+	(void)state;
+	char p[400];
+	int s = vgt_silent_server(&D, "old.sock", p, sizeof(p));
+	assert_true(s >= 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		serve_old_refusal(s);
+	vg_client *c = vg_client_new(p);
+	int r = vg_client_ping(c);
+	if (r != 0) {
+		/* no second connection comes: the server would wait for it */
+		fprintf(stderr, "# %s\n", vg_client_errmsg(c));
+		kill(pid, SIGKILL);
+	}
+	vg_client_free(c);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	close(s);
+	unlink(p);
+	assert_int_equal(r, 0);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
 /* Serve one hello on s with a SERVER item of server[0, len). */
 static void serve_hello(int s, const char *server, size_t len)
 {
@@ -487,6 +570,7 @@ int main(void)
 		cmocka_unit_test(test_fork),
 		cmocka_unit_test(test_timeout_stalled),
 		cmocka_unit_test(test_refused_connection),
+		cmocka_unit_test(test_id0_error_is_no_refusal),
 		cmocka_unit_test(test_hello_long_server),
 		cmocka_unit_test(test_restart),
 	};
