@@ -135,10 +135,21 @@ static void ctl_readable(evutil_socket_t fd, short what, void *arg)
 			continue;
 		}
 		switch (m.type) {
+		case VGD_CTL_KH_RING:
+			/* Kept for the KH_ATTACH that follows for this slot. */
+			if (passed >= 0 && m.index < (uint32_t)f->nkh) {
+				if (f->kh_ring_fd[m.index] >= 0)
+					close(f->kh_ring_fd[m.index]);
+				f->kh_ring_fd[m.index] = passed;
+				passed = -1;
+			}
+			break;
 		case VGD_CTL_KH_ATTACH:
-			if (passed >= 0)
-				vgd_front_kh_attach(f, (int)m.index, passed);
-			passed = -1;
+			if (passed >= 0 && m.index < (uint32_t)f->nkh) {
+				vgd_front_kh_attach(f, (int)m.index, passed, f->kh_ring_fd[m.index]);
+				f->kh_ring_fd[m.index] = -1;
+				passed = -1;
+			}
 			break;
 		case VGD_CTL_KEYS_BEGIN:
 			free(f->pending);
@@ -361,11 +372,13 @@ int vgd_front_main(const vgd_front_args *a)
 	f->defer_ev = event_new(f->base, -1, 0, on_deferred, f);
 	f->held_ev = evtimer_new(f->base, vgd_front_on_hold_round, f);
 	f->nkh = a->nkeyholders < VGD_KH_MAX ? a->nkeyholders : VGD_KH_MAX;
+	for (int i = 0; i < VGD_KH_MAX; i++)
+		f->kh_ring_fd[i] = -1;
 	for (int i = 0; i < f->nkh; i++)
 		f->kh_cpu[i] = a->kh_cpu ? a->kh_cpu[i] : -1;
 	for (int i = 0; i < f->nkh; i++)
 		if (a->kh_fds[i] >= 0)
-			vgd_front_kh_attach(f, i, a->kh_fds[i]);
+			vgd_front_kh_attach(f, i, a->kh_fds[i], a->kh_rings[i]);
 	f->listener = evconnlistener_new(f->base, vgd_front_on_accept, f, 0,
 					 0 /* already listening */, a->listen_fd);
 	f->ctl_ev = event_new(f->base, a->ctl_fd, EV_READ | EV_PERSIST, ctl_readable, f);

@@ -14,6 +14,7 @@ typedef struct {
 	int ctl_fd;       /* supervisor control channel */
 	int nkeyholders;  /* slots */
 	const int *kh_fds; /* initial keyholder channels, one per slot */
+	const int *kh_rings; /* and their rings (memfds, khring.h) */
 	unsigned generation;
 	int ncpus; /* CPUs vgd may run on (read before the sandbox: sysconf opens /sys) */
 	const int *kh_cpu; /* per slot: the CPU its keyholder is pinned to, or -1 */

@@ -84,39 +84,33 @@ static int kh_take_reply(front *f, khchan *k, const uint8_t *rec, size_t n)
 	return 0;
 }
 
-/* Replies: as many as are owed in each recvmmsg. Stop as soon as a call
- * brings fewer than asked (the socket is empty) or nothing more is owed:
- * a recv that would only say EAGAIN costs a system call, and a close or
- * stray record still wakes us (level triggered). */
+/* The keyholder rang its doorbell (or its end closed): take every reply
+ * in its ring. Each is copied out of the ring (and the slot wiped) before
+ * it is checked, then wiped here once it is in its reply frame. */
 static void kh_readable(evutil_socket_t fd, short what, void *arg)
 {
 	khchan *k = arg;
 	front *f = k->f;
 	(void)fd;
 	(void)what;
-	for (int budget = 0; budget < 16; budget++) {
-		size_t owed = k->out.len;
-		int want = owed == 0 ? 1 : owed > VGD_KH_DEPTH ? VGD_KH_DEPTH : (int)owed;
-		size_t len[VGD_KH_DEPTH];
-		int n = vgd_front_kh_recv(k, f->rec, want, len);
-		if (n < 0) {
-			kh_lost(f, k);
-			return;
-		}
-		int bad = 0;
-		for (int i = 0; i < n; i++) {
-			if (!bad && kh_take_reply(f, k, f->rec[i], len[i]) < 0)
-				bad = 1;
-			/* An X25519 result is a shared secret: once it is in
-			 * its reply frame, no copy stays here. */
-			vg_wipe(f->rec[i], len[i]);
-		}
-		if (bad) {
-			kh_lost(f, k);
-			return;
-		}
-		if (n < want || k->out.len == 0)
+	if (vgd_front_kh_doorbell(k) < 0) {
+		kh_lost(f, k);
+		return;
+	}
+	for (;;) {
+		size_t len;
+		int n = vgd_front_kh_next_reply(k, f->rec, &len);
+		if (n == 0)
 			break;
+		int bad = n < 0 || kh_take_reply(f, k, f->rec, len) < 0;
+		if (n > 0)
+			vg_wipe(f->rec, len);
+		if (bad) {
+			if (n < 0)
+				vgd_err("invalid reply ring from a keyholder; dropping its channel");
+			kh_lost(f, k);
+			return;
+		}
 	}
 	if (k->slot < 0 && k->out.len == 0)
 		kh_drop(f, k); /* retired: all answered */
@@ -138,7 +132,7 @@ static khchan *idle_on_cpu(front *f, int cpu)
  * to the CPU the front runs on, if there is one (its wake-up is no
  * inter-processor interrupt, and the keyholder's reply wakes the front
  * where it slept: daemon/DESIGN-cpu.md), the rest to the least-loaded
- * live keyholders; assign first, then one sendmmsg per keyholder. Under
+ * live keyholders; assign first, then one publish per keyholder. Under
  * load no keyholder is idle, so the choice is the least-loaded one as
  * before. sched_getcpu is the vDSO or rseq's cpu_id: no system call on
  * x86-64 Linux (getcpu is allowed for other systems). */
@@ -183,10 +177,12 @@ void vgd_front_pump(front *f)
 /* A keyholder for slot index. One that replaces a live keyholder (a
  * reload's new generation) lets the old one finish its jobs while
  * retiring. */
-void vgd_front_kh_attach(front *f, int index, int fd)
+void vgd_front_kh_attach(front *f, int index, int fd, int mfd)
 {
 	if (index < 0 || index >= f->nkh) {
 		close(fd);
+		if (mfd >= 0)
+			close(mfd);
 		return;
 	}
 	khchan *old = f->kh[index];
@@ -198,7 +194,7 @@ void vgd_front_kh_attach(front *f, int index, int fd)
 		else
 			f->kh[index] = NULL;
 	}
-	f->kh[index] = vgd_front_kh_open(f, index, fd, kh_readable);
+	f->kh[index] = vgd_front_kh_open(f, index, fd, mfd, kh_readable);
 	vgd_front_want_pump(f);
 }
 

@@ -36,6 +36,7 @@
 
 #include "clock.h"
 #include "front.h"
+#include "khring.h"
 #include "ratelog.h"
 #include "record.h"
 #include "stats.h"
@@ -128,10 +129,12 @@ typedef struct {
  * carries (front_kh.c), so a reply costs no search. */
 struct khchan {
 	front *f;
-	int fd;
+	int fd;        /* the channel socket: the keyholder's doorbell, and EOF when it dies */
+	vgd_khring *ring; /* requests out and replies in (khring.h) */
+	unsigned req_head, rep_tail; /* the front's own ring counters (the truth) */
 	int slot;      /* live slot, or -1 while retiring */
 	int ri;        /* while retiring: its index in front.retiring */
-	int full;      /* the socket buffer refused a record: wait for a reply */
+	int full;      /* the ring refused a record: wait for a reply */
 	int unsent;    /* jobs at the tail of out that vgd_front_kh_send() has yet to send */
 	uint64_t progress_ms; /* last reply, or when out last became non-empty */
 	struct event *ev;
@@ -192,6 +195,7 @@ struct front {
 	/* keyholders: live channels by slot (NULL while a slot has none), and
 	 * replaced ones that still owe replies */
 	khchan *kh[VGD_KH_MAX];
+	int kh_ring_fd[VGD_KH_MAX]; /* a slot's ring, received before its channel */
 	int nkh;
 	int kh_cpu[VGD_KH_MAX]; /* the CPU slot i's keyholder is pinned to, or -1 */
 	khchan *retiring[VGD_KH_PROCS_MAX];
@@ -244,7 +248,7 @@ struct front {
 	vgd_stats stats;
 	vgd_ratelog logs[VGD_LK_COUNT];
 	uint8_t frame[VG_PROTO_MAX_FRAME];
-	uint8_t rec[VGD_KH_DEPTH][VGD_KREP_MAX]; /* keyholder replies, one recvmmsg */
+	uint8_t rec[VGD_KREP_MAX]; /* one keyholder reply, copied out of its ring */
 };
 
 /* The loop's deferred work: raised from anywhere below the loop, done
@@ -281,7 +285,7 @@ void vgd_front_handle_frame(front *f, conn *c, const uint8_t *frame, size_t len)
 
 /* front_dispatch.c: jobs to keyholders and their replies back. */
 void vgd_front_pump(front *f);
-void vgd_front_kh_attach(front *f, int index, int fd);
+void vgd_front_kh_attach(front *f, int index, int fd, int mfd);
 void vgd_front_kh_fail_all(front *f, int status, const char *reason);
 void vgd_front_kh_check_progress(front *f, uint64_t now_ms);
 
@@ -297,7 +301,7 @@ void vgd_front_job_finish(front *f, job *j, int status, const uint8_t *res, size
 			  const char *reason);
 
 /* front_kh.c: keyholder channels. */
-khchan *vgd_front_kh_open(front *f, int slot, int fd, event_callback_fn on_readable);
+khchan *vgd_front_kh_open(front *f, int slot, int fd, int mfd, event_callback_fn on_readable);
 void vgd_front_kh_close(khchan *k);
 void vgd_front_kh_free(khchan *k);
 int vgd_front_kh_retire(front *f, khchan *k);
@@ -306,8 +310,8 @@ void vgd_front_kh_assign(khchan *k, job *j);
 void vgd_front_kh_unassign(khchan *k, job *j);
 job *vgd_front_kh_take(khchan *k, uint64_t wire_id);
 int vgd_front_kh_send(khchan *k, jobq *refused);
-int vgd_front_kh_recv(khchan *k, uint8_t rec[][VGD_KREP_MAX], int want,
-		      size_t len[VGD_KH_DEPTH]);
+int vgd_front_kh_doorbell(khchan *k);
+int vgd_front_kh_next_reply(khchan *k, uint8_t rec[VGD_KREP_MAX], size_t *len);
 
 /* front_conn.c: client connections. */
 static inline size_t vgd_front_conn_out_pending(const conn *c) { return c->out_len - c->out_off; }

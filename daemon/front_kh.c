@@ -1,6 +1,6 @@
 /* front_kh.c: the front's keyholder channels (see front_internal.h):
- * records out (sendmmsg) and in (recvmmsg), the jobs each channel holds,
- * and the set of retiring channels. Holds no key material: records carry
+ * records out and in through the channel's rings (khring.h), the jobs
+ * each channel holds, and the set of retiring channels. Holds no key material: records carry
  * inputs out and results back; every reply is checked before use. What a
  * reply says (checked there) and means for its request is
  * front_dispatch.c's.
@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "log.h"
+#include "vg/wipe.h"
 
 _Static_assert(VGD_KH_DEPTH <= 32, "a channel's slots fit khchan.used");
 _Static_assert(VGD_KH_DEPTH <= 256, "a slot index fits the low 8 bits of a job id");
@@ -28,37 +28,51 @@ static uint64_t wire_id(const job *j)
 	return j->id << 8 | j->kh_index;
 }
 
-/* A channel for keyholder fd in a live slot; its read event calls
- * on_readable with the channel as argument. NULL if out of memory (fd is
- * then closed). */
-khchan *vgd_front_kh_open(front *f, int slot, int fd, event_callback_fn on_readable)
+/* A channel for keyholder fd, with its ring mfd, in a live slot; its read
+ * event (the doorbell, or the keyholder's end closing) calls on_readable
+ * with the channel as argument. NULL on failure (fd and mfd are then
+ * closed). */
+khchan *vgd_front_kh_open(front *f, int slot, int fd, int mfd, event_callback_fn on_readable)
 {
 	khchan *k = calloc(1, sizeof(*k));
-	if (k)
+	vgd_khring *ring = mfd >= 0 ? vgd_khring_map(mfd) : NULL;
+	if (mfd >= 0)
+		close(mfd);
+	if (k && ring)
 		k->ev = event_new(f->base, fd, EV_READ | EV_PERSIST, on_readable, k);
-	if (!k || !k->ev || event_add(k->ev, NULL) < 0) {
-		vgd_err("cannot watch keyholder channel %d: out of memory", slot);
+	if (!k || !ring || !k->ev || event_add(k->ev, NULL) < 0) {
+		vgd_err("cannot attach keyholder channel %d: %s", slot,
+			mfd < 0 ? "no ring came with it" : !ring ? "cannot map its ring"
+							     : "out of memory");
 		if (k && k->ev)
 			event_free(k->ev);
+		vgd_khring_unmap(ring);
 		free(k);
 		close(fd);
 		return NULL;
 	}
-	int sz = VGD_KH_SOCKBUF;
-	(void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
 	k->f = f;
 	k->fd = fd;
+	k->ring = ring;
 	k->slot = slot;
 	k->ri = -1;
 	return k;
 }
 
-/* Closing the channel tells the keyholder to exit. Its jobs stay. */
+/* Closing the channel tells the keyholder to exit: the ring's closing
+ * flag for one that is waiting, the socket's end for one that missed it.
+ * Its jobs stay. */
 void vgd_front_kh_close(khchan *k)
 {
 	if (k->ev) {
 		event_free(k->ev);
 		k->ev = NULL;
+	}
+	if (k->ring) {
+		atomic_store(&k->ring->closing, 1);
+		vgd_khring_wake(k->ring);
+		vgd_khring_unmap(k->ring);
+		k->ring = NULL;
 	}
 	if (k->fd >= 0)
 		close(k->fd);
@@ -149,66 +163,91 @@ static void kreq_fill(vgd_kreq *h, const job *j)
 	h->fmt = j->sig_format;
 }
 
-/* Send the k->unsent jobs at the tail of k->out in one sendmmsg. Those
- * the socket refused go back to the head of refused (the queue), in
- * order, and the keyholder counts as full until it answers. Returns -1 if
- * the channel is broken (the refused jobs are already back). */
+/* Put the k->unsent jobs at the tail of k->out in the request ring and
+ * publish them; wake the keyholder if it sleeps. Those the ring has no
+ * room for (a keyholder that has not taken what it was given) go back to
+ * the head of refused (the queue), in order, and the keyholder counts as
+ * full until it answers. Returns -1 if the channel is closed. */
 int vgd_front_kh_send(khchan *k, jobq *refused)
 {
-	vgd_kreq h[VGD_KH_DEPTH];
-	struct iovec iov[VGD_KH_DEPTH][2];
-	struct mmsghdr mm[VGD_KH_DEPTH];
 	job *js[VGD_KH_DEPTH];
 	int n = k->unsent;
 	k->unsent = 0;
 	job *j = k->out.tail;
 	for (int i = n - 1; i >= 0; i--, j = j->prev)
 		js[i] = j;
-	memset(mm, 0, sizeof(mm[0]) * (size_t)n);
-	for (int i = 0; i < n; i++) {
-		kreq_fill(&h[i], js[i]);
-		iov[i][0] = (struct iovec){&h[i], sizeof(h[i])};
-		iov[i][1] = (struct iovec){js[i]->data, js[i]->data_len};
-		mm[i].msg_hdr.msg_iov = iov[i];
-		mm[i].msg_hdr.msg_iovlen = js[i]->data_len ? 2 : 1;
+	if (!k->ring)
+		return -1;
+	vgd_khring *r = k->ring;
+	unsigned tail = atomic_load_explicit(&r->req_tail, memory_order_acquire);
+	unsigned used = k->req_head - tail;
+	unsigned room = used > VGD_KH_RING ? 0 : VGD_KH_RING - used;
+	int sent = 0;
+	for (; sent < n && (unsigned)sent < room; sent++) {
+		vgd_khreq_slot *s = &r->req[k->req_head % VGD_KH_RING];
+		kreq_fill((vgd_kreq *)s->rec, js[sent]);
+		memcpy(s->rec + sizeof(vgd_kreq), js[sent]->data, js[sent]->data_len);
+		s->len = (uint32_t)(sizeof(vgd_kreq) + js[sent]->data_len);
+		k->req_head++;
 	}
-	int sent = sendmmsg(k->fd, mm, (unsigned)n, MSG_DONTWAIT | MSG_NOSIGNAL);
-	int broken = sent < 0 && errno != EAGAIN && errno != ENOBUFS;
-	if (sent < 0)
-		sent = 0;
-	/* A datagram is sent whole or not at all. */
+	if (sent > 0) {
+		atomic_store(&r->req_head, k->req_head);
+		/* Paired with the keyholder setting kh_asleep before its last
+		 * look at req_head (keyholder.c): either it sees these
+		 * requests or this sees it asleep and wakes it. */
+		if (atomic_load(&r->kh_asleep))
+			vgd_khring_wake(r);
+	}
 	for (int i = n - 1; i >= sent; i--) {
 		vgd_front_kh_unassign(k, js[i]);
 		vgd_front_q_push_head(refused, js[i]);
 	}
 	if (sent < n)
 		k->full = 1;
-	return broken ? -1 : 0;
+	return 0;
 }
 
-/* Receive up to want replies into rec in one recvmmsg. Returns how many
- * arrived, 0 if none is waiting, -1 if the channel is closed or broken (a
- * zero-length record is how a closed SOCK_SEQPACKET peer reads). */
-int vgd_front_kh_recv(khchan *k, uint8_t rec[][VGD_KREP_MAX], int want,
-		      size_t len[VGD_KH_DEPTH])
+/* The doorbell rang (or the socket closed): clear the ring's rung flag,
+ * then drain the socket. Replies the keyholder publishes after the clear
+ * ring again. -1 if the channel is closed or broken. */
+int vgd_front_kh_doorbell(khchan *k)
 {
-	struct iovec iov[VGD_KH_DEPTH];
-	struct mmsghdr mm[VGD_KH_DEPTH];
-	memset(mm, 0, sizeof(mm[0]) * (size_t)want);
-	for (int i = 0; i < want; i++) {
-		iov[i] = (struct iovec){rec[i], VGD_KREP_MAX};
-		mm[i].msg_hdr.msg_iov = &iov[i];
-		mm[i].msg_hdr.msg_iovlen = 1;
-	}
-	int n = recvmmsg(k->fd, mm, (unsigned)want, MSG_DONTWAIT, NULL);
-	if (n < 0)
-		return errno == EAGAIN || errno == EINTR ? 0 : -1;
-	if (n == 0)
+	if (!k->ring)
 		return -1;
-	for (int i = 0; i < n; i++) {
-		if (mm[i].msg_len == 0)
-			return -1;
-		len[i] = mm[i].msg_len;
+	atomic_store(&k->ring->rung, 0);
+	for (int budget = 0; budget < 64; budget++) {
+		char b[16];
+		ssize_t n = recv(k->fd, b, sizeof(b), MSG_DONTWAIT);
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
+		if (n == 0)
+			return -1; /* the keyholder's end closed: it is gone */
 	}
-	return n;
+	return 0;
+}
+
+/* Copy the next published reply into rec, wipe its slot (an X25519
+ * result is a shared secret) and free it. 1 with *len set, 0 if there is
+ * none, -1 if the ring is broken (more replies than slots, or a length
+ * out of bounds). The length is read once and bounded before the copy. */
+int vgd_front_kh_next_reply(khchan *k, uint8_t rec[VGD_KREP_MAX], size_t *len)
+{
+	if (!k->ring)
+		return -1;
+	vgd_khring *r = k->ring;
+	unsigned head = atomic_load_explicit(&r->rep_head, memory_order_acquire);
+	if (head == k->rep_tail)
+		return 0;
+	if (head - k->rep_tail > VGD_KH_RING)
+		return -1;
+	vgd_khrep_slot *s = &r->rep[k->rep_tail % VGD_KH_RING];
+	uint32_t l = *(volatile uint32_t *)&s->len;
+	if (l > VGD_KREP_MAX)
+		return -1;
+	memcpy(rec, s->rec, l);
+	vg_wipe(s->rec, l);
+	*len = l;
+	k->rep_tail++;
+	atomic_store_explicit(&r->rep_tail, k->rep_tail, memory_order_release);
+	return 1;
 }

@@ -1,9 +1,11 @@
-/* keyholder.c: the keyholder loop. Receives fixed-layout records from the
- * front (vgd_kreq), checks them again (shape, the caller's uid/gid against
- * the key's ACL, the policy), runs the operation, replies; answers the
- * supervisor's pings on its own channel. Holds the only copies of the
- * keys outside the supervisor, locked in its memory; wipes them on exit.
- * Secret: the key store. Uses no allocation in the loop. */
+/* keyholder.c: the keyholder loop. Takes fixed-layout records from the
+ * front's request ring (vgd_kreq, khring.h), copies them into its own
+ * memory and checks them again there (shape, the caller's uid/gid against
+ * the key's ACL, the policy), runs the operation, puts the reply in the
+ * reply ring and rings the front's doorbell; answers the supervisor's
+ * pings on its own channel. Holds the only copies of the keys outside the
+ * supervisor, locked in its memory; wipes them on exit. Secret: the key
+ * store. Uses no allocation in the loop. */
 #include "keyholder.h"
 
 #include <errno.h>
@@ -14,6 +16,7 @@
 
 #include "clock.h"
 #include "keyops.h"
+#include "khring.h"
 #include "log.h"
 #include "record.h"
 #include "vg/proto.h"
@@ -62,6 +65,28 @@ static void test_hook(const uint8_t *data, size_t len, int fd)
 		cm->cmsg_len = CMSG_LEN(sizeof(int));
 		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
 		(void)sendmsg(fd, &mh, MSG_DONTWAIT);
+	} else if (strcmp(cmd, "sendmmsg-rights") == 0) {
+		/* The batch call a keyholder once used for replies: it could
+		 * carry descriptors too, so it is no longer allowed. */
+		char cbuf[CMSG_SPACE(sizeof(int))];
+		memset(cbuf, 0, sizeof(cbuf));
+		char b = 0;
+		struct iovec iov = {&b, 1};
+		struct mmsghdr mm = {.msg_hdr = {.msg_iov = &iov, .msg_iovlen = 1,
+						 .msg_control = cbuf, .msg_controllen = sizeof(cbuf)}};
+		struct cmsghdr *cm = CMSG_FIRSTHDR(&mm.msg_hdr);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &kh_report_fd, sizeof(int));
+		(void)sendmmsg(fd, &mm, 1, MSG_DONTWAIT);
+	} else if (strcmp(cmd, "recvmmsg-rights") == 0) {
+		/* ... and the one that could receive them. */
+		char cbuf[CMSG_SPACE(sizeof(int))], b;
+		struct iovec iov = {&b, 1};
+		struct mmsghdr mm = {.msg_hdr = {.msg_iov = &iov, .msg_iovlen = 1,
+						 .msg_control = cbuf, .msg_controllen = sizeof(cbuf)}};
+		(void)recvmmsg(fd, &mm, 1, MSG_DONTWAIT, NULL);
 	} else if (strcmp(cmd, "report-flood") == 0) {
 		vgd_supmsg m = {.type = VGD_SUP_VIOLATION, .nr = 83 /* mkdir */};
 		for (int i = 0; i < 20000;) {
@@ -79,13 +104,13 @@ static void test_hook(const uint8_t *data, size_t len, int fd)
  * 0 elsewhere, TLS_ROLE exactly where ALG is the TLS 1.3 mode, a
  * SIG_FORMAT only where ALG has a format choice. The key's type and
  * policy are checked again when it runs (vgd_keyop_run). */
-static int check_request(const uint8_t *buf, ssize_t n, const vgd_kreq **out)
+static int check_request(const uint8_t *buf, size_t n, const vgd_kreq **out)
 {
-	if (n < (ssize_t)sizeof(vgd_kreq))
+	if (n < sizeof(vgd_kreq))
 		return 0;
 	const vgd_kreq *q = (const vgd_kreq *)buf;
 	if (q->magic != VGD_KREQ_MAGIC || q->data_len > VG_PROTO_MAX_DATA ||
-	    (size_t)n != sizeof(vgd_kreq) + q->data_len ||
+	    n != sizeof(vgd_kreq) + q->data_len ||
 	    memchr(q->key, 0, sizeof(q->key)) == NULL)
 		return 0;
 	const vg_op_info *o = vg_op_get(q->op);
@@ -125,8 +150,9 @@ static int slow_key(int type)
 	return type == VG_KEY_RSA || type == VG_KEY_ECDSA_P256 || type == VG_KEY_ECDSA_P384;
 }
 
-/* Requests are taken VGD_KH_DEPTH per recvmmsg (all the front may have
- * outstanding here); replies are held up to VGD_KH_HOLD_US (record.h). */
+/* Requests are taken as many as the ring holds at once (all the front
+ * may have outstanding here); replies are held up to VGD_KH_HOLD_US
+ * (record.h). */
 
 typedef struct {
 	vgd_krep rep;
@@ -173,48 +199,71 @@ static void run_request(vgd_keystore *ks, int i, const vgd_kreq *q, reply *r, in
 	r->rep.result_len = (uint32_t)out_len;
 }
 
-/* Send replies [0, n) in one sendmmsg (looping only if the socket takes
- * part), then wipe them: X25519 shared values are secret. 0 or -1. */
-static int send_replies(int fd, reply *r, int n)
+/* The keyholder's side of its ring: its own counters are the truth (the
+ * copies in shared memory are only published), the front's are read and
+ * bounded. */
+typedef struct {
+	vgd_khring *r;
+	int fd; /* the channel socket: doorbell out, the front's close in */
+	unsigned req_tail, rep_head;
+} khside;
+
+/* Put replies [0, n) in the reply ring, publish them, ring the front's
+ * doorbell unless it is already rung, then wipe them: X25519 shared
+ * values are secret. 0, or -1 if the ring has no room (the front has not
+ * kept to its depth: it is broken or not ours to serve). */
+static int send_replies(khside *h, reply *r, int n)
 {
-	struct iovec iov[VGD_KH_DEPTH][2];
-	struct mmsghdr mm[VGD_KH_DEPTH];
-	memset(mm, 0, sizeof(mm[0]) * (size_t)n);
-	for (int i = 0; i < n; i++) {
-		iov[i][0] = (struct iovec){&r[i].rep, sizeof(r[i].rep)};
-		iov[i][1] = (struct iovec){r[i].out, r[i].rep.result_len};
-		mm[i].msg_hdr.msg_iov = iov[i];
-		mm[i].msg_hdr.msg_iovlen = r[i].rep.result_len ? 2 : 1;
-	}
-	int sent = 0;
-	while (sent < n) {
-		int w = sendmmsg(fd, mm + sent, (unsigned)(n - sent), MSG_NOSIGNAL);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
+	int ok = 0;
+	unsigned rep_tail = atomic_load_explicit(&h->r->rep_tail, memory_order_acquire);
+	for (int i = 0; i < n && ok == 0; i++) {
+		if (h->rep_head - rep_tail >= VGD_KH_RING) {
+			ok = -1;
 			break;
-		sent += w;
+		}
+		vgd_khrep_slot *s = &h->r->rep[h->rep_head % VGD_KH_RING];
+		memcpy(s->rec, &r[i].rep, sizeof(r[i].rep));
+		memcpy(s->rec + sizeof(r[i].rep), r[i].out, r[i].rep.result_len);
+		s->len = (uint32_t)(sizeof(r[i].rep) + r[i].rep.result_len);
+		h->rep_head++;
 	}
 	for (int i = 0; i < n; i++)
 		vg_wipe(r[i].out, r[i].rep.result_len);
-	return sent == n ? 0 : -1;
+	if (ok < 0)
+		return -1;
+	atomic_store(&h->r->rep_head, h->rep_head);
+	/* Paired with the front clearing rung before it reads rep_head
+	 * (front_kh.c): either it sees these replies or this sees 0 and
+	 * rings. */
+	if (atomic_exchange(&h->r->rung, 1) == 0) {
+		char b = 0;
+		if (write(h->fd, &b, 1) != 1 && errno != EAGAIN)
+			return -1;
+	}
+	return 0;
 }
 
-/* The supervisor's channel: answer its pings (non-blocking; recvmmsg
- * because the filter allows it on this descriptor). Returns the channel,
- * or -1 once the supervisor is gone (it is not read again). */
+/* 1 once the front has closed the channel (or it broke). recvfrom takes
+ * no ancillary data; the front sends no bytes on it. */
+static int front_closed(int fd)
+{
+	char b;
+	ssize_t n = recvfrom(fd, &b, 1, MSG_DONTWAIT, NULL, NULL);
+	return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* The supervisor's channel: answer its pings (non-blocking). Returns the
+ * channel, or -1 once the supervisor is gone (it is not read again). */
 static int answer_pings(int sfd)
 {
 	for (int budget = 0; sfd >= 0 && budget < 8; budget++) {
 		vgd_supmsg m;
-		struct iovec iov = {&m, sizeof(m)};
-		struct mmsghdr mm = {.msg_hdr = {.msg_iov = &iov, .msg_iovlen = 1}};
-		int n = recvmmsg(sfd, &mm, 1, MSG_DONTWAIT, NULL);
+		ssize_t n = recvfrom(sfd, &m, sizeof(m), MSG_DONTWAIT, NULL, NULL);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			break;
-		if (n <= 0 || mm.msg_len == 0)
+		if (n <= 0)
 			return -1;
-		if (mm.msg_len == sizeof(m) && m.type == VGD_CTL_PING) {
+		if (n == (ssize_t)sizeof(m) && m.type == VGD_CTL_PING) {
 			vgd_supmsg p = {.type = VGD_SUP_PONG, .seq = m.seq};
 			ssize_t w = write(sfd, &p, sizeof(p));
 			(void)w;
@@ -223,12 +272,54 @@ static int answer_pings(int sfd)
 	return sfd;
 }
 
-int vgd_keyholder_main(vgd_keystore *ks, int fd, int sfd)
+/* Wait for requests: 1 when there are some, 0 after a quiet interval
+ * (the caller answers pings), -1 when the front closed the channel. The
+ * flag kh_asleep, set before the last look at req_head, pairs with the
+ * front's look at it after publishing (front_kh.c): a request published
+ * meanwhile is either seen here or followed by a wake-up. */
+static int wait_requests(khside *h)
 {
-	static uint8_t in[VGD_KH_DEPTH][VGD_KREQ_MAX];
-	static reply out[VGD_KH_DEPTH];
-	struct iovec iov[VGD_KH_DEPTH];
-	struct mmsghdr mm[VGD_KH_DEPTH];
+	if (atomic_load(&h->r->req_head) != h->req_tail)
+		return 1;
+	if (atomic_load(&h->r->closing))
+		return -1;
+	atomic_store(&h->r->kh_asleep, 1);
+	int r = 1;
+	if (atomic_load(&h->r->req_head) == h->req_tail && !atomic_load(&h->r->closing) &&
+	    vgd_khring_wait(h->r, h->req_tail, VGD_KH_PING_POLL_MS) < 0)
+		r = front_closed(h->fd) ? -1 : 0;
+	atomic_store(&h->r->kh_asleep, 0);
+	return r;
+}
+
+/* Copy the published requests into in[] (at most the ring's size: more
+ * means the front is broken) and free their slots. Returns how many, or
+ * -1. A slot's length is read once and bounded before the copy. */
+static int take_requests(khside *h, uint8_t in[][VGD_KREQ_MAX], size_t len[])
+{
+	unsigned head = atomic_load_explicit(&h->r->req_head, memory_order_acquire);
+	unsigned n = head - h->req_tail;
+	if (n > VGD_KH_RING)
+		return -1;
+	for (unsigned i = 0; i < n; i++) {
+		vgd_khreq_slot *s = &h->r->req[(h->req_tail + i) % VGD_KH_RING];
+		uint32_t l = *(volatile uint32_t *)&s->len;
+		if (l > VGD_KREQ_MAX)
+			return -1;
+		memcpy(in[i], s->rec, l);
+		len[i] = l;
+	}
+	h->req_tail = head;
+	atomic_store_explicit(&h->r->req_tail, head, memory_order_release);
+	return (int)n;
+}
+
+int vgd_keyholder_main(vgd_keystore *ks, vgd_khring *ring, int fd, int sfd)
+{
+	static uint8_t in[VGD_KH_RING][VGD_KREQ_MAX];
+	static reply out[VGD_KH_RING];
+	size_t len[VGD_KH_RING];
+	khside h = {.r = ring, .fd = fd};
 	int status = 0;
 	uint64_t pinged = 0;
 #ifdef VGD_TEST_HOOKS
@@ -244,28 +335,22 @@ int vgd_keyholder_main(vgd_keystore *ks, int fd, int sfd)
 			sfd = answer_pings(sfd);
 			pinged = now_ms;
 		}
-		memset(mm, 0, sizeof(mm));
-		for (int i = 0; i < VGD_KH_DEPTH; i++) {
-			iov[i] = (struct iovec){in[i], sizeof(in[i])};
-			mm[i].msg_hdr.msg_iov = &iov[i];
-			mm[i].msg_hdr.msg_iovlen = 1;
-		}
-		/* Blocks for the first request (at most VGD_KH_PING_POLL_MS:
-		 * SO_RCVTIMEO), then takes what else is there. */
-		int n = recvmmsg(fd, mm, VGD_KH_DEPTH, MSG_WAITFORONE, NULL);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
-			continue;
-		if (n <= 0 || mm[0].msg_len == 0)
+		int w = wait_requests(&h);
+		if (w < 0)
 			break; /* the front closed the channel: exit */
-		int held = 0, bad = 0, closed = 0;
+		if (w == 0)
+			continue;
+		int n = take_requests(&h, in, len);
+		if (n < 0) {
+			vgd_err("invalid request ring from the front; exiting");
+			status = 1;
+			break;
+		}
+		int held = 0, bad = 0;
 		uint64_t first = 0;
 		for (int i = 0; i < n && !bad; i++) {
 			const vgd_kreq *q;
-			if (mm[i].msg_len == 0) {
-				closed = 1; /* the front closed after what came before */
-				break;
-			}
-			if (!check_request(in[i], (ssize_t)mm[i].msg_len, &q)) {
+			if (!check_request(in[i], len[i], &q)) {
 				vgd_err("invalid record from the front; exiting");
 				bad = 1;
 				break;
@@ -274,7 +359,7 @@ int vgd_keyholder_main(vgd_keystore *ks, int fd, int sfd)
 			 * go out before a slow one. */
 			int ki = vgd_keystore_find(ks, q->key);
 			if (held && ki >= 0 && slow_key(ks->info[ki].type)) {
-				if (send_replies(fd, out, held) < 0) {
+				if (send_replies(&h, out, held) < 0) {
 					bad = 2;
 					break;
 				}
@@ -284,15 +369,17 @@ int vgd_keyholder_main(vgd_keystore *ks, int fd, int sfd)
 			uint64_t t = vgd_now_us();
 			if (held++ == 0)
 				first = t;
-			if (i == n - 1 || mm[i + 1].msg_len == 0 || t - first >= VGD_KH_HOLD_US) {
-				if (send_replies(fd, out, held) < 0)
+			if (i == n - 1 || t - first >= VGD_KH_HOLD_US) {
+				if (send_replies(&h, out, held) < 0)
 					bad = 2;
 				held = 0;
 			}
 		}
 		if (held)
-			(void)send_replies(fd, out, held); /* answered before exiting */
-		if (bad || closed) {
+			(void)send_replies(&h, out, held); /* answered before exiting */
+		for (int i = 0; i < n; i++)
+			vg_wipe(in[i], len[i]);
+		if (bad) {
 			status = bad == 1;
 			break;
 		}

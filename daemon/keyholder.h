@@ -3,10 +3,12 @@
 #define VGD_KEYHOLDER_H
 
 #include "keystore.h"
+#include "khring.h"
 
-/* Serve records on fd until the front closes it, answering the
- * supervisor's pings on sfd. Returns an exit status. Wipes the key store
- * before returning. */
-int vgd_keyholder_main(vgd_keystore *ks, int fd, int sfd);
+/* Serve the requests of ring until the front closes it (the closing flag,
+ * or fd, the channel socket, at its end), answering the supervisor's
+ * pings on sfd. Returns an exit status. Wipes the key store before
+ * returning. */
+int vgd_keyholder_main(vgd_keystore *ks, vgd_khring *ring, int fd, int sfd);
 
 #endif

@@ -1,5 +1,5 @@
 /* record.h: the fixed-layout records between the front and the keyholders
- * (SOCK_SEQPACKET: one record per message), and between the supervisor
+ * (in the rings of khring.h, one record per slot), and between the supervisor
  * and the front. The receiver checks every field again; nothing here is
  * secret except X25519 shared values in replies. */
 #ifndef VGD_RECORD_H
@@ -54,23 +54,17 @@ typedef struct {
  * it, a replaced keyholder is dropped (its jobs retried elsewhere) instead
  * of retiring. */
 #define VGD_KH_PROCS_MAX (4 * VGD_KH_MAX)
-/* Jobs the front keeps outstanding per keyholder, which is also how many
- * requests a keyholder takes in one recvmmsg: enough queued work (3 ms of
+/* Jobs the front keeps outstanding per keyholder, which is also the size
+ * of its rings (khring.h): enough queued work (3 ms of
  * RSA-2048) that a busy keyholder does not run dry while the front, which
  * does not preempt it (SCHED_BATCH, see supervisor_spawn.c), waits for a
  * CPU. */
 #define VGD_KH_DEPTH 16
 /* A keyholder holds finished replies while more requests of its batch run,
- * at most this long: one sendmmsg (one wake-up of the front) for a run of
+ * at most this long: one doorbell (one wake-up of the front) for a run of
  * short operations, while a long one (RSA) is answered as soon as it is
  * done and does not delay the replies before it. */
 #define VGD_KH_HOLD_US 50
-/* Socket buffers of a keyholder channel (the front's send side, the
- * keyholder's receive side): a full queue of the largest requests
- * (VGD_KH_DEPTH * VGD_KREQ_MAX, just under 1 MiB) fits, so a keyholder
- * with room for jobs rarely refuses a send (when it does, the front waits
- * for its next reply). */
-#define VGD_KH_SOCKBUF (1 << 20)
 /* The supervisor's send buffer on the control channel: a reload sends the
  * whole key set (a vgd_ctl per key) before the front reads any of it. */
 #define VGD_CTL_SOCKBUF (4 << 20)
@@ -85,8 +79,8 @@ typedef struct {
  * work. */
 #define VGD_SUP_READ_BUDGET 64
 /* A keyholder waiting for requests wakes this often to answer the
- * supervisor's pings (its filter allows no poll: it blocks in recvmmsg on
- * the front's channel with SO_RCVTIMEO). */
+ * supervisor's pings and to see whether the front has gone (its filter
+ * allows no poll: it waits on its ring's futex with this timeout). */
 #define VGD_KH_PING_POLL_MS 200
 
 /* Supervisor <-> front control messages. */
@@ -100,6 +94,8 @@ enum vgd_ctl_type {
 	VGD_CTL_READY,         /* front -> supervisor: accepting (a vgd_supmsg) */
 	VGD_CTL_LIMITS,        /* reloaded limits (vgd_limits) */
 	VGD_CTL_PING,          /* liveness: answer with a PONG carrying seq */
+	VGD_CTL_KH_RING,       /* + SCM_RIGHTS fd: the ring (khring.h) of the
+				* keyholder whose KH_ATTACH follows */
 };
 
 /* What a child sends the supervisor on its own channel (the front on its

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -57,20 +58,25 @@ typedef struct {
 #define IS_FD(i, k) {(i), SCMP_CMP_EQ, (k), 0, 0}
 #define CLEAR(i, bits) {(i), SCMP_CMP_MASKED_EQ, V_CONST, (uint64_t)(bits), 0}
 
-/* The keyholder: receive request records and send replies in batches
- * (recvmmsg, sendmmsg) on its channel to the front and nowhere else,
- * answer the supervisor's pings and report a violation on its own
- * channel (recvmmsg, write), log to stderr (write), random salt for PSS
- * (getrandom), wipe and unmap the keys, exit. Nothing that opens, maps,
- * changes descriptors or passes them: no mmap, mprotect, fcntl or
- * sendmsg at all. Its memory is locked before the filter goes on.
- * (Checked with strace over the integration tests.) */
+/* The keyholder: take request records from its ring and put replies in
+ * it (memory mapped before the filter; khring.h), sleep on the ring's
+ * futex (FUTEX_WAIT only: the front is the one that wakes), ring the
+ * front's doorbell (write) and see the front close (recvfrom) on its
+ * channel socket, answer the supervisor's pings and report a violation on
+ * its own channel (recvfrom, write), log to stderr (write), random salt
+ * for PSS (getrandom), wipe and unmap the keys, exit. Nothing that opens,
+ * maps, changes descriptors or passes them: no mmap, mprotect or fcntl,
+ * and no call that can carry ancillary data (sendmsg, sendmmsg, recvmsg,
+ * recvmmsg), so it can neither send nor receive a descriptor. Its memory
+ * is locked before the filter goes on. (Checked with strace over the
+ * integration tests.) */
 static const rule keyholder_rules[] = {
-	IF1(recvmmsg, IS_FD(0, V_CHAN_FD)),
-	IF1(recvmmsg, IS_FD(0, V_REPORT_FD)),
-	IF1(sendmmsg, IS_FD(0, V_CHAN_FD)),
+	IF1(recvfrom, IS_FD(0, V_CHAN_FD)),
+	IF1(recvfrom, IS_FD(0, V_REPORT_FD)),
+	IF1(write, IS_FD(0, V_CHAN_FD)),
 	IF1(write, EQ(0, 2)),
 	IF1(write, IS_FD(0, V_REPORT_FD)),
+	IF1(futex, EQ(1, FUTEX_WAIT)),
 	ANY(getrandom),    ANY(getpid),       ANY(clock_gettime),
 	ANY(munlock),      ANY(munmap),       ANY(rt_sigreturn),
 	ANY(exit),         ANY(exit_group),
@@ -81,13 +87,13 @@ static const rule keyholder_rules[] = {
  * only), logging. No open, no exec, no new sockets (accept4 only), no
  * signals (no kill). Clients are read with recv (recvfrom) into the
  * front's own buffers and answered with send (sendto), which cannot pass
- * descriptors; requests go to the keyholders and replies come back in
- * batches (sendmmsg, recvmmsg). sendmsg is not allowed: the front never
- * passes a descriptor. (sendmmsg could: its message headers are memory
- * seccomp cannot read, and the keyholder channels arrive at run time, so
- * their numbers cannot be named here; README's security section says
- * what that leaves.) Memory is never executable: mmap and mprotect
- * without PROT_EXEC. fcntl only reads and sets descriptor flags, never
+ * descriptors; requests go to the keyholders and replies come back
+ * through shared rings (khring.h: mmap of the ring a channel arrives
+ * with, futex to wake a keyholder, recv of its doorbell). sendmsg is not
+ * allowed: the front never passes a descriptor. (sendmmsg could: its
+ * message headers are memory seccomp cannot read; README's security
+ * section says what that leaves.) Memory is never executable: mmap and
+ * mprotect without PROT_EXEC. fcntl only reads and sets descriptor flags, never
  * O_ASYNC, and no F_SETOWN/F_SETSIG (which would let it deliver signals).
  * setsockopt only sizes keyholder channel buffers. libevent creates its
  * epoll instance and a pipe after the filter is on, and checks

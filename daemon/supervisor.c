@@ -217,7 +217,7 @@ int vgd_supervisor_main(vgd_config *cfg)
 	for (int i = 0; i < VGD_KH_PROCS_MAX; i++)
 		s->kh[i].fd = -1;
 	for (int i = 0; i < VGD_KH_MAX; i++)
-		s->pending_fds[i] = -1;
+		s->pending_fds[i] = s->pending_rings[i] = -1;
 	signal(SIGPIPE, SIG_IGN);
 	char err[512];
 	if (vgd_keystore_load(&s->ks, cfg, err, sizeof(err)) < 0) {

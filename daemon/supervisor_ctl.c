@@ -126,13 +126,17 @@ static void send_ctl(sup *s, const vgd_ctl *m, int fd_to_pass)
 
 /* A keyholder's channel for slot, passed to the front (the caller keeps
  * and closes its copy). */
-void vgd_sup_send_keyholder(sup *s, int slot, int fd)
+/* A keyholder's ring, then its channel: the front attaches the channel
+ * with the ring that came just before it for the same slot. */
+void vgd_sup_send_keyholder(sup *s, int slot, int fd, int mfd)
 {
 	vgd_ctl m;
 	memset(&m, 0, sizeof(m));
-	m.type = VGD_CTL_KH_ATTACH;
+	m.type = VGD_CTL_KH_RING;
 	m.index = (uint32_t)slot;
 	m.generation = s->gen;
+	send_ctl(s, &m, mfd);
+	m.type = VGD_CTL_KH_ATTACH;
 	send_ctl(s, &m, fd);
 }
 

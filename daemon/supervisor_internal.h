@@ -80,7 +80,8 @@ struct sup {
 	 * a restarted keyholder goes back to its slot's CPU, and the front
 	 * gets the list to dispatch to the keyholder on its own CPU. */
 	int kh_cpu[VGD_KH_MAX];
-	int pending_fds[VGD_KH_MAX]; /* channels made before the front exists */
+	int pending_fds[VGD_KH_MAX];   /* channels made before the front exists */
+	int pending_rings[VGD_KH_MAX]; /* and their rings (memfds, khring.h) */
 	uint64_t restarts, front_restarts, violations, hung, dropped;
 	/* crash-loop brake: restarts in the current one-second window, and
 	 * the pause the brake imposes next (doubles while the loop goes on) */
@@ -119,6 +120,7 @@ void vgd_sup_on_respawn_timer(evutil_socket_t fd, short what, void *arg);
 
 /* supervisor_spawn.c */
 int vgd_sup_spawn_keyholder(sup *s, int slot);
+void vgd_sup_pending_set(sup *s, int slot, int fd, int mfd);
 int vgd_sup_spawn_front(sup *s);
 
 /* supervisor_chan.c */
@@ -136,7 +138,7 @@ void vgd_sup_kill(sup *s, child *c, int why);
 int vgd_sup_ctl_open(sup *s, int fd);
 void vgd_sup_ctl_close(sup *s);
 void vgd_sup_send_ping(sup *s, uint32_t seq);
-void vgd_sup_send_keyholder(sup *s, int slot, int fd);
+void vgd_sup_send_keyholder(sup *s, int slot, int fd, int mfd);
 void vgd_sup_send_counters(sup *s);
 void vgd_sup_send_keys(sup *s);
 void vgd_sup_send_limits(sup *s);

@@ -19,6 +19,7 @@
 #include "cpus.h"
 #include "front.h"
 #include "keyholder.h"
+#include "khring.h"
 #include "log.h"
 
 static void close_fds_except(const int *keep, int n)
@@ -61,10 +62,22 @@ static child *free_kh(sup *s)
 	return NULL;
 }
 
+/* The channel and ring waiting for the front for slot: replaced (the old
+ * ones closed) by fd and mfd, or cleared with -1. */
+void vgd_sup_pending_set(sup *s, int slot, int fd, int mfd)
+{
+	if (s->pending_fds[slot] >= 0)
+		close(s->pending_fds[slot]);
+	if (s->pending_rings[slot] >= 0)
+		close(s->pending_rings[slot]);
+	s->pending_fds[slot] = fd;
+	s->pending_rings[slot] = mfd;
+}
+
 /* A keyholder for slot, of the current generation, with two channels: to
- * the front (its channel goes to the front, or waits in pending_fds until
- * the front is spawned), and its own to the supervisor (pings, its
- * violation report). */
+ * the front (its ring and channel socket go to the front, or wait in
+ * pending until the front is spawned), and its own to the supervisor
+ * (pings, its violation report). */
 int vgd_sup_spawn_keyholder(sup *s, int slot)
 {
 	child *c = free_kh(s);
@@ -73,21 +86,27 @@ int vgd_sup_spawn_keyholder(sup *s, int slot)
 		return -1;
 	}
 	int sv[2], sc[2];
+	int mfd = vgd_khring_create();
+	if (mfd < 0) {
+		vgd_err("keyholder ring: %s", strerror(errno));
+		return -1;
+	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		vgd_err("socketpair: %s", strerror(errno));
+		close(mfd);
 		return -1;
 	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, sc) < 0) {
 		vgd_err("socketpair: %s", strerror(errno));
+		close(mfd);
 		close(sv[0]);
 		close(sv[1]);
 		return -1;
 	}
-	int sz = VGD_KH_SOCKBUF;
-	(void)setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
 	pid_t pid = fork();
 	if (pid < 0) {
 		vgd_err("fork: %s", strerror(errno));
+		close(mfd);
 		close(sv[0]);
 		close(sv[1]);
 		close(sc[0]);
@@ -104,20 +123,26 @@ int vgd_sup_spawn_keyholder(sup *s, int slot)
 		int pin = s->kh_cpu[slot] >= 0 ? vgd_cpu_pin(s->kh_cpu[slot]) : 0;
 		/* A name operators (ps, top) and tests can tell apart. */
 		(void)prctl(PR_SET_NAME, "vgd-keyholder", 0, 0, 0);
-		int keep[] = {sv[1], sc[1]};
-		close_fds_except(keep, 2);
+		int keep[] = {sv[1], sc[1], mfd};
+		close_fds_except(keep, 3);
 		vgd_log_setup("keyholder", s->cfg->log_level);
 		if (pin < 0)
 			vgd_warn("keyholder %d: cannot pin to CPU %d; running unpinned", slot,
 				 s->kh_cpu[slot]);
+		/* The ring, mapped before the filter (which has no mmap); the
+		 * memfd itself is not kept. */
+		vgd_khring *ring = vgd_khring_map(mfd);
+		close(mfd);
+		if (!ring) {
+			vgd_err("cannot map the request ring: %s", strerror(errno));
+			vgd_keystore_wipe(&s->ks);
+			vgd_sandbox_exit(1);
+		}
 		/* Its own copy of the keys, locked by itself: locks are not
 		 * inherited across fork (README: keyholders mlock their keys).
 		 * Before the privilege drop, so RLIMIT_MEMLOCK of the user it
 		 * drops to does not matter, and before the filter. */
 		vgd_keystore_lock(&s->ks);
-		/* Blocking for requests, but waking to answer pings. */
-		struct timeval tv = {0, VGD_KH_PING_POLL_MS * 1000};
-		(void)setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 		vgd_sandbox_opts o = s->sb;
 		o.nofile = 8;
 		o.report_fd = sc[1];
@@ -126,7 +151,7 @@ int vgd_sup_spawn_keyholder(sup *s, int slot)
 			vgd_keystore_wipe(&s->ks);
 			vgd_sandbox_exit(1);
 		}
-		vgd_sandbox_exit(vgd_keyholder_main(&s->ks, sv[1], sc[1]));
+		vgd_sandbox_exit(vgd_keyholder_main(&s->ks, ring, sv[1], sc[1]));
 	}
 	close(sv[1]);
 	close(sc[1]);
@@ -136,12 +161,11 @@ int vgd_sup_spawn_keyholder(sup *s, int slot)
 		close(sc[0]);
 	}
 	if (s->front.pid > 0) {
-		vgd_sup_send_keyholder(s, slot, sv[0]);
+		vgd_sup_send_keyholder(s, slot, sv[0], mfd);
 		close(sv[0]);
+		close(mfd);
 	} else {
-		if (s->pending_fds[slot] >= 0)
-			close(s->pending_fds[slot]);
-		s->pending_fds[slot] = sv[0];
+		vgd_sup_pending_set(s, slot, sv[0], mfd);
 	}
 	return 0;
 }
@@ -170,13 +194,15 @@ int vgd_sup_spawn_front(sup *s)
 	if (pid == 0) {
 		child_signals();
 		(void)prctl(PR_SET_NAME, "vgd-front", 0, 0, 0);
-		int keep[VGD_KH_MAX + 2];
+		int keep[2 * VGD_KH_MAX + 2];
 		int nk = 0;
 		keep[nk++] = sv[1];
 		keep[nk++] = s->listen_fd;
 		for (int i = 0; i < s->nslots; i++)
-			if (s->pending_fds[i] >= 0)
+			if (s->pending_fds[i] >= 0) {
 				keep[nk++] = s->pending_fds[i];
+				keep[nk++] = s->pending_rings[i];
+			}
 		close_fds_except(keep, nk);
 		/* The front must never see key material. */
 		vgd_keystore_drop_secrets(&s->ks);
@@ -194,6 +220,7 @@ int vgd_sup_spawn_front(sup *s)
 			.ctl_fd = sv[1],
 			.nkeyholders = s->nslots,
 			.kh_fds = s->pending_fds,
+			.kh_rings = s->pending_rings,
 			.generation = s->gen,
 			.ncpus = s->ncpus,
 			.kh_cpu = s->kh_cpu,
@@ -202,10 +229,7 @@ int vgd_sup_spawn_front(sup *s)
 	}
 	close(sv[1]);
 	for (int i = 0; i < s->nslots; i++)
-		if (s->pending_fds[i] >= 0) {
-			close(s->pending_fds[i]);
-			s->pending_fds[i] = -1;
-		}
+		vgd_sup_pending_set(s, i, -1, -1);
 	s->front = (child){.s = s, .pid = pid, .slot = -1, .gen = s->gen, .fd = -1,
 			   .reported = -1};
 	s->front_ready = 0;

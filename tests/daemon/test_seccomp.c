@@ -137,6 +137,10 @@ static void test_keyholder_refusals(void **state)
 	keyholder_refused("mprotect-exec", "mprotect");
 	keyholder_refused("fcntl-setown", "fcntl");
 	keyholder_refused("sendmsg-rights", "sendmsg");
+	/* No call that can carry a descriptor either way: a keyholder can
+	 * neither pass one (its supervisor channel, say) nor receive one. */
+	keyholder_refused("sendmmsg-rights", "sendmmsg");
+	keyholder_refused("recvmmsg-rights", "recvmmsg");
 }
 
 int main(void)
