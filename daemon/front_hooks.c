@@ -61,6 +61,27 @@ int vgd_front_test_hook(front *f, conn *c, const uint8_t *data, size_t len, char
 		(void)fcntl(c->fd, F_SETFL, O_NONBLOCK | O_ASYNC);
 	} else if (strcmp(cmd, "sendmsg-rights") == 0) {
 		pass_fd(c->fd, ctl); /* the control channel, to the client */
+	} else if (strcmp(cmd, "sendmmsg-rights") == 0) {
+		/* The batch form, which seccomp cannot look into either. */
+		char cbuf[CMSG_SPACE(sizeof(int))];
+		memset(cbuf, 0, sizeof(cbuf));
+		char b = 0;
+		struct iovec iov = {&b, 1};
+		struct mmsghdr mm = {.msg_hdr = {.msg_iov = &iov, .msg_iovlen = 1,
+						 .msg_control = cbuf, .msg_controllen = sizeof(cbuf)}};
+		struct cmsghdr *cm = CMSG_FIRSTHDR(&mm.msg_hdr);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &ctl, sizeof(int));
+		(void)sendmmsg(c->fd, &mm, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	} else if (strcmp(cmd, "recvmmsg-rights") == 0) {
+		/* Receiving descriptors from a client. */
+		char cbuf[CMSG_SPACE(sizeof(int))], b;
+		struct iovec iov = {&b, 1};
+		struct mmsghdr mm = {.msg_hdr = {.msg_iov = &iov, .msg_iovlen = 1,
+						 .msg_control = cbuf, .msg_controllen = sizeof(cbuf)}};
+		(void)recvmmsg(c->fd, &mm, 1, MSG_DONTWAIT, NULL);
 	} else if (strcmp(cmd, "report-flood") == 0) {
 		vgd_supmsg m = {.type = VGD_SUP_VIOLATION, .nr = 83 /* mkdir */};
 		int i = 0;
