@@ -66,6 +66,7 @@ void vg_rsa52mb_select_c(uint64_t *sel, const uint64_t *table, const uint64_t *i
 
 /* The assembly (kernels/x86_64/rsa/amm52mb_ifma.asm), only with asm. */
 vg_amm52mb_fn vg_amm52mb_ifma_20, vg_amm52mb_sqr_ifma_20, vg_amm52mb_ifma_30, vg_amm52mb_ifma_40;
+vg_amm52mb_fn vg_amm52mb_sqr_ifma_30, vg_amm52mb_sqr_ifma_40;
 vg_rsa52mb_select_fn vg_rsa52mb_select_ifma_20, vg_rsa52mb_select_ifma_30,
 	vg_rsa52mb_select_ifma_40;
 

@@ -80,11 +80,9 @@ const struct vg_rsa_mb_impl vg_rsa_mb_impls[] = {
 	},
 #if VG_HAVE_ASM
 	{
-		/* The squaring has its own function at 20 digits; at 30 and
-		 * 40 the multiply squares (b == a). */
 		.v = {"ifma", VG_TIER_IFMA},
 		.mul = {vg_amm52mb_ifma_20, vg_amm52mb_ifma_30, vg_amm52mb_ifma_40},
-		.sqr = {vg_amm52mb_sqr_ifma_20, vg_amm52mb_ifma_30, vg_amm52mb_ifma_40},
+		.sqr = {vg_amm52mb_sqr_ifma_20, vg_amm52mb_sqr_ifma_30, vg_amm52mb_sqr_ifma_40},
 		.select = {vg_rsa52mb_select_ifma_20, vg_rsa52mb_select_ifma_30,
 			   vg_rsa52mb_select_ifma_40},
 	},

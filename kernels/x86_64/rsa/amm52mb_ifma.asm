@@ -351,6 +351,168 @@ ENDFUNC vg_amm52mb_ifma_%1
 GMUL 30, 27
 GMUL 40, 27
 
+; void vg_amm52mb_sqr_ifma_30, vg_amm52mb_sqr_ifma_40 (the multiply's
+; arguments, b == a and not read): the squaring in two phases, the same
+; bits as the multiply. First the whole square T = a^2 (2L digits, each
+; a sum of 52-bit halves below 2^59) by columns, fully unrolled (the
+; triangle's shape changes with the column): the products a_i a_j, i < j,
+; of a column once, doubled, plus its diagonal term; a_0..a_28 stay in
+; registers. Then the Montgomery reduction of T, looped as in GMUL: the
+; accumulator starts as T[0..L-1] (the frame part is T itself, stored one
+; slot down as it moves), each step adds y m and takes T[i + L] as its new
+; top digit. Each y_i is computed from the exact running sum's weight i
+; digit, which products of b's digits above i (here already in T) do not
+; change mod 2^52: the result is the interleaved multiply's.
+%macro GSQR 2
+%push gsqr
+%define %$L %1
+%define %$K %2
+%define %$NR 29                         ; a digits kept in registers
+%define %$X zmm29                       ; a column's lo products
+%define %$X2 zmm30                      ; and its hi products
+%define %$TMP zmm31
+%define %$T(c) [rsp + 64 * (c)]         ; the square's digits
+%define %$ZMEM zmm27
+%define %$ZY zmm29
+%define %$ZK zmm30
+%define %$ZT zmm31
+FUNC vg_amm52mb_sqr_ifma_%1
+	push rbp
+	mov rbp, rsp
+	sub rsp, 128 * %$L + 64
+	and rsp, -64
+%assign %%k 0
+%rep %$NR
+%if %%k < %$L
+	vmovdqu64 zmm %+ %%k, [rsi + 64 * %%k]
+%endif
+%assign %%k %%k + 1
+%endrep
+	; phase 1: column c of a^2
+%assign %%c 0
+%rep 2 * %$L
+	vpxorq %$X, %$X, %$X
+	vpxorq %$X2, %$X2, %$X2
+%assign %%i 0
+%rep %$L
+%assign %%j %%c - %%i
+%if %%i < %%j && %%j < %$L
+%if %%i < %$NR
+	vpmadd52luq %$X, zmm %+ %%i, [rsi + 64 * %%j]
+%else
+	vmovdqu64 %$TMP, [rsi + 64 * %%i]
+	vpmadd52luq %$X, %$TMP, [rsi + 64 * %%j]
+%endif
+%endif
+%assign %%j %%c - 1 - %%i
+%if %%i < %%j && %%j < %$L
+%if %%i < %$NR
+	vpmadd52huq %$X2, zmm %+ %%i, [rsi + 64 * %%j]
+%else
+	vmovdqu64 %$TMP, [rsi + 64 * %%i]
+	vpmadd52huq %$X2, %$TMP, [rsi + 64 * %%j]
+%endif
+%endif
+%assign %%i %%i + 1
+%endrep
+	vpaddq %$X, %$X, %$X2
+	vpaddq %$X, %$X, %$X                     ; the cross products twice
+%if %%c % 2 == 0
+%assign %%d %%c / 2
+%define %%OP vpmadd52luq
+%else
+%assign %%d (%%c - 1) / 2
+%define %%OP vpmadd52huq
+%endif
+%if %%d < %$NR
+	%%OP %$X, zmm %+ %%d, zmm %+ %%d
+%else
+	vmovdqu64 %$TMP, [rsi + 64 * %%d]
+	%%OP %$X, %$TMP, %$TMP
+%endif
+	vmovdqa64 %$T(%%c), %$X
+%assign %%c %%c + 1
+%endrep
+	; phase 2: reduce; A[0..K-1] from T, the rest is T in place
+%assign %%p 0
+%rep %$K
+	vmovdqa64 zmm %+ %%p, %$T(%%p)
+%assign %%p %%p + 1
+%endrep
+	vmovdqu64 %$ZK, [r8]
+	lea r9, %$T(%$L)                        ; T[i + L], the next top digit
+	mov eax, %$L
+align 32
+%%step:
+	vpxorq %$ZY, %$ZY, %$ZY
+	vpmadd52luq %$ZY, zmm0, %$ZK            ; y = A[0] k0 mod 2^52
+	vpmadd52luq zmm0, %$ZY, [rcx]
+	vpmadd52luq zmm1, %$ZY, [rcx + 64]
+	vpmadd52huq zmm1, %$ZY, [rcx]
+	vpsrlq %$ZT, zmm0, 52
+	vpaddq zmm1, zmm1, %$ZT
+%assign %%p 2
+%rep %$K - 2
+	vpmadd52luq zmm %+ %%p, %$ZY, [rcx + 64 * %%p]
+	vpmadd52huq zmm %+ %%p, %$ZY, [rcx + 64 * (%%p - 1)]
+%assign %%p %%p + 1
+%endrep
+%assign %%p 1
+%rep %$K - 1
+	vmovdqa64 zmm %+ %eval(%%p - 1), zmm %+ %%p
+%assign %%p %%p + 1
+%endrep
+	vmovdqa64 zmm %+ %eval(%$K - 1), %$T(%$K)
+	vpmadd52luq zmm %+ %eval(%$K - 1), %$ZY, [rcx + 64 * %$K]
+	vpmadd52huq zmm %+ %eval(%$K - 1), %$ZY, [rcx + 64 * (%$K - 1)]
+%assign %%p %$K + 1
+%rep %$L - %$K
+%if %%p < %$L
+	vmovdqa64 %$ZMEM, %$T(%%p)
+	vpmadd52luq %$ZMEM, %$ZY, [rcx + 64 * %%p]
+%else
+	vmovdqa64 %$ZMEM, [r9]                  ; A[L] starts as T[i + L]
+%endif
+	vpmadd52huq %$ZMEM, %$ZY, [rcx + 64 * (%%p - 1)]
+	vmovdqa64 %$T(%%p - 1), %$ZMEM
+%assign %%p %%p + 1
+%endrep
+	add r9, 64
+	dec eax
+	jnz %%step
+	; the carry pass, as GMUL's
+%assign %%j 0
+%rep %$L
+%if %%j < %$K
+%define %%Y zmm %+ %%j
+%else
+%define %%Y %$ZMEM
+	vmovdqa64 %$ZMEM, %$T(%%j)
+%endif
+%if %%j > 0
+	vpaddq %%Y, %%Y, %$ZT
+%endif
+	vpsrlq %$ZT, %%Y, 52
+	vpandq %%Y, %%Y, [rel m52]{1to8}
+	vmovdqu64 [rdi + 64 * %%j], %%Y
+%assign %%j %%j + 1
+%endrep
+	WIPE 32
+%assign %%p 0
+%rep 2 * %$L
+	vmovdqa64 [rsp + 64 * %%p], zmm0
+%assign %%p %%p + 1
+%endrep
+	mov rsp, rbp
+	pop rbp
+	ret
+ENDFUNC vg_amm52mb_sqr_ifma_%1
+%pop
+%endmacro
+
+GSQR 30, 27
+GSQR 40, 27
+
 %define TBL 32                          ; VG_RSA_MB_TABLE
 %define S(j) zmm %+ j                   ; sel digit j of a chunk: zmm0..zmm23
 %define ZIDX zmm30                      ; idx of each lane
