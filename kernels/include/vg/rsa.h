@@ -67,6 +67,15 @@ VG_MUST_CHECK int vg_rsa_private(const vg_rsa_key *key, uint8_t *out, const uint
 VG_MUST_CHECK int vg_rsa_public(const vg_rsa_public_key *pub, uint8_t *out, const uint8_t *in,
 				size_t len);
 
+/* The block a signature exponentiates (EM, RFC 8017 9.2 and 9.1.1),
+ * em_len = k bytes, so that a caller can run several signatures' private
+ * operations at once (vg/rsa_mb.h): vg_rsa_sign_* = encode, then
+ * vg_rsa_private. PSS draws its salt from getrandom. */
+VG_MUST_CHECK int vg_rsa_encode_pkcs1(const vg_rsa_public_key *pub, vg_hash_alg alg,
+				      const uint8_t *digest, size_t dlen, uint8_t *em,
+				      size_t em_len);
+VG_MUST_CHECK int vg_rsa_encode_pss(const vg_rsa_public_key *pub, vg_hash_alg alg,
+				    const uint8_t *digest, size_t dlen, uint8_t *em, size_t em_len);
 /* PKCS#1 v1.5 signature over a digest (DigestInfo for alg added here).
  * dlen must equal vg_hash_len(alg); sig_len must equal k. */
 VG_MUST_CHECK int vg_rsa_sign_pkcs1(const vg_rsa_key *key, vg_hash_alg alg, const uint8_t *digest,

@@ -104,21 +104,27 @@ static int pkcs1_encode(uint8_t *em, size_t k, vg_hash_alg alg, const uint8_t *d
 	return 0;
 }
 
+int vg_rsa_encode_pkcs1(const vg_rsa_public_key *pub, vg_hash_alg alg, const uint8_t *digest,
+			size_t dlen, uint8_t *em, size_t em_len)
+{
+	if (!pub || !digest || !em)
+		return VG_E_INVALID;
+	if (hlen_of(alg) == 0 || dlen != hlen_of(alg) || em_len != pub->bytes)
+		return VG_E_INVALID;
+	return pkcs1_encode(em, em_len, alg, digest, dlen);
+}
+
 int vg_rsa_sign_pkcs1(const vg_rsa_key *key, vg_hash_alg alg, const uint8_t *digest, size_t dlen,
 		      uint8_t *sig, size_t sig_len)
 {
 	uint8_t em[VG_RSA_MAX_BYTES];
-	size_t k;
 	int rc;
 
-	if (!key || !digest || !sig)
+	if (!key || !sig)
 		return VG_E_INVALID;
-	k = key->pub.bytes;
-	if (hlen_of(alg) == 0 || dlen != hlen_of(alg) || sig_len != k)
-		return VG_E_INVALID;
-	rc = pkcs1_encode(em, k, alg, digest, dlen);
+	rc = vg_rsa_encode_pkcs1(&key->pub, alg, digest, dlen, em, sig_len);
 	if (rc == 0)
-		rc = vg_rsa_private(key, sig, em, k);
+		rc = vg_rsa_private(key, sig, em, sig_len);
 	vg_wipe(em, sizeof(em));
 	return rc;
 }
@@ -213,22 +219,20 @@ static uint8_t pss_topmask(const vg_rsa_public_key *pub)
 	return (uint8_t)(0xff >> (8 * pss_emlen(pub) - (pub->bits - 1)));
 }
 
-int vg_rsa_sign_pss(const vg_rsa_key *key, vg_hash_alg alg, const uint8_t *digest, size_t dlen,
-		    uint8_t *sig, size_t sig_len)
+int vg_rsa_encode_pss(const vg_rsa_public_key *pub, vg_hash_alg alg, const uint8_t *digest,
+		      size_t dlen, uint8_t *em, size_t em_len)
 {
-	uint8_t em[VG_RSA_MAX_BYTES], salt[VG_SHA512_LEN];
-	const vg_rsa_public_key *pub;
+	uint8_t salt[VG_SHA512_LEN];
 	size_t hlen, slen, k, emlen, dblen;
 	uint8_t *m;
 	int rc;
 
-	if (!key || !digest || !sig)
+	if (!pub || !digest || !em)
 		return VG_E_INVALID;
-	pub = &key->pub;
 	k = pub->bytes;
 	hlen = hlen_of(alg);
 	slen = hlen; /* salt length = digest length (RFC 8017 9.1 note 4) */
-	if (hlen == 0 || dlen != hlen || sig_len != k)
+	if (hlen == 0 || dlen != hlen || em_len != k)
 		return VG_E_INVALID;
 	emlen = pss_emlen(pub);
 	if (emlen < hlen + slen + 2)
@@ -248,10 +252,25 @@ int vg_rsa_sign_pss(const vg_rsa_key *key, vg_hash_alg alg, const uint8_t *diges
 	mgf1_xor(alg, m, dblen, m + dblen, hlen);
 	m[0] &= pss_topmask(pub);
 	m[emlen - 1] = 0xbc;
-	rc = vg_rsa_private(key, sig, em, k);
 out:
-	vg_wipe(em, sizeof(em));
 	vg_wipe(salt, sizeof(salt));
+	if (rc != 0)
+		vg_wipe(em, k);
+	return rc;
+}
+
+int vg_rsa_sign_pss(const vg_rsa_key *key, vg_hash_alg alg, const uint8_t *digest, size_t dlen,
+		    uint8_t *sig, size_t sig_len)
+{
+	uint8_t em[VG_RSA_MAX_BYTES];
+	int rc;
+
+	if (!key || !sig)
+		return VG_E_INVALID;
+	rc = vg_rsa_encode_pss(&key->pub, alg, digest, dlen, em, sig_len);
+	if (rc == 0)
+		rc = vg_rsa_private(key, sig, em, sig_len);
+	vg_wipe(em, sizeof(em));
 	return rc;
 }
 
