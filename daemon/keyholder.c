@@ -22,6 +22,7 @@
 #include "vg/proto.h"
 #include "vg/proto_reason.h"
 #include "vg/proto_tables.h"
+#include "vg/rsa_mb.h"
 #include "vg/wipe.h"
 
 #ifdef VGD_TEST_HOOKS
@@ -199,6 +200,68 @@ static void run_request(vgd_keystore *ks, int i, const vgd_kreq *q, reply *r, in
 	r->rep.result_len = (uint32_t)out_len;
 }
 
+/* RSA private-key operations of one batch, run together: what each
+ * request becomes (vgd_keyop_rsa_prepare) and its reply. */
+typedef struct {
+	vgd_rsa_op op[VG_RSA_MB_MAX];
+	reply out[VG_RSA_MB_MAX];
+	int n;
+} rsa_batch;
+
+/* Add q to the batch if it is an RSA private-key operation that passes
+ * every check (its reply header ready): 1, or 0 when it is not one or
+ * fails (run_request then answers it, with the same checks). */
+static int rsa_take(vgd_keystore *ks, int i, const vgd_kreq *q, rsa_batch *b)
+{
+	if (i < 0 || ks->info[i].type != VG_KEY_RSA ||
+	    !vgd_acl_allows(&ks->info[i], (uid_t)q->uid, (gid_t)q->gid))
+		return 0;
+	vgd_reason why = {.text = ""};
+	vgd_rsa_op *o = &b->op[b->n];
+	if (vgd_keyop_rsa_prepare(&ks->info[i], ks->secret[i], q->op, q->alg, q->role, q->fmt,
+				  (const uint8_t *)q + sizeof(vgd_kreq), q->data_len, o,
+				  &why) != VG_ST_OK)
+		return 0;
+	reply *r = &b->out[b->n++];
+	memset(&r->rep, 0, sizeof(r->rep));
+	r->rep.magic = VGD_KREP_MAGIC;
+	r->rep.job = q->job;
+	return 1;
+}
+
+/* Run the batch's private operations at once (vg/rsa_mb.h: each one is
+ * still checked with its public exponent, so a fault answers that
+ * request alone) and fill their replies. */
+static void rsa_run(rsa_batch *b)
+{
+	const vg_rsa_key *keys[VG_RSA_MB_MAX];
+	uint8_t *outs[VG_RSA_MB_MAX];
+	const uint8_t *ins[VG_RSA_MB_MAX];
+	size_t lens[VG_RSA_MB_MAX];
+	int rc[VG_RSA_MB_MAX];
+	for (int j = 0; j < b->n; j++) {
+		keys[j] = b->op[j].key;
+		outs[j] = b->out[j].out;
+		ins[j] = b->op[j].in;
+		lens[j] = b->op[j].len;
+	}
+	int all = vg_rsa_private_mb(keys, outs, ins, lens, (size_t)b->n, rc);
+	for (int j = 0; j < b->n; j++) {
+		reply *r = &b->out[j];
+		vgd_reason why = {.text = ""};
+		size_t out_len = 0;
+		r->rep.status = (uint8_t)vgd_keyop_rsa_finish(&b->op[j], all == 0 ? rc[j] : all,
+							      &out_len, &why);
+		if (r->rep.status != VG_ST_OK) {
+			vg_wipe(r->out, sizeof(r->out));
+			out_len = 0;
+		}
+		set_reason(&r->rep, why.text);
+		r->rep.result_len = (uint32_t)out_len;
+		vg_wipe(b->op[j].in, sizeof(b->op[j].in));
+	}
+}
+
 /* The keyholder's side of its ring: its own counters are the truth (the
  * copies in shared memory are only published), the front's are read and
  * bounded. */
@@ -318,6 +381,7 @@ int vgd_keyholder_main(vgd_keystore *ks, vgd_khring *ring, int fd, int sfd)
 {
 	static uint8_t in[VGD_KH_RING][VGD_KREQ_MAX];
 	static reply out[VGD_KH_RING];
+	static rsa_batch rsa;
 	size_t len[VGD_KH_RING];
 	khside h = {.r = ring, .fd = fd};
 	int status = 0;
@@ -355,9 +419,20 @@ int vgd_keyholder_main(vgd_keystore *ks, vgd_khring *ring, int fd, int sfd)
 				bad = 1;
 				break;
 			}
+			int ki = vgd_keystore_find(ks, q->key);
+			/* RSA private-key operations gather, to run together
+			 * once the batch is read or eight are waiting. */
+			if (rsa_take(ks, ki, q, &rsa)) {
+				if (rsa.n == VG_RSA_MB_MAX) {
+					if ((held && send_replies(&h, out, held) < 0) ||
+					    (rsa_run(&rsa), send_replies(&h, rsa.out, rsa.n) < 0))
+						bad = 2;
+					held = rsa.n = 0;
+				}
+				continue;
+			}
 			/* Replies wait only for short operations: those held
 			 * go out before a slow one. */
-			int ki = vgd_keystore_find(ks, q->key);
 			if (held && ki >= 0 && slow_key(ks->info[ki].type)) {
 				if (send_replies(&h, out, held) < 0) {
 					bad = 2;
@@ -377,6 +452,12 @@ int vgd_keyholder_main(vgd_keystore *ks, vgd_khring *ring, int fd, int sfd)
 		}
 		if (held)
 			(void)send_replies(&h, out, held); /* answered before exiting */
+		if (rsa.n) {
+			rsa_run(&rsa);
+			if (send_replies(&h, rsa.out, rsa.n) < 0)
+				bad = bad ? bad : 2;
+			rsa.n = 0;
+		}
 		for (int i = 0; i < n; i++)
 			vg_wipe(in[i], len[i]);
 		if (bad) {

@@ -181,11 +181,16 @@ static int kernel_sign(const vg_alg_info *a, uint8_t fmt, const void *secret, co
 	}
 }
 
-static int sign(const vgd_keyinfo *info, const void *secret, uint8_t alg, uint8_t role, uint8_t fmt,
-		const uint8_t *data, size_t len, uint8_t *out, size_t *out_len, vgd_reason *why)
+/* The row a signature request signs with and the bytes it signs (*row,
+ * *data, *len): the request's own, or in TLS 1.3 mode the key's TLS 1.3
+ * row over the content built here, in content (hashed into digest first
+ * if that row signs a digest). VG_ST_OK, or the failure. */
+static int sign_input(const vgd_keyinfo *info, uint8_t alg, uint8_t role, uint8_t fmt,
+		      const vg_alg_info **row, const uint8_t **data, size_t *len,
+		      uint8_t content[VG_TLS13_CONTENT_MAX], uint8_t digest[VG_DIGEST_MAX_LEN],
+		      vgd_reason *why)
 {
 	const vg_alg_info *a = vg_alg_get(alg);
-	uint8_t content[VG_TLS13_CONTENT_MAX], digest[VG_DIGEST_MAX_LEN];
 
 	if (!vg_alg_format_ok(alg, fmt))
 		return fail(why, VG_R_BAD_SIG_FORMAT);
@@ -196,21 +201,33 @@ static int sign(const vgd_keyinfo *info, const void *secret, uint8_t alg, uint8_
 		 * content: an ECDSA curve is bound to one hash (RFC 8446
 		 * 4.2.3), so a P-256 key under a SHA-384 suite signs
 		 * SHA-256(content); its signature is DER, as TLS carries it. */
-		size_t clen = vg_tls13_content(content, role, data, len);
-		a = vg_alg_tls13(info->type, len);
+		size_t clen = vg_tls13_content(content, role, *data, *len);
+		a = vg_alg_tls13(info->type, *len);
 		if (clen == 0 || a == NULL)
 			return fail(why, VG_R_ALG_DATA_LEN);
-		data = content;
-		len = clen;
+		*data = content;
+		*len = clen;
 		if (a->data == VG_DATA_DIGEST) {
 			if (vg_hash(kernel_hash(a->digest), digest, content, clen) != VG_OK)
 				return fail(why, VG_R_ALG_DATA_LEN);
-			data = digest;
-			len = vg_digest_len(a->digest);
+			*data = digest;
+			*len = vg_digest_len(a->digest);
 		}
-	} else if (a == NULL || !vg_alg_data_len_ok(alg, len)) {
+	} else if (a == NULL || !vg_alg_data_len_ok(alg, *len)) {
 		return fail(why, VG_R_ALG_DATA_LEN);
 	}
+	*row = a;
+	return VG_ST_OK;
+}
+
+static int sign(const vgd_keyinfo *info, const void *secret, uint8_t alg, uint8_t role, uint8_t fmt,
+		const uint8_t *data, size_t len, uint8_t *out, size_t *out_len, vgd_reason *why)
+{
+	uint8_t content[VG_TLS13_CONTENT_MAX], digest[VG_DIGEST_MAX_LEN];
+	const vg_alg_info *a;
+	int st = sign_input(info, alg, role, fmt, &a, &data, &len, content, digest, why);
+	if (st != VG_ST_OK)
+		return st;
 	return kernel_sign(a, fmt, secret, data, len, out, out_len, why);
 }
 
@@ -241,6 +258,51 @@ static int rsa_private(const void *secret, const uint8_t *data, size_t len, uint
 		return fail(why, VG_R_NOT_BELOW_MODULUS);
 	*out_len = k;
 	return vgd_status_from_kernel(r, &why->text);
+}
+
+int vgd_keyop_rsa_prepare(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8_t alg,
+			  uint8_t tls_role, uint8_t sig_format, const uint8_t *data, size_t len,
+			  vgd_rsa_op *o, vgd_reason *why)
+{
+	if (info->type != VG_KEY_RSA || (op != VG_OP_SIGN && op != VG_OP_RSA_PRIVATE))
+		return -1;
+	int st = vgd_request_check(info, op, alg, len, why);
+	if (st != VG_ST_OK)
+		return st;
+	const vg_rsa_key *rk = secret;
+	size_t k = vg_rsa_key_bytes(rk);
+	o->key = rk;
+	o->len = k;
+	o->raw = op == VG_OP_RSA_PRIVATE;
+	if (o->raw) {
+		if (len != k)
+			return fail(why, VG_R_MODULUS_LEN);
+		memcpy(o->in, data, k);
+		return VG_ST_OK;
+	}
+	uint8_t content[VG_TLS13_CONTENT_MAX], digest[VG_DIGEST_MAX_LEN];
+	const vg_alg_info *a;
+	st = sign_input(info, alg, tls_role, sig_format, &a, &data, &len, content, digest, why);
+	if (st != VG_ST_OK)
+		return st;
+	if (a->key_type != VG_KEY_RSA)
+		return fail(why, VG_R_ALG_KEY_MISMATCH);
+	const vg_rsa_public_key *pub = vg_rsa_key_public(rk);
+	vg_hash_alg h = kernel_hash(a->digest);
+	int r = a->pad == VG_PAD_PSS ? vg_rsa_encode_pss(pub, h, data, len, o->in, k)
+				     : vg_rsa_encode_pkcs1(pub, h, data, len, o->in, k);
+	return vgd_status_from_kernel(r, &why->text);
+}
+
+int vgd_keyop_rsa_finish(const vgd_rsa_op *o, int rc, size_t *out_len, vgd_reason *why)
+{
+	*out_len = 0;
+	if (o->raw && rc == VG_E_RANGE)
+		return fail(why, VG_R_NOT_BELOW_MODULUS);
+	int st = vgd_status_from_kernel(rc, &why->text);
+	if (st == VG_ST_OK)
+		*out_len = o->len;
+	return st;
 }
 
 int vgd_keyop_run(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8_t alg,

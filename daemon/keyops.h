@@ -48,4 +48,28 @@ int vgd_keyop_run(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8
 		  uint8_t tls_role, uint8_t sig_format, const uint8_t *data, size_t len,
 		  uint8_t *out, size_t *out_len, vgd_reason *why);
 
+/* An RSA private-key operation made ready to run together with others
+ * (vg_rsa_private_mb): the key and the block to exponentiate, the signed
+ * encoding (EM) or rsa-private's input. Neither is secret; the result
+ * of an rsa-private is. */
+typedef struct {
+	const void *key; /* the vg_rsa_key */
+	size_t len;      /* k */
+	int raw;         /* rsa-private (1) or a signature (0) */
+	uint8_t in[VG_PROTO_RSA_MAX_LEN];
+} vgd_rsa_op;
+
+/* The first half of vgd_keyop_run for an RSA private-key operation (sign
+ * with an RSA row, TLS 1.3 mode included, or rsa-private): every check,
+ * then the block. VG_ST_OK with *o ready, the request's final status
+ * (why set) when it fails, or -1 when it is not such an operation (run
+ * it with vgd_keyop_run). */
+int vgd_keyop_rsa_prepare(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8_t alg,
+			  uint8_t tls_role, uint8_t sig_format, const uint8_t *data, size_t len,
+			  vgd_rsa_op *o, vgd_reason *why);
+/* The second half: the status of a prepared operation whose private
+ * operation returned rc (its result, if any, already in the reply), and
+ * *out_len on success. */
+int vgd_keyop_rsa_finish(const vgd_rsa_op *o, int rc, size_t *out_len, vgd_reason *why);
+
 #endif

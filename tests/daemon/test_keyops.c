@@ -24,6 +24,7 @@
 #include "vg/proto.h"
 #include "vg/proto_reason.h"
 #include "vg/rsa.h"
+#include "vg/rsa_mb.h"
 #include "vg/sha2.h"
 #include "vg/x25519.h"
 
@@ -302,6 +303,108 @@ static void test_run_ed25519(void **state)
 	unload(&k);
 }
 
+/* The keyholder's batched path (keyholder.c: vgd_keyop_rsa_prepare, then
+ * vg_rsa_private_mb, then vgd_keyop_rsa_finish) gives what vgd_keyop_run
+ * gives: a batch of eight over two keys and both sizes, PKCS#1 v1.5
+ * (deterministic: the same bytes), PSS and TLS 1.3 mode (verified),
+ * rsa-private (the same bytes), and one input not below its modulus,
+ * which fails alone. Keys of other types are not batched. */
+static void test_rsa_batch_path(void **state)
+{
+	(void)state;
+	key k2 = load("rsa2048.pem"), k3 = load("rsa3072.pem"), ed = load("ed25519.pem");
+	k2.info.allow = k3.info.allow = ed.info.allow = ALL;
+	struct {
+		key *k;
+		uint8_t op, alg, role;
+		size_t len;
+	} rq[VG_RSA_MB_MAX] = {
+		{&k2, VG_OP_SIGN, VG_ALG_RSA_PKCS1_SHA256, 0, 32},
+		{&k3, VG_OP_SIGN, VG_ALG_RSA_PKCS1_SHA384, 0, 48},
+		{&k2, VG_OP_SIGN, VG_ALG_RSA_PSS_SHA256, 0, 32},
+		{&k3, VG_OP_SIGN, VG_ALG_RSA_PSS_SHA512, 0, 64},
+		{&k2, VG_OP_RSA_PRIVATE, 0, 0, 256},
+		{&k3, VG_OP_RSA_PRIVATE, 0, 0, 384},
+		{&k2, VG_OP_SIGN, VG_ALG_TLS13, VG_TLS_SERVER, 32},
+		{&k2, VG_OP_RSA_PRIVATE, 0, 0, 256}, /* made >= n below */
+	};
+	static vgd_rsa_op ops[VG_RSA_MB_MAX];
+	static uint8_t data[VG_RSA_MB_MAX][512], got[VG_RSA_MB_MAX][512], want[512];
+	const vg_rsa_key *keys[VG_RSA_MB_MAX];
+	uint8_t *outs[VG_RSA_MB_MAX];
+	const uint8_t *ins[VG_RSA_MB_MAX];
+	size_t lens[VG_RSA_MB_MAX], n;
+	int rc[VG_RSA_MB_MAX];
+	vgd_reason why;
+	vgd_rsa_op spare;
+	uint8_t dg[32] = {1};
+
+	assert_int_equal(vgd_keyop_rsa_prepare(&ed.info, ed.secret, VG_OP_SIGN, VG_ALG_ED25519, 0,
+					       0, dg, 32, &spare, &why),
+			 -1);
+	for (int i = 0; i < VG_RSA_MB_MAX; i++) {
+		memset(data[i], 0x11 * (i + 1), rq[i].len);
+		if (rq[i].op == VG_OP_RSA_PRIVATE)
+			data[i][0] = 0x01; /* below n */
+	}
+	memset(data[7], 0xff, 256);
+	for (int i = 0; i < VG_RSA_MB_MAX; i++) {
+		assert_int_equal(vgd_keyop_rsa_prepare(&rq[i].k->info, rq[i].k->secret, rq[i].op,
+						       rq[i].alg, rq[i].role, 0, data[i],
+						       rq[i].len, &ops[i], &why),
+				 VG_ST_OK);
+		keys[i] = ops[i].key;
+		outs[i] = got[i];
+		ins[i] = ops[i].in;
+		lens[i] = ops[i].len;
+	}
+	assert_int_equal(vg_rsa_private_mb(keys, outs, ins, lens, VG_RSA_MB_MAX, rc), 0);
+	for (int i = 0; i < VG_RSA_MB_MAX; i++) {
+		int st = vgd_keyop_rsa_finish(&ops[i], rc[i], &n, &why);
+		if (i == 7) {
+			assert_int_equal(st, VG_ST_BAD_INPUT);
+			assert_string_equal(why.text, "input is not less than the modulus");
+			continue;
+		}
+		assert_int_equal(st, VG_ST_OK);
+		assert_int_equal(n, rq[i].k->info.pub_len);
+		size_t wl;
+		assert_int_equal(vgd_keyop_run(&rq[i].k->info, rq[i].k->secret, rq[i].op,
+					       rq[i].alg, rq[i].role, 0, data[i], rq[i].len, want,
+					       &wl, &why),
+				 VG_ST_OK);
+		assert_int_equal(wl, n);
+		int pss = rq[i].alg == VG_ALG_RSA_PSS_SHA256 || rq[i].alg == VG_ALG_RSA_PSS_SHA512 ||
+			  rq[i].alg == VG_ALG_TLS13;
+		if (!pss) {
+			assert_memory_equal(got[i], want, n);
+			continue;
+		}
+		/* PSS is randomised: both verify. */
+		vg_rsa_public_key *pub = malloc(vg_rsa_public_key_size());
+		assert_non_null(pub);
+		assert_int_equal(vg_rsa_public_key_init(pub, rq[i].k->info.pub,
+							rq[i].k->info.pub_len, rq[i].k->info.rsa_e,
+							rq[i].k->info.rsa_e_len),
+				 0);
+		uint8_t d[64], content[200];
+		vg_hash_alg h = rq[i].alg == VG_ALG_RSA_PSS_SHA512 ? VG_HASH_SHA512 : VG_HASH_SHA256;
+		const uint8_t *m = data[i];
+		size_t ml = rq[i].len;
+		if (rq[i].alg == VG_ALG_TLS13) {
+			size_t cl = tls13_content(content, VG_TLS_SERVER, data[i], rq[i].len);
+			assert_int_equal(vg_hash(h, d, content, cl), 0);
+			m = d;
+		}
+		assert_int_equal(vg_rsa_verify_pss(pub, h, m, ml, got[i], n, ml), 0);
+		assert_int_equal(vg_rsa_verify_pss(pub, h, m, ml, want, n, ml), 0);
+		free(pub);
+	}
+	unload(&k2);
+	unload(&k3);
+	unload(&ed);
+}
+
 static void test_run_rsa(void **state)
 {
 	/* Independent of the table: which hash and encoding each one is. */
@@ -533,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_reasons_fit_record),
 		cmocka_unit_test(test_run_ed25519),
 		cmocka_unit_test(test_run_rsa),
+		cmocka_unit_test(test_rsa_batch_path),
 		cmocka_unit_test(test_run_x25519),
 		cmocka_unit_test(test_run_ecdsa),
 	};
