@@ -37,6 +37,8 @@
  * do those of a size the chosen rsa_mb row has no assembly for (it would
  * be slower than one at a time; vg_kernel_variant("rsa-mb") names the
  * row).
+ * out[i] may be in[i] but must not overlap another operation's input
+ * (some operations finish before the others' inputs are read).
  * Returns 0 when every rc[i] was set (even if some are errors), or
  * VG_E_INVALID (n is 0 or above VG_RSA_MB_MAX, or a NULL array or
  * element) with no rc set. Uses about 120 KiB of stack (the table of a
