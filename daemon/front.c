@@ -351,6 +351,8 @@ int vgd_front_main(const vgd_front_args *a)
 	vgd_ratelog_init(&f->logs[VGD_LK_DENIED], "denied", "denied requests", VGD_LOG_WARN);
 	vgd_ratelog_init(&f->logs[VGD_LK_REFUSED], "refused", "refused connections",
 			 VGD_LOG_WARN);
+	vgd_ratelog_init(&f->logs[VGD_LK_POISON], "poisoned",
+			 "requests given up on after crashing keyholders", VGD_LOG_ERR);
 	f->out_limit = a->cfg->max_reply_buffers;
 	f->ncpus = a->ncpus > 0 ? a->ncpus : 1;
 	vgd_front_follow_init(f);
@@ -384,8 +386,8 @@ int vgd_front_main(const vgd_front_args *a)
 	f->ctl_ev = event_new(f->base, a->ctl_fd, EV_READ | EV_PERSIST, ctl_readable, f);
 	f->tick = event_new(f->base, -1, EV_PERSIST, tick, f);
 	struct timeval tv = {0, TICK_MS * 1000};
-	if (!f->listener || !f->ctl_ev || !f->tick || !f->defer_ev || !f->held_ev || event_add(f->ctl_ev, NULL) < 0 ||
-	    event_add(f->tick, &tv) < 0) {
+	if (!f->listener || !f->ctl_ev || !f->tick || !f->defer_ev || !f->held_ev ||
+	    event_add(f->ctl_ev, NULL) < 0 || event_add(f->tick, &tv) < 0) {
 		vgd_err("cannot set up the front's events");
 		return 1;
 	}

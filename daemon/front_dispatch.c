@@ -14,6 +14,7 @@
 
 #include "log.h"
 #include "vg/proto_reason.h"
+#include "vg/proto_tables.h"
 #include "vg/wipe.h"
 
 /* Take a channel out of the front: off its live slot or the retiring set,
@@ -28,8 +29,10 @@ static void kh_drop(front *f, khchan *k)
 }
 
 /* A keyholder is gone: its jobs go back to the head of the queue, in
- * order, unless they have already outlived MAX_ATTEMPTS keyholders (a
- * poison request). The slot waits for the supervisor's replacement. */
+ * order, as suspects (each is retried alone: vgd_front_pump), unless one
+ * was already alone with a keyholder that died (MAX_ATTEMPTS): a poison
+ * request, answered INTERNAL, counted and logged. The slot waits for the
+ * supervisor's replacement. */
 static void kh_lost(front *f, khchan *k)
 {
 	vgd_warn("keyholder channel closed with %zu request(s) in flight; retrying them",
@@ -39,6 +42,12 @@ static void kh_lost(front *f, khchan *k)
 		job *j = k->out.tail;
 		vgd_front_kh_unassign(k, j);
 		if (++j->attempts >= MAX_ATTEMPTS) {
+			f->stats.poisoned++;
+			vgd_front_log(f, VGD_LK_POISON,
+				      "giving up on a request of uid %u pid %d (%s, key '%s'): "
+				      "%d keyholders died with it",
+				      (unsigned)j->uid, j->c ? (int)j->c->pid : -1, vg_op_name(j->op),
+				      j->key, (int)j->attempts);
 			vgd_front_job_finish(f, j, VG_ST_INTERNAL, NULL, 0,
 					     vg_reason(VG_R_KEYHOLDER_CRASHED));
 			continue;
@@ -117,6 +126,18 @@ static void kh_readable(evutil_socket_t fd, short what, void *arg)
 	vgd_front_want_pump(f);
 }
 
+/* Whether k may take job j now: room, and suspects (jobs that were with
+ * a keyholder that died) alone: one only to an idle keyholder, and
+ * nothing beside it, so if it kills that keyholder too, it is the cause. */
+static int kh_may_take(const khchan *k, const job *j)
+{
+	if (!k || k->full || k->out.len >= VGD_KH_DEPTH)
+		return 0;
+	if (k->out.len > 0 && (j->attempts > 0 || k->out.head->attempts > 0))
+		return 0;
+	return 1;
+}
+
 /* An idle live keyholder pinned to cpu, or NULL. */
 static khchan *idle_on_cpu(front *f, int cpu)
 {
@@ -142,9 +163,10 @@ void vgd_front_pump(front *f)
 	khchan *local = cpu >= 0 ? idle_on_cpu(f, cpu) : NULL;
 	while (f->queue.head) {
 		khchan *best = local;
+		job *j = f->queue.head;
 		for (int i = 0; !local && i < f->nkh; i++) {
 			khchan *k = f->kh[i];
-			if (!k || k->full || k->out.len >= VGD_KH_DEPTH)
+			if (!kh_may_take(k, j))
 				continue;
 			if (!best || k->out.len < best->out.len)
 				best = k;
@@ -152,7 +174,6 @@ void vgd_front_pump(front *f)
 		local = NULL;
 		if (!best)
 			break;
-		job *j = f->queue.head;
 		vgd_front_q_remove(&f->queue, j);
 		vgd_front_kh_assign(best, j);
 		if (cpu >= 0 && best->slot >= 0 && f->kh_cpu[best->slot] == cpu)

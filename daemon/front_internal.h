@@ -42,7 +42,13 @@
 #include "stats.h"
 #include "vg/proto.h"
 
-#define MAX_ATTEMPTS 3         /* keyholder crashes a job may survive */
+/* Keyholders a job may be with when they die: one retry. A job that was
+ * with a keyholder that died is a suspect: it is retried alone on an idle
+ * keyholder (front_dispatch.c), so a second death is its own, and it is
+ * answered INTERNAL (counted: requests.poisoned) instead of killing every
+ * keyholder in turn; the jobs that shared the first keyholder with it are
+ * each retried alone too, and survive. */
+#define MAX_ATTEMPTS 2
 #define QUEUE_TIMEOUT_MS 30000 /* a job waiting this long for a keyholder fails */
 #define TICK_MS 100
 #define INLINE_DATA 512
@@ -81,6 +87,7 @@ enum vgd_log_kind {
 	VGD_LK_TIMEOUT,   /* a connection closed for a stalled frame */
 	VGD_LK_DENIED,    /* a request refused for its key (unknown, ACL, policy) */
 	VGD_LK_REFUSED,   /* a connection refused (max_connections, per uid) */
+	VGD_LK_POISON,    /* a request that crashed keyholders, given up on */
 	VGD_LK_COUNT
 };
 

@@ -88,6 +88,7 @@ static long encode_stats(front *f, const conn *c, uint32_t id)
 	put_stat(&w, "requests.denied", s->denied);
 	put_stat(&w, "requests.unknown_key", s->unknown_key);
 	put_stat(&w, "requests.retried", s->retries);
+	put_stat(&w, "requests.poisoned", s->poisoned);
 	/* Keyholders attached and serving now, not the configured number:
 	 * a slot whose keyholder is down or being replaced does not count. */
 	uint64_t live = 0;

@@ -24,6 +24,7 @@ typedef struct {
 	uint64_t front_restarts, children_hung, supervisor_dropped; /* the supervisor's */
 	uint64_t keyholders_hung; /* keyholders the front gave up on (job_timeout) */
 	uint64_t uid_refused;     /* connections refused: max_connections_per_uid */
+	uint64_t poisoned; /* requests answered INTERNAL: their keyholders died (MAX_ATTEMPTS) */
 	uint64_t malformed; /* frames refused with a closing status */
 	uint64_t out_bytes_max; /* peak of the reply buffers' total */
 	uint64_t out_paused;    /* pauses for max_reply_buffers */

@@ -2,7 +2,11 @@
  * clients keep signing: every request gets exactly one reply and every
  * signature verifies. Then a deliberate sandbox violation (vgd-testhooks):
  * the keyholder dies, the log names the system call, it is restarted, the
- * client gets one INTERNAL error, service continues, stats count it. */
+ * client gets one INTERNAL error, service continues, stats count it. A
+ * poison request pipelined among good ones kills two keyholders, not
+ * every one: it is retried once, alone, then answered INTERNAL, counted
+ * (requests.poisoned) and logged, and every good request beside it is
+ * answered OK. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -181,14 +185,14 @@ static void test_sandbox_violation(void **state)
 	uint8_t sig[64];
 	size_t sl;
 	const char *bad = "vgd-test-violate-sandbox";
-	/* Every keyholder the request reaches breaks its sandbox; after three
-	 * the front gives up: one INTERNAL reply. */
+	/* Every keyholder the request reaches breaks its sandbox; after two
+	 * (one retry) the front gives up: one INTERNAL reply. */
 	assert_int_equal(vg_client_sign(c, "ed", VGC_ALG_ED25519, bad, strlen(bad), sig, sizeof(sig),
 					&sl),
 			 VGC_E_INTERNAL);
-	assert_true(dt_wait_log(d, "called mkdir", 3, 5000));
-	assert_true(dt_wait_log(d, "died of a sandbox violation: system call mkdir", 3, 5000));
-	assert_true(vgt_log_count(d, "sandbox violation: keyholder (pid") >= 3);
+	assert_true(dt_wait_log(d, "called mkdir", 2, 5000));
+	assert_true(dt_wait_log(d, "died of a sandbox violation: system call mkdir", 2, 5000));
+	assert_true(vgt_log_count(d, "sandbox violation: keyholder (pid") >= 2);
 	assert_int_equal(vgt_log_count(d, "sandbox violation: front"), 0);
 	/* Restarted; service continues on the same connection. */
 	pid_t kh[8];
@@ -198,43 +202,127 @@ static void test_sandbox_violation(void **state)
 						&sl),
 				 0);
 	long long v = -1;
-	for (int i = 0; i < 100 && v < 3; i++, usleep(50000))
+	for (int i = 0; i < 100 && v < 2; i++, usleep(50000))
 		v = dt_stat(d->sock, "sandbox.violations");
-	assert_int_equal(v, 3);
-	assert_true(dt_stat(d->sock, "keyholder.restarts") >= 3);
-	assert_int_equal(vgt_log_count(d, "called mkdir"), 3);
-	assert_int_equal(vgt_log_count(d, "sandbox violation: keyholder (pid"), 3); /* nothing else */
+	assert_int_equal(v, 2);
+	assert_true(dt_stat(d->sock, "keyholder.restarts") >= 2);
+	assert_int_equal(vgt_log_count(d, "called mkdir"), 2);
+	assert_int_equal(vgt_log_count(d, "sandbox violation: keyholder (pid"), 2); /* nothing else */
+	assert_int_equal(dt_stat(d->sock, "requests.poisoned"), 1);
+	assert_true(dt_wait_log(d, "giving up on a request of uid", 1, 5000));
 	vg_client_free(c);
 	assert_int_equal(vgt_finish(d), 0);
 }
 
-/* A request that kills every keyholder it reaches, sent again and again,
- * is a crash loop: past 20 restarts in a second the supervisor pauses,
+/* Requests that kill every keyholder they reach, sent again and again,
+ * are a crash loop: past 20 restarts in a second the supervisor pauses,
  * 1 s and then 2 s as the loop goes on; every request is still answered
- * (INTERNAL after three keyholders), and once the requests stop the
- * service is back. */
+ * (INTERNAL after two keyholders), and once the requests stop the
+ * service is back. Each poison request kills only two keyholders, so
+ * they come 16 at a time, pipelined: every new keyholder meets one. */
 static void test_crash_loop_backs_off(void **state)
 {
 	(void)state;
+	enum { B = 32 };
 	vgt_daemon *d = &D;
-	/* vgd-testhooks: keyholders break their sandbox on the test message. */
-	vg_client *c = vgt_start_client(d, 1);
+	/* vgd-testhooks: keyholders break their sandbox on the test message.
+	 * Eight of them, so restarts come faster than 20 a second. */
+	assert_int_equal(vgt_setup(d, "keyholders = 8\n", vgt_default_keys), 0);
+	assert_int_equal(vgt_start(d, 1, NULL), 0);
+	vg_client *c = vg_client_new(d->sock);
 	assert_non_null(c);
-	vg_client_set_timeout(c, 30000);
-	uint8_t sig[64];
-	size_t sl;
+	int fd = dt_connect(d->sock);
+	assert_true(fd >= 0);
 	const char *bad = "vgd-test-violate-sandbox";
-	for (int i = 0; i < 40 && vgt_log_count(d, "restarting them in 2 s") == 0; i++)
-		assert_int_equal(vg_client_sign(c, "ed", VGC_ALG_ED25519, bad, strlen(bad), sig,
-						sizeof(sig), &sl),
-				 VGC_E_INTERNAL);
+	static uint8_t out[B * 128];
+	size_t ol = 0;
+	for (int i = 0; i < B; i++)
+		ol += (size_t)dt_req_sign(out + ol, sizeof(out) - ol, (uint32_t)i, "ed",
+					  VG_ALG_ED25519, bad, strlen(bad));
+	long long t0 = dt_now_ms();
+	int batches = 0;
+	for (; batches < 30 && vgt_log_count(d, "restarting them in 2 s") == 0; batches++) {
+		assert_int_equal(dt_send_all(fd, out, ol), 0);
+		for (int i = 0; i < B; i++) {
+			uint8_t buf[512];
+			vg_reply rep;
+			assert_int_equal(dt_read_reply(fd, buf, sizeof(buf), 30000, &rep), 0);
+			assert_int_equal(rep.status, VG_ST_INTERNAL);
+		}
+	}
+	printf("# %d batches of %d poison requests in %lld ms until the second pause\n", batches,
+	       B, dt_now_ms() - t0);
+	close(fd);
 	assert_int_equal(vgt_log_count(d, "crashing in a loop; restarting them in 1 s"), 1);
 	assert_int_equal(vgt_log_count(d, "crashing in a loop; restarting them in 2 s"), 1);
 	/* Served again once the pause is over. */
+	vg_client_set_timeout(c, 30000);
+	uint8_t sig[64];
+	size_t sl;
 	assert_int_equal(vg_client_sign(c, "ed", VGC_ALG_ED25519, "fine", 4, sig, sizeof(sig), &sl),
 			 0);
 	assert_int_equal(vgt_log_count(d, "sandbox violation: front"), 0);
 	vg_client_free(c);
+	assert_int_equal(vgt_finish(d), 0);
+}
+
+/* One poison request pipelined among 31 good ones on one connection:
+ * the good ones that shared a keyholder with it when it died are each
+ * retried alone and answered OK; the poison one kills exactly two
+ * keyholders (three before: every retry took another keyholder, and the
+ * good ones beside it died with it twice) and gets INTERNAL. */
+static void test_poison_among_good(void **state)
+{
+	(void)state;
+	enum { N = 32, BAD = 5 };
+	vgt_daemon *d = &D;
+	assert_int_equal(vgt_setup(d, NULL, vgt_default_keys), 0);
+	assert_int_equal(vgt_start(d, 1, NULL), 0);
+	EVP_PKEY *ed = vt_load_file(d, "ed25519.pem");
+	assert_non_null(ed);
+	int fd = dt_connect(d->sock);
+	assert_true(fd >= 0);
+	static uint8_t out[N * 128];
+	size_t ol = 0;
+	const char *bad = "vgd-test-violate-sandbox";
+	for (int i = 0; i < N; i++) {
+		char m[32];
+		int ml = snprintf(m, sizeof(m), "good %d", i);
+		long n = i == BAD ? dt_req_sign(out + ol, sizeof(out) - ol, (uint32_t)i, "ed",
+						VG_ALG_ED25519, bad, strlen(bad))
+				  : dt_req_sign(out + ol, sizeof(out) - ol, (uint32_t)i, "ed",
+						VG_ALG_ED25519, m, (size_t)ml);
+		assert_true(n > 0);
+		ol += (size_t)n;
+	}
+	assert_int_equal(dt_send_all(fd, out, ol), 0);
+	int seen[N] = {0}, ok = 0;
+	for (int k = 0; k < N; k++) {
+		uint8_t buf[512];
+		vg_reply rep;
+		assert_int_equal(dt_read_reply(fd, buf, sizeof(buf), 20000, &rep), 0);
+		assert_true(rep.id < N && !seen[rep.id]++);
+		if (rep.id == BAD) {
+			assert_int_equal(rep.status, VG_ST_INTERNAL);
+			continue;
+		}
+		char m[32];
+		int ml = snprintf(m, sizeof(m), "good %u", rep.id);
+		assert_int_equal(rep.status, VG_ST_OK);
+		assert_true(vt_verify(ed, VGC_ALG_ED25519, (const uint8_t *)m, (size_t)ml, rep.result,
+				      rep.result_len));
+		ok++;
+	}
+	assert_int_equal(ok, N - 1);
+	close(fd);
+	pid_t kh[8];
+	assert_int_equal(dt_wait_children(d, "vgd-keyholder", 2, 0, kh), 2);
+	printf("# 1 poison request among %d: %d answered OK, %d keyholders died\n", N, ok,
+	       vgt_log_count(d, "called mkdir"));
+	assert_int_equal(vgt_log_count(d, "called mkdir"), 2);
+	assert_int_equal(dt_stat(d->sock, "requests.poisoned"), 1);
+	assert_true(dt_wait_log(d, "giving up on a request of uid", 1, 5000));
+	EVP_PKEY_free(ed);
 	assert_int_equal(vgt_finish(d), 0);
 }
 
@@ -244,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_keyholders_killed),
 		cmocka_unit_test(test_sandbox_violation),
 		cmocka_unit_test(test_crash_loop_backs_off),
+		cmocka_unit_test(test_poison_among_good),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
