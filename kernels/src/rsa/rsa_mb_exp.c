@@ -91,7 +91,8 @@ void vg_rsa_mb_exp(const struct vg_rsa_mb_impl *im, size_t L, size_t limbs,
 	 * keeps a wrong call from reading past the scratch. */
 	if (k < 0 || nl == 0 || nl > LANES || windows == 0 || 52 * L < 64 * limbs + 2)
 		return;
-	vg_amm52mb_fn *mul = im->mul[k], *sqr = im->sqr[k];
+	vg_amm52mb_fn *mul = im->mul[k];
+	vg_amm52mb_win_fn *win = im->win[k];
 	vg_rsa52mb_select_fn *select = im->select[k];
 
 	vg_wipe(&s.acc, sizeof(s) - offsetof(struct mb_scratch, acc));
@@ -137,9 +138,7 @@ void vg_rsa_mb_exp(const struct vg_rsa_mb_impl *im, size_t L, size_t limbs,
 	for (size_t w = windows - 1; w-- > 0;) {
 		windows_at(s.idx, lanes, nl, WBITS * w, ebits);
 		select(s.sel, tab, s.idx);
-		for (int q = 0; q < WBITS; q++)
-			sqr(s.acc, s.acc, s.acc, s.m, s.k0);
-		mul(s.acc, s.acc, s.sel, s.m, s.k0);
+		win(s.acc, s.sel, s.m, s.k0, WBITS);
 	}
 
 	/* Leave the domain times each lane's factor: acc out 2^(-52 L) is

@@ -40,6 +40,13 @@ typedef void vg_amm52mb_fn(uint64_t *r, const uint64_t *a, const uint64_t *b, co
  * mask built from idx (secret, each below VG_RSA_MB_TABLE). */
 typedef void vg_rsa52mb_select_fn(uint64_t *sel, const uint64_t *table, const uint64_t *idx);
 
+/* acc = acc^(2^nsq) sel "almost" 2^(-52 L (nsq + 1)), lane by lane: nsq
+ * (public) squarings of acc, then a multiply by sel, each as
+ * vg_amm52mb_fn (the same bits as nsq + 1 calls of it); acc, sel < 2 m_l.
+ * One window of the exponentiation in one call. */
+typedef void vg_amm52mb_win_fn(uint64_t *acc, const uint64_t *sel, const uint64_t *m,
+			       const uint64_t *k0, size_t nsq);
+
 /* Slots by size: 20, 30 and 40 digits (the halves of RSA-2048, 3072 and
  * 4096; vg_rsa_mb_digits). */
 #define VG_RSA_MB_SIZES 3
@@ -50,6 +57,7 @@ struct vg_rsa_mb_impl {
 	vg_amm52mb_fn *mul[VG_RSA_MB_SIZES];
 	vg_amm52mb_fn *sqr[VG_RSA_MB_SIZES]; /* called with b == a; the same bits as mul */
 	vg_rsa52mb_select_fn *select[VG_RSA_MB_SIZES];
+	vg_amm52mb_win_fn *win[VG_RSA_MB_SIZES];
 };
 
 /* The table (rsa_mb_impls.c): row 0 the C reference, then the ifma row. */
@@ -67,6 +75,7 @@ void vg_rsa52mb_select_c(uint64_t *sel, const uint64_t *table, const uint64_t *i
 /* The assembly (kernels/x86_64/rsa/amm52mb_ifma.asm), only with asm. */
 vg_amm52mb_fn vg_amm52mb_ifma_20, vg_amm52mb_sqr_ifma_20, vg_amm52mb_ifma_30, vg_amm52mb_ifma_40;
 vg_amm52mb_fn vg_amm52mb_sqr_ifma_30, vg_amm52mb_sqr_ifma_40;
+vg_amm52mb_win_fn vg_amm52mb_win_ifma_20;
 vg_rsa52mb_select_fn vg_rsa52mb_select_ifma_20, vg_rsa52mb_select_ifma_30,
 	vg_rsa52mb_select_ifma_40;
 

@@ -71,12 +71,32 @@ CMB(20)
 CMB(30)
 CMB(40)
 
+/* A window as nsq squarings and a multiply, for rows without a fused one:
+ * the C row's, and the ifma row's at 30 and 40 digits (its squarings and
+ * multiplies are long enough that calling them costs little). */
+#define WIN(name, sqr, mul)                                                                        \
+	static void name(uint64_t *acc, const uint64_t *sel, const uint64_t *m,                    \
+			 const uint64_t *k0, size_t nsq)                                           \
+	{                                                                                          \
+		for (size_t i = 0; i < nsq; i++)                                                   \
+			sqr(acc, acc, acc, m, k0);                                                 \
+		mul(acc, acc, sel, m, k0);                                                         \
+	}
+WIN(win_c_20, amm52mb_c_20, amm52mb_c_20)
+WIN(win_c_30, amm52mb_c_30, amm52mb_c_30)
+WIN(win_c_40, amm52mb_c_40, amm52mb_c_40)
+#if VG_HAVE_ASM
+WIN(win_ifma_30, vg_amm52mb_sqr_ifma_30, vg_amm52mb_ifma_30)
+WIN(win_ifma_40, vg_amm52mb_sqr_ifma_40, vg_amm52mb_ifma_40)
+#endif
+
 const struct vg_rsa_mb_impl vg_rsa_mb_impls[] = {
 	{
 		.v = {"c", 0},
 		.mul = {amm52mb_c_20, amm52mb_c_30, amm52mb_c_40},
 		.sqr = {amm52mb_c_20, amm52mb_c_30, amm52mb_c_40},
 		.select = {select_c_20, select_c_30, select_c_40},
+		.win = {win_c_20, win_c_30, win_c_40},
 	},
 #if VG_HAVE_ASM
 	{
@@ -85,6 +105,7 @@ const struct vg_rsa_mb_impl vg_rsa_mb_impls[] = {
 		.sqr = {vg_amm52mb_sqr_ifma_20, vg_amm52mb_sqr_ifma_30, vg_amm52mb_sqr_ifma_40},
 		.select = {vg_rsa52mb_select_ifma_20, vg_rsa52mb_select_ifma_30,
 			   vg_rsa52mb_select_ifma_40},
+		.win = {vg_amm52mb_win_ifma_20, win_ifma_30, win_ifma_40},
 	},
 #endif
 };

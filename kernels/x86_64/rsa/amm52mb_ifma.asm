@@ -229,6 +229,79 @@ FUNC vg_amm52mb_sqr_ifma_20
 	ret
 ENDFUNC vg_amm52mb_sqr_ifma_20
 
+; void vg_amm52mb_win_ifma_20(uint64_t *acc, const uint64_t *sel,
+;                             const uint64_t *m, const uint64_t k0[8],
+;                             size_t nsq)
+; One window of the exponentiation in one call: nsq (public) squarings
+; acc = acc acc, then acc = acc sel, each the functions above (the same
+; bits as nsq + 1 calls); the frame is set up and wiped once, not per
+; multiply.
+FUNC vg_amm52mb_win_ifma_20
+	push rbp
+	mov rbp, rsp
+	sub rsp, SQFRAME
+	and rsp, -64
+	; the macros' registers: r = a = acc, b = sel, m, k0; r9 counts
+	mov r9, r8
+	mov r8, rcx
+	mov rcx, rdx
+	mov rdx, rsi
+	mov rsi, rdi
+	vmovdqu64 ZK, [r8]
+	vpbroadcastq ZM, [rel m52]
+	test r9, r9
+	jz .mul
+align 32
+.sqr:
+%assign i 0
+%rep NA
+	vpxorq zmm %+ i, zmm %+ i, zmm %+ i
+%assign i i + 1
+%endrep
+%assign j 0
+%rep L
+	vmovdqu64 ZB, [rsi + 64 * j]
+	vpaddq ZY, ZB, ZB
+	vpandq ZY, ZY, ZM
+	vmovdqa64 EJ(j), ZY
+%if j > 0
+	vpaddq ZY, ZY, ZT
+	vmovdqa64 DJ(j), ZY
+%endif
+	vpsrlq ZT, ZB, 51
+%assign j j + 1
+%endrep
+%assign i 0
+%rep L
+	SQSTEP i
+%assign i i + 1
+%endrep
+	FINAL
+	dec r9
+	jnz .sqr
+.mul:
+%assign i 0
+%rep NA
+	vpxorq zmm %+ i, zmm %+ i, zmm %+ i
+%assign i i + 1
+%endrep
+%assign i 0
+%rep L
+	STEP i
+%assign i i + 1
+%endrep
+	FINAL
+	WIPE 26
+%assign j 0
+%rep 2 * L
+	vmovdqa64 [rsp + 64 * j], zmm0
+%assign j j + 1
+%endrep
+	mov rsp, rbp
+	pop rbp
+	ret
+ENDFUNC vg_amm52mb_win_ifma_20
+
 ; void vg_amm52mb_ifma_30, vg_amm52mb_ifma_40 (the multiply's arguments):
 ; the same multiply for 30 and 40 digits, whose L + 1 accumulator digits
 ; do not fit in the registers: A[0..K-1] stay in zmm0..zmm(K-1) and

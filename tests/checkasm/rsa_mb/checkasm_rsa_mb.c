@@ -9,7 +9,8 @@
  * b with a < m) beside random operands below 2m in the other lanes, the
  * edge lane moving through every position; outputs into sentinel-guarded
  * buffers and in place over a and over b. The squaring slot likewise
- * (a-edges, b = a) against row 0's multiply. The table read on random
+ * (a-edges, b = a) against row 0's multiply; the window slot (squarings
+ * and a multiply in one call) against row 0's. The table read on random
  * tables with every index in every lane, beside random indices.
  * Callee-saved registers and the stack are checked by the trampoline.
  * Nothing secret: test data. */
@@ -235,6 +236,43 @@ static void check_sqr(vg_amm52mb_fn *fn, vg_amm52mb_fn *ref, size_t L)
 	}
 }
 
+/* The window slot (nsq squarings, then a multiply by sel) against row
+ * 0's, for nsq 0, 1 and 5 (the exponentiation's), acc an edge value in
+ * one lane (every position) or random, sel random, at every lane count;
+ * acc is written in place, its buffer guarded. */
+static void check_win(vg_amm52mb_win_fn *fn, vg_amm52mb_win_fn *ref, size_t L)
+{
+	static const size_t nsqs[3] = {0, 1, 5};
+	size_t n = (52 * L - 2) / 64, bytes = LANES * L * 8;
+	struct lane ln[LANES];
+	struct batch bt;
+	uint64_t want[LANES * MAXD];
+	uint8_t raw[VG_CHECKASM_OUT(LANES * MAXD * 8)];
+	int iters = vg_checkasm_iters() / LANES / 20;
+
+	for (size_t nl = 1; nl <= LANES; nl++)
+		for (int it = 0; it < 8 + iters; it++) {
+			size_t pos = (size_t)it % nl, nsq = nsqs[it % 3];
+			for (size_t l = 0; l < nl; l++) {
+				rand_modulus(ln[l].m, n, (int)((l + (size_t)it) % 3));
+				rand_below2m(ln[l].a, ln[l].m, n);
+				rand_below2m(ln[l].b, ln[l].m, n);
+			}
+			if (it < 8)
+				(void)edge(ln[pos].a, ln[pos].m, n, it);
+			to_batch(&bt, ln, nl, L);
+			memcpy(want, bt.a, bytes);
+			ref(want, bt.b, bt.m, bt.k0, nsq);
+			uint8_t *acc = vg_checkasm_guard(raw, bytes);
+			memcpy(acc, bt.a, bytes);
+			vg_checkasm_call(fn, (uint64_t *)(void *)acc, bt.b, bt.m, bt.k0, nsq);
+			if (!vg_checkasm_eq(acc, want, bytes, "L=%zu lanes=%zu nsq=%zu it=%d", L,
+					    nl, nsq, it) ||
+			    !vg_checkasm_guard_ok(raw, bytes))
+				return;
+		}
+}
+
 static void check_select(vg_rsa52mb_select_fn *fn, vg_rsa52mb_select_fn *ref, size_t L)
 {
 	static uint64_t table[VG_RSA_MB_TABLE * LANES * MAXD];
@@ -285,6 +323,13 @@ int main(int argc, char **argv)
 					 im->v.name);
 				vg_checkasm_func(name);
 				check_sqr(im->sqr[k], c->mul[k], L);
+				vg_checkasm_func_done();
+			}
+			if (im->win[k] != c->win[k]) {
+				snprintf(name, sizeof(name), "amm52mb win %zu digits (%s row)", L,
+					 im->v.name);
+				vg_checkasm_func(name);
+				check_win(im->win[k], c->win[k], L);
 				vg_checkasm_func_done();
 			}
 			if (im->select[k] != c->select[k]) {
