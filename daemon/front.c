@@ -74,7 +74,7 @@ static void begin_drain(front *f)
 	if (f->listener)
 		evconnlistener_disable(f->listener);
 	vgd_front_decide_held(f); /* refused: shutting down */
-	vgd_info("draining: %zu connection(s), %zu queued", f->nconns, f->queue.len);
+	vgd_info("draining: %zu connection(s), %zu queued", f->nconns, f->queue.len + f->nfair);
 }
 
 /* Limits from a reload. Connections paused under the old max_inflight
@@ -198,7 +198,7 @@ static void ctl_readable(evutil_socket_t fd, short what, void *arg)
 
 static size_t jobs_in_flight(front *f)
 {
-	size_t n = f->queue.len;
+	size_t n = f->queue.len + f->nfair;
 	for (int i = 0; i < f->nkh; i++)
 		n += f->kh[i] ? f->kh[i]->out.len : 0;
 	for (int i = 0; i < f->nretiring; i++)
@@ -210,9 +210,11 @@ static size_t jobs_in_flight(front *f)
  * one reply now (the keyholders' late answers go nowhere: we exit). */
 static void fail_all(front *f)
 {
-	while (f->queue.head) {
-		job *j = f->queue.head;
-		vgd_front_q_remove(&f->queue, j);
+	for (job *j; (j = f->queue.head ? f->queue.head : vgd_front_fair_any(f)) != NULL;) {
+		if (j == f->queue.head)
+			vgd_front_q_remove(&f->queue, j);
+		else
+			vgd_front_fair_remove(f, j);
 		vgd_front_job_finish(f, j, VG_ST_UNAVAILABLE, NULL, 0,
 				     vg_reason(VG_R_STOPPED_QUEUED));
 	}
@@ -269,6 +271,11 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 		vgd_front_job_finish(f, j, VG_ST_UNAVAILABLE, NULL, 0,
 				     vg_reason(VG_R_NO_KEYHOLDER));
 	}
+	for (job *j; (j = vgd_front_fair_expired(f, now, QUEUE_TIMEOUT_MS)) != NULL;) {
+		vgd_front_fair_remove(f, j);
+		vgd_front_job_finish(f, j, VG_ST_UNAVAILABLE, NULL, 0,
+				     vg_reason(VG_R_NO_KEYHOLDER));
+	}
 	if (f->draining) {
 		int out_pending = 0;
 		for (conn *c = f->conns; c; c = c->next)
@@ -292,7 +299,7 @@ static void tick(evutil_socket_t fd, short what, void *arg)
  * a keyholder could use (under load it sleeps as before). */
 static int may_poll(front *f)
 {
-	if (f->lim.busy_poll_us <= 0 || f->queue.len > 0)
+	if (f->lim.busy_poll_us <= 0 || f->queue.len > 0 || f->nfair > 0)
 		return 0;
 	int busy = 0;
 	for (int i = 0; i < f->nkh; i++)

@@ -315,7 +315,8 @@ void vgd_front_conn_close(front *f, conn *c)
 	vgd_front_uid_closed(f, c);
 	/* Queued jobs of a closed connection are dropped; those already with
 	 * a keyholder finish and their replies go nowhere. */
-	unsigned dropped = vgd_front_q_drop_owner(&f->queue, &f->pool, c);
+	unsigned dropped = vgd_front_q_drop_owner(&f->queue, &f->pool, c) +
+			   vgd_front_fair_drop_owner(f, c);
 	c->inflight -= dropped;
 	vgd_front_uid_done(f, c, dropped);
 	if (c->inflight == 0)

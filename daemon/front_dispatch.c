@@ -149,33 +149,89 @@ static khchan *idle_on_cpu(front *f, int cpu)
 	return NULL;
 }
 
-/* Hand queued jobs to keyholders: the first to an idle keyholder pinned
- * to the CPU the front runs on, if there is one (its wake-up is no
- * inter-processor interrupt, and the keyholder's reply wakes the front
- * where it slept: daemon/DESIGN-cpu.md), the rest to the least-loaded
- * live keyholders; assign first, then one publish per keyholder. Under
- * load no keyholder is idle, so the choice is the least-loaded one as
- * before. sched_getcpu is the vDSO or rseq's cpu_id: no system call on
- * x86-64 Linux (getcpu is allowed for other systems). */
+/* Work in flight on k (its jobs' costs). */
+static uint32_t kh_cost(const khchan *k)
+{
+	uint32_t c = 0;
+	for (const job *j = k->out.head; j; j = j->next)
+		c += j->cost;
+	return c;
+}
+
+/* Whether k, with cost in flight, may take j: kh_may_take, and within
+ * VGD_KH_COST_MAX unless it has nothing in flight. */
+static int kh_fits(const khchan *k, uint32_t cost, const job *j)
+{
+	return kh_may_take(k, j) && (cost == 0 || cost + j->cost <= VGD_KH_COST_MAX);
+}
+
+/* The most work any keyholder can take now (VGD_ROOM_ANY: one is idle). */
+static uint32_t kh_room(front *f, const uint32_t *cost)
+{
+	uint32_t room = 0;
+	for (int i = 0; i < f->nkh; i++) {
+		khchan *k = f->kh[i];
+		if (!k || k->full || k->out.len >= VGD_KH_DEPTH ||
+		    (k->out.len > 0 && k->out.head->attempts > 0))
+			continue;
+		if (cost[i] == 0)
+			return VGD_ROOM_ANY;
+		if (cost[i] < VGD_KH_COST_MAX && VGD_KH_COST_MAX - cost[i] > room)
+			room = VGD_KH_COST_MAX - cost[i];
+	}
+	return room;
+}
+
+/* Hand queued jobs to keyholders: retries first, in order, then the
+ * uids' queues by deficit round robin (front_uid.c), each job to an idle
+ * keyholder pinned to the CPU the front runs on, if there is one (its
+ * wake-up is no inter-processor interrupt, and the keyholder's reply
+ * wakes the front where it slept: daemon/DESIGN-cpu.md), else to the
+ * live keyholder with the least work in flight, within VGD_KH_COST_MAX:
+ * a keyholder takes its requests as one batch, so what matters to a cheap
+ * request is the work ahead of it there, not how many jobs. Assign
+ * first, then one publish per keyholder. sched_getcpu is the vDSO or
+ * rseq's cpu_id: no system call on x86-64 Linux (getcpu is allowed for
+ * other systems). */
 void vgd_front_pump(front *f)
 {
-	int cpu = f->queue.head ? sched_getcpu() : -1;
+	int cpu = f->queue.head || f->nfair ? sched_getcpu() : -1;
 	khchan *local = cpu >= 0 ? idle_on_cpu(f, cpu) : NULL;
-	while (f->queue.head) {
-		khchan *best = local;
-		job *j = f->queue.head;
-		for (int i = 0; !local && i < f->nkh; i++) {
-			khchan *k = f->kh[i];
-			if (!kh_may_take(k, j))
-				continue;
-			if (!best || k->out.len < best->out.len)
-				best = k;
-		}
-		local = NULL;
-		if (!best)
+	uint32_t cost[VGD_KH_MAX];
+	for (int i = 0; i < f->nkh; i++)
+		cost[i] = f->kh[i] ? kh_cost(f->kh[i]) : 0;
+	int retry_blocked = 0;
+	for (;;) {
+		int retry = !retry_blocked && f->queue.head;
+		job *j = retry ? f->queue.head : vgd_front_fair_next(f, kh_room(f, cost));
+		if (!j)
 			break;
-		vgd_front_q_remove(&f->queue, j);
+		khchan *best = local && kh_fits(local, 0, j) ? local : NULL;
+		int bi = best ? best->slot : -1;
+		for (int i = 0; !best && i < f->nkh; i++) {
+			khchan *k = f->kh[i];
+			if (!kh_fits(k, cost[i], j))
+				continue;
+			if (bi < 0 || cost[i] < cost[bi] ||
+			    (cost[i] == cost[bi] && k->out.len < f->kh[bi]->out.len))
+				bi = i;
+		}
+		if (!best && bi >= 0)
+			best = f->kh[bi];
+		local = NULL;
+		if (!best) {
+			if (retry) { /* a suspect waits for an idle keyholder */
+				retry_blocked = 1;
+				continue;
+			}
+			break;
+		}
+		if (retry)
+			vgd_front_q_remove(&f->queue, j);
+		else
+			vgd_front_fair_take(f, j);
 		vgd_front_kh_assign(best, j);
+		cost[bi] += j->cost;
 		if (cpu >= 0 && best->slot >= 0 && f->kh_cpu[best->slot] == cpu)
 			f->stats.dispatch_local++;
 		else
@@ -191,8 +247,8 @@ void vgd_front_pump(front *f)
 	for (int i = 0; i < nlost; i++)
 		kh_lost(f, lost[i]); /* requeues; asks for another pump */
 	vgd_front_sched_dispatched(f);
-	if (f->queue.len > f->stats.queue_max)
-		f->stats.queue_max = f->queue.len;
+	if (f->queue.len + f->nfair > f->stats.queue_max)
+		f->stats.queue_max = f->queue.len + f->nfair;
 }
 
 /* A keyholder for slot index. One that replaces a live keyholder (a

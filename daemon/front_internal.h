@@ -112,6 +112,7 @@ struct job {
 	uint8_t op, alg, role, attempts;
 	uint8_t sig_format; /* SIG_FORMAT, 0 if absent */
 	uint8_t kh_index; /* with a keyholder: its place in khchan.inflight */
+	uint16_t cost;    /* its work, in Ed25519 signatures (vg_key_type_info.cost) */
 	char key[VG_PROTO_MAX_KEY_NAME + 1];
 	uint32_t data_len;
 	uint8_t *data;
@@ -207,7 +208,14 @@ struct front {
 	int kh_cpu[VGD_KH_MAX]; /* the CPU slot i's keyholder is pinned to, or -1 */
 	khchan *retiring[VGD_KH_PROCS_MAX];
 	int nretiring;
+	/* Jobs waiting for a keyholder: retries and jobs a keyholder's ring
+	 * refused in queue (served first, in order), new jobs in their uid's
+	 * queue (front_uid.c), served by deficit round robin. */
 	jobq queue;
+	size_t nfair;       /* jobs in the uids' queues */
+	uidacct *fair_cur;  /* the uid whose turn it is */
+	int fair_fresh;     /* its turn has not had its quantum yet */
+	unsigned nfair_uids; /* uids with queued jobs (the ring) */
 	uint64_t next_job;
 	conn *conns;
 	/* Accepted over a limit, not yet admitted or refused
@@ -338,7 +346,19 @@ void vgd_front_flush_dirty(front *f);
 void vgd_front_conn_close(front *f, conn *c);
 void vgd_front_conn_free_released(front *f);
 
-/* front_uid.c: per-uid limits. */
+/* The quantum of the uids' round robin: one RSA-4096 signature's worth of
+ * work per turn (vg_key_type_info.cost units). */
+#define VGD_FAIR_QUANTUM 130
+/* Work one keyholder is given at once (the sum of its jobs' costs), unless
+ * it has none: a keyholder takes its ring's requests as one batch, so a
+ * cheap request sent to it waits for what is ahead of it, at most two
+ * RSA-4096 signatures' worth (room for a pair to share one multi-buffer
+ * private operation). */
+#define VGD_KH_COST_MAX 300
+/* Room for any job: a keyholder with nothing in flight takes any cost. */
+#define VGD_ROOM_ANY UINT32_MAX
+
+/* front_uid.c: per-uid limits, and the uids' queues. */
 int vgd_front_uid_may_connect(front *f, uid_t uid);
 int vgd_front_uid_attach(front *f, conn *c);
 void vgd_front_uid_closed(front *f, conn *c);
@@ -347,6 +367,13 @@ int vgd_front_uid_full(const front *f, const conn *c);
 void vgd_front_uid_add(conn *c, unsigned n);
 void vgd_front_uid_done(front *f, conn *c, unsigned n);
 void vgd_front_uid_resume_all(front *f);
+void vgd_front_fair_push(front *f, job *j);
+job *vgd_front_fair_next(front *f, uint32_t room);
+void vgd_front_fair_take(front *f, job *j);
+void vgd_front_fair_remove(front *f, job *j);
+job *vgd_front_fair_expired(front *f, uint64_t now_ms, uint64_t max_ms);
+job *vgd_front_fair_any(front *f);
+unsigned vgd_front_fair_drop_owner(front *f, const conn *c);
 
 #ifdef VGD_TEST_HOOKS
 /* front_hooks.c: vgd-testhooks only. 1 if data named a hook (done; out

@@ -81,7 +81,7 @@ static long encode_stats(front *f, const conn *c, uint32_t id)
 	put_stat(&w, "connections.open", f->nconns);
 	put_stat(&w, "connections.total", s->connections_total);
 	put_stat(&w, "connections.refused", s->connections_refused);
-	put_stat(&w, "queue.depth", f->queue.len);
+	put_stat(&w, "queue.depth", f->queue.len + f->nfair);
 	put_stat(&w, "queue.max", s->queue_max);
 	put_stat(&w, "requests.overloaded", s->overloaded);
 	put_stat(&w, "requests.malformed", s->malformed);
@@ -214,6 +214,21 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	vgd_front_conn_send(c, f->frame, n);
 }
 
+/* The work of one operation with key k, from its type's row: RSA's cost
+ * is at 4096 bits and grows with the cube of the modulus's size (the
+ * public key is the modulus), so RSA-2048 costs an eighth of it. */
+static uint16_t job_cost(const vgd_keyinfo *k)
+{
+	const vg_key_type_info *t = vg_key_type_get(k->type);
+	if (!t)
+		return 1;
+	if (t->bits != 0)
+		return t->cost;
+	uint64_t bits = (uint64_t)k->pub_len * 8;
+	uint64_t c = (uint64_t)t->cost * bits * bits * bits / (4096ull * 4096 * 4096);
+	return (uint16_t)(c < 1 ? 1 : c > 60000 ? 60000 : c);
+}
+
 static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 {
 	vgd_reason why = { .text = "" };
@@ -243,7 +258,7 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 		vgd_front_answer(f, c, rq->op, rq->id, st, NULL, 0, why.text, t0);
 		return;
 	}
-	if (f->queue.len >= (size_t)f->lim.max_queue) {
+	if (f->queue.len + f->nfair >= (size_t)f->lim.max_queue) {
 		f->stats.overloaded++;
 		refuse(f, c, rq->op, rq->id, VG_R_QUEUE_FULL, t0);
 		return;
@@ -268,6 +283,7 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	j->alg = rq->alg;
 	j->role = rq->tls_role;
 	j->sig_format = rq->sig_format;
+	j->cost = job_cost(k);
 	memcpy(j->key, rq->key, sizeof(j->key));
 	j->data = big ? big : j->inline_data;
 	j->data_len = (uint32_t)rq->data_len;
@@ -275,7 +291,7 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 		memcpy(j->data, rq->data, rq->data_len);
 	c->inflight++;
 	vgd_front_uid_add(c, 1);
-	vgd_front_q_push_tail(&f->queue, j);
+	vgd_front_fair_push(f, j);
 	/* Dispatched at the end of the iteration, with every other frame
 	 * this read brought (one sendmmsg per keyholder). */
 	vgd_front_want_pump(f);

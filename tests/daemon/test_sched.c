@@ -6,13 +6,20 @@
  * SCHED_OTHER, so a keyholder woken for a request still preempts whatever
  * else runs. A restarted front starts over as SCHED_OTHER. With
  * busy_poll_us the front polls instead of sleeping between back-to-back
- * requests (counted in its voluntary context switches). */
+ * requests (counted in its voluntary context switches). Between callers,
+ * the keyholders' CPU is shared fairly: one uid's flood of RSA-4096
+ * signatures does not hold back another uid's Ed25519 signature. */
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <grp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -176,6 +183,96 @@ static void test_busy_poll(void **state)
 	assert_true(n < 200);
 }
 
+/* Fairness between callers: uid 0 queues 512 RSA-4096 signatures (four
+ * connections of 128), then another uid (12345, a forked child) sends one
+ * Ed25519 signature. Its answer comes while most of the flood is still
+ * queued (queue.depth, asked when it arrives): the uids' queues are
+ * served by deficit round robin weighted by cost, and each keyholder gets
+ * at most VGD_KH_COST_MAX of work at once. With one FIFO queue it came
+ * after the whole flood (queue.depth 0 by then). */
+static int setup_shared(void **state)
+{
+	(void)state;
+	if (start("socket_mode = 0666\n") < 0)
+		return -1;
+	return chmod(D.dir, 0711); /* the other uid reaches the socket */
+}
+
+static void test_fair_between_uids(void **state)
+{
+	(void)state;
+	enum { CONNS = 4, PER = 128, FLOOD = CONNS * PER };
+	if (geteuid() != 0) {
+		printf("# not root: cannot connect as another uid: skipped\n");
+		skip();
+	}
+	int fds[CONNS];
+	static uint8_t out[PER * 128];
+	uint8_t digest[32];
+	memset(digest, 0x5a, sizeof(digest));
+	for (int c = 0; c < CONNS; c++) {
+		size_t ol = 0;
+		for (int i = 0; i < PER; i++) {
+			long n = dt_req_sign(out + ol, sizeof(out) - ol, (uint32_t)(c * PER + i),
+					     "rsa4096", VG_ALG_RSA_PKCS1_SHA256, digest, sizeof(digest));
+			assert_true(n > 0);
+			ol += (size_t)n;
+		}
+		fds[c] = dt_connect(D.sock);
+		assert_true(fds[c] >= 0);
+		assert_int_equal(dt_send_all(fds[c], out, ol), 0);
+	}
+	int probe = dt_connect(D.sock);
+	assert_true(probe >= 0);
+	long long depth = -1;
+	for (int i = 0; i < 200 && depth < FLOOD / 2; i++, usleep(5000))
+		depth = dt_stat_on(probe, "queue.depth");
+	printf("# %d RSA-4096 signatures from uid 0; queue.depth %lld\n", FLOOD, depth);
+	assert_true(depth >= FLOOD / 2); /* the flood is queued */
+	int pfd[2];
+	assert_int_equal(pipe(pfd), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		gid_t g = 54321;
+		close(pfd[0]);
+		if (setgroups(1, &g) < 0 || setgid(54321) < 0 || setuid(12345) < 0)
+			_exit(2);
+		int fd = dt_connect(D.sock);
+		uint8_t req[128], buf[512];
+		vg_reply rep;
+		long n = dt_req_sign(req, sizeof(req), 7, "ed", VG_ALG_ED25519, "cheap", 5);
+		if (fd < 0 || n <= 0 || dt_send_all(fd, req, (size_t)n) < 0 ||
+		    dt_read_reply(fd, buf, sizeof(buf), 60000, &rep) < 0 || rep.status != VG_ST_OK)
+			_exit(1);
+		(void)!write(pfd[1], "y", 1);
+		_exit(0);
+	}
+	close(pfd[1]);
+	char b;
+	assert_int_equal(read(pfd[0], &b, 1), 1);
+	long long left = dt_stat_on(probe, "queue.depth");
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	printf("# uid 12345's Ed25519 signature answered with %lld of %d still queued\n", left,
+	       FLOOD);
+	assert_true(left >= FLOOD / 4);
+	/* Every signature of the flood is answered too. */
+	for (int c = 0; c < CONNS; c++) {
+		for (int i = 0; i < PER; i++) {
+			static uint8_t buf[1024];
+			vg_reply rep;
+			assert_int_equal(dt_read_reply(fds[c], buf, sizeof(buf), 60000, &rep), 0);
+			assert_int_equal(rep.status, VG_ST_OK);
+		}
+		close(fds[c]);
+	}
+	close(probe);
+	close(pfd[0]);
+}
+
 int main(void)
 {
 	/* The pings sleep in poll() at once, as before libvgclient's spin
@@ -189,6 +286,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_batch_when_saturated, setup_per_cpu, teardown),
 		cmocka_unit_test_setup_teardown(test_front_sleeps, setup_plain, teardown),
 		cmocka_unit_test_setup_teardown(test_busy_poll, setup_polling, teardown),
+		cmocka_unit_test_setup_teardown(test_fair_between_uids, setup_shared, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

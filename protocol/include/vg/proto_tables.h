@@ -40,6 +40,10 @@ typedef struct {
 			   * (KEY_TYPE, vgctl keys, vgd --check-config) */
 	uint32_t cap;     /* the hello CAPS bit that announces it */
 	uint16_t bits;    /* size for listings (the curve's); 0: the modulus's bits */
+	/* The work of one private-key operation, in Ed25519 signatures (at
+	 * 4096 bits for RSA, whose cost grows with the cube of the modulus's
+	 * size): what vgd's front charges a caller's queue for it. */
+	uint16_t cost;
 } vg_key_type_info;
 
 const vg_key_type_info *vg_key_type_get(int type);
