@@ -54,6 +54,7 @@ static void on_sigterm(evutil_socket_t sig, short what, void *arg)
 		return;
 	}
 	s->stopping = 1;
+	vgd_sup_answer_update(s); /* our own socket: "shutting down" from now */
 	(void)vgd_notify("STOPPING=1");
 	vgd_info("stopping: draining in-flight requests (up to %d ms)", s->cfg->drain_timeout_ms);
 	vgd_sup_send_drain(s);
@@ -258,6 +259,9 @@ int vgd_supervisor_main(vgd_config *cfg)
 	event_base_dispatch(s->base);
 	if (s->owns_socket_path)
 		unlink(s->cfg->socket_path);
+	/* No new connection can reach the socket now: those that did before
+	 * get their answer, not a reset. */
+	vgd_sup_answer_backlog(s);
 	vgd_keystore_free(&s->ks);
 	vgd_info("stopped");
 	return 0;

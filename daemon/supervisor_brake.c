@@ -23,6 +23,7 @@ static void do_restarts(sup *s)
 		s->front_restarts++;
 		if (vgd_sup_spawn_front(s) < 0)
 			vgd_err("cannot restart the front");
+		vgd_sup_answer_update(s);
 	}
 	for (int i = 0; i < s->nslots; i++) {
 		if (!s->respawn_slots[i])

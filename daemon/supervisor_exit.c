@@ -92,6 +92,7 @@ static void reap_front(sup *s, pid_t pid, int st)
 	front_gone(s);
 	s->respawn_front = 1;
 	vgd_sup_restart_later(s);
+	vgd_sup_answer_update(s); /* braking: the supervisor answers meanwhile */
 }
 
 static void reap_keyholder(sup *s, child *k, int st)

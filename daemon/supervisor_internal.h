@@ -18,7 +18,8 @@
  *   supervisor_ctl.c     the control channel to the front: non-blocking,
  *                        with a bounded queue (and READY to the service
  *                        manager);
- *   supervisor_socket.c  the listening socket (systemd's or our own). */
+ *   supervisor_socket.c  the listening socket (systemd's or our own), and
+ *                        the answer given on it while no front runs. */
 #ifndef VGD_SUPERVISOR_INTERNAL_H
 #define VGD_SUPERVISOR_INTERNAL_H
 
@@ -66,6 +67,10 @@ struct sup {
 	unsigned gen;
 	int listen_fd;
 	int owns_socket_path;
+	int socket_activated; /* listen_fd is systemd's */
+	/* Answering on listen_fd while no front does (supervisor_socket.c) */
+	struct event *answer_ev;
+	int answering;
 	struct event_base *base;
 	child front;                 /* front.fd: the control channel */
 	child kh[VGD_KH_PROCS_MAX];  /* current and retiring generations */
@@ -147,5 +152,12 @@ void vgd_sup_send_drain(sup *s);
 /* supervisor_socket.c: the listening socket, non-blocking; -1 (logged)
  * if there is none. */
 int vgd_sup_listen(sup *s);
+/* Start or stop answering on the socket as the state requires: while no
+ * front runs (crash-loop pause), and while stopping on a socket of our
+ * own. Call after the front starts or ends and when stopping begins. */
+void vgd_sup_answer_update(sup *s);
+/* Stopping, socket ours: answer what the backlog still holds (after the
+ * path is gone, nothing more can come). */
+void vgd_sup_answer_backlog(sup *s);
 
 #endif

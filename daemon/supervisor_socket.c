@@ -2,12 +2,19 @@
  * the one systemd passes (socket activation), or our own at socket_path
  * with its group and mode, which it has from its creation (no chmod or
  * chown by path: see make_socket). Created before any child, inherited by
- * the front only. Nothing here is secret. */
+ * the front only. While no front runs (the crash-loop brake's pause), and
+ * while vgd stops on a socket of its own (the front no longer accepts,
+ * and the backlog would die with the socket), the supervisor answers each
+ * new connection with a fixed connection error (PROTOCOL.md 7.1) and
+ * closes it: it accepts and writes, and never reads a byte a client
+ * sends. Stopping on systemd's socket, it leaves new connections in the
+ * backlog for the next start. Nothing here is secret. */
 #include "supervisor_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fsuid.h>
@@ -16,7 +23,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
+#include "vg/proto.h"
+#include "vg/proto_reason.h"
 
 /* fd 3 from systemd, -1 if we were not given one, -2 if it is not a
  * listening stream socket. */
@@ -130,10 +140,68 @@ int vgd_sup_listen(sup *s)
 		vgd_err("LISTEN_FDS: fd 3 is not a listening stream socket");
 		return -1;
 	}
+	s->socket_activated = fd >= 0;
 	if (fd < 0)
 		fd = make_socket(s);
 	if (fd < 0)
 		return -1;
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	return fd;
+}
+
+/* ---- answering while no front does ---- */
+/* Accept up to budget connections and give each the connection error for
+ * the current state; nothing is read. */
+static void answer(sup *s, int budget)
+{
+	char reason[96];
+	int status = VG_ST_UNAVAILABLE;
+	if (s->stopping) {
+		snprintf(reason, sizeof(reason), "%s", vg_reason(VG_R_SHUTTING_DOWN));
+	} else {
+		long long left = s->brake_until_ms - (long long)vgd_now_ms();
+		long long n = left > 0 ? (left + 999) / 1000 : 1;
+		snprintf(reason, sizeof(reason), "restarting after %s; retry in %lld s",
+			 left > 0 ? "repeated crashes" : "a crash", n);
+	}
+	uint8_t frame[160];
+	long len = vg_conn_error_encode((uint8_t)status, reason, frame, sizeof(frame));
+	for (int i = 0; i < budget; i++) {
+		int c = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (c < 0)
+			break;
+		if (len > 0)
+			(void)send(c, frame, (size_t)len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		close(c);
+	}
+}
+
+static void on_listen_readable(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	answer(arg, 64); /* then the loop's other events; level-triggered */
+}
+
+void vgd_sup_answer_update(sup *s)
+{
+	if (s->listen_fd < 0 || !s->base)
+		return;
+	int want = s->stopping ? !s->socket_activated : s->front.pid <= 0;
+	if (want == s->answering)
+		return;
+	if (!s->answer_ev)
+		s->answer_ev = event_new(s->base, s->listen_fd, EV_READ | EV_PERSIST,
+					 on_listen_readable, s);
+	if (!s->answer_ev || (want ? event_add(s->answer_ev, NULL) : event_del(s->answer_ev)) < 0) {
+		vgd_warn("cannot %s answering on the socket", want ? "start" : "stop");
+		return;
+	}
+	s->answering = want;
+}
+
+void vgd_sup_answer_backlog(sup *s)
+{
+	if (s->listen_fd >= 0 && !s->socket_activated)
+		answer(s, 1 << 16);
 }
