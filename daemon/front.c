@@ -221,10 +221,17 @@ static void fail_all(front *f)
 	vgd_front_kh_fail_all(f, VG_ST_UNAVAILABLE, vg_reason(VG_R_STOPPED_RUNNING));
 }
 
-/* Before exiting: one non-blocking attempt to hand every pending reply to
- * the kernel. */
+/* Before exiting: every connection still open is told why it ends, in
+ * the connection error PROTOCOL.md 7.1 promises (UNAVAILABLE "daemon is
+ * shutting down") after the answers it is owed, and one non-blocking
+ * attempt hands it all to the kernel. */
 static void flush_all(front *f)
 {
+	long n = vg_conn_error_encode(VG_ST_UNAVAILABLE, vg_reason(VG_R_SHUTTING_DOWN), f->frame,
+				      sizeof(f->frame));
+	for (conn *c = f->conns; c; c = c->next)
+		if (!c->dead)
+			vgd_front_conn_send(c, f->frame, n);
 	for (conn *c = f->conns; c; c = c->next)
 		if (!c->dead)
 			while (vgd_front_conn_out_pending(c) > 0 && vgd_front_conn_write_out(c) > 0)

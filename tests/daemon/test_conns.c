@@ -3,7 +3,9 @@
  * a connection error (opcode 0xff) and closed, the others are
  * unaffected; 300 excess connections at once each get that error
  * promptly; a uid over max_connections_per_uid gets the same 0xff frame;
- * one uid cannot take the places another uid needs; a closed
+ * one uid cannot take the places another uid needs; on SIGTERM every
+ * new connection is told "daemon is shutting down" until the socket is
+ * gone; a closed
  * connection stops counting at once (a burst of connect/close cycles
  * beside a checker that is never refused); a client that sends without
  * reading is not read further once its replies pile up (the front's
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -498,6 +501,89 @@ static void test_reply_buffers_bound(void **state)
 	assert_int_equal(dt_stop_clean(&d), 0);
 }
 
+/* SIGTERM on a socket vgd bound itself (PROTOCOL.md 7.1): while it drains,
+ * every new connection gets the connection error UNAVAILABLE "daemon is
+ * shutting down" (before, they were reset or saw end-of-file without a
+ * word), every request already sent gets its one answer, and once vgd
+ * has exited the socket is gone (ENOENT), so no connection is reset. */
+static void test_shutdown_answers(void **state)
+{
+	(void)state;
+	enum { CONNS = 4, PER = 128 };
+	vgt_daemon d;
+	assert_int_equal(vgt_setup(&d, "drain_timeout = 20\n", vgt_default_keys), 0);
+	assert_int_equal(vgt_start(&d, 0, NULL), 0);
+	int fds[CONNS];
+	static uint8_t out[PER * 128];
+	uint8_t digest[32];
+	memset(digest, 0x33, sizeof(digest));
+	for (int c = 0; c < CONNS; c++) {
+		size_t ol = 0;
+		for (int i = 0; i < PER; i++)
+			ol += (size_t)dt_req_sign(out + ol, sizeof(out) - ol, (uint32_t)i, "rsa4096",
+						  VG_ALG_RSA_PKCS1_SHA256, digest, sizeof(digest));
+		fds[c] = dt_connect(d.sock);
+		assert_true(fds[c] >= 0);
+		assert_int_equal(dt_send_all(fds[c], out, ol), 0);
+	}
+	long long depth = -1;
+	for (int i = 0; i < 200 && depth < PER; i++, usleep(5000))
+		depth = dt_stat(d.sock, "queue.depth");
+	assert_true(depth >= PER); /* the drain will take a while */
+	assert_int_equal(kill(d.pid, SIGTERM), 0);
+	int answered = 0, gone = 0, st = 0;
+	pid_t done = 0;
+	for (int i = 0; i < 2000 && !done; i++) {
+		int fd = dt_connect(d.sock);
+		if (fd < 0) {
+			assert_int_equal(errno, ENOENT); /* the path is gone: vgd has stopped */
+			gone = 1;
+		} else {
+			uint8_t buf[512];
+			vg_reply rep;
+			assert_int_equal(dt_read_reply(fd, buf, sizeof(buf), 5000, &rep), 0);
+			assert_true(rep.conn_error);
+			assert_int_equal(rep.status, VG_ST_UNAVAILABLE);
+			assert_true(rep.reason_len == 23 &&
+				    memcmp(rep.reason, "daemon is shutting down", 23) == 0);
+			assert_int_equal(dt_wait_closed(fd, 5000), 1);
+			close(fd);
+			answered++;
+		}
+		done = waitpid(d.pid, &st, WNOHANG);
+		if (!done)
+			usleep(2000);
+	}
+	if (!done)
+		done = waitpid(d.pid, &st, 0);
+	assert_int_equal(done, d.pid);
+	d.pid = 0;
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	int fd = dt_connect(d.sock);
+	assert_true(fd < 0 && errno == ENOENT);
+	/* Every request sent before SIGTERM: one answer each. */
+	long ok = 0, unavailable = 0;
+	for (int c = 0; c < CONNS; c++) {
+		for (int i = 0; i < PER; i++) {
+			static uint8_t buf[1024];
+			vg_reply rep;
+			assert_int_equal(dt_read_reply(fds[c], buf, sizeof(buf), 5000, &rep), 0);
+			assert_false(rep.conn_error);
+			if (rep.status == VG_ST_OK)
+				ok++;
+			else if (rep.status == VG_ST_UNAVAILABLE)
+				unavailable++;
+		}
+		close(fds[c]);
+	}
+	printf("# during the drain %d new connections were told \"daemon is shutting down\"%s; "
+	       "%ld signatures finished, %ld answered UNAVAILABLE\n",
+	       answered, gone ? ", then the socket was gone" : "", ok, unavailable);
+	assert_true(answered > 0);
+	assert_int_equal(ok + unavailable, CONNS * PER);
+	vgt_cleanup(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_many_refused_promptly),
 		cmocka_unit_test(test_uid_share_refused),
 		cmocka_unit_test(test_other_uid_gets_in),
+		cmocka_unit_test(test_shutdown_answers),
 		cmocka_unit_test(test_connect_close_burst),
 		cmocka_unit_test(test_client_that_does_not_read),
 		cmocka_unit_test(test_reply_buffers_bound),

@@ -172,6 +172,9 @@ static void test_sigterm_in_flight(void **state)
 		assert_true(vt_verify(rsa, VGC_ALG_RSA_PKCS1_SHA256, dg[rep.id], 32, rep.result, rep.result_len));
 		got++;
 	}
+	/* Then the connection error PROTOCOL.md 7.1 promises, and the end. */
+	assert_int_equal(dt_read_reply(fd, buf, sizeof(buf), 20000, &rep), 0);
+	assert_true(rep.conn_error && rep.status == VG_ST_UNAVAILABLE);
 	assert_int_equal(dt_wait_closed(fd, 20000), 1);
 	close(fd);
 	/* The supervisor exits on its own, with status 0. */
