@@ -56,6 +56,10 @@ note() { printf '\n==> %s\n' "$*"; }
 MOUNTED=""
 mount_root() { # mount_root ROOT: what a chrooted build and test run need
 	r=$1
+	# The root a mount point of its own, as / is on a real machine: the
+	# tests that unshare a mount namespace (the haproxy test) change the
+	# propagation of /, which fails with EINVAL on a plain directory.
+	mount --bind "$r" "$r"
 	mount -t proc proc "$r/proc"
 	mount --rbind /sys "$r/sys"
 	mount -t tmpfs -o mode=755,nosuid dev "$r/dev"
@@ -83,7 +87,7 @@ cleanup() {
 		for p in /proc/[0-9]*; do
 			[ "$(readlink "$p/root" 2>/dev/null)" = "$r" ] && kill -9 "${p#/proc/}" 2>/dev/null || true
 		done
-		umount -R "$r/proc" "$r/sys" "$r/dev" "$r/run" 2>/dev/null || umount -R -l "$r/dev" 2>/dev/null || true
+		umount -R "$r" 2>/dev/null || umount -R -l "$r" 2>/dev/null || true
 	done
 	# Only a root with nothing mounted in it is removed.
 	if ! grep -q " $W/" /proc/self/mounts; then
