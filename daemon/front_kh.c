@@ -207,23 +207,11 @@ int vgd_front_kh_send(khchan *k, jobq *refused)
 	return 0;
 }
 
-/* The doorbell rang (or the socket closed): clear the ring's rung flag,
- * then drain the socket. Replies the keyholder publishes after the clear
- * ring again. -1 if the channel is closed or broken. */
+/* The doorbell rang (or the socket closed): khring.c drains it and
+ * re-arms it. -1 if the channel is closed or broken. */
 int vgd_front_kh_doorbell(khchan *k)
 {
-	if (!k->ring)
-		return -1;
-	atomic_store(&k->ring->rung, 0);
-	for (int budget = 0; budget < 64; budget++) {
-		char b[16];
-		ssize_t n = recv(k->fd, b, sizeof(b), MSG_DONTWAIT);
-		if (n < 0)
-			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
-		if (n == 0)
-			return -1; /* the keyholder's end closed: it is gone */
-	}
-	return 0;
+	return k->ring ? vgd_khring_doorbell(k->ring, k->fd) : -1;
 }
 
 /* Copy the next published reply into rec, wipe its slot (an X25519

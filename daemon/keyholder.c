@@ -296,8 +296,8 @@ static int send_replies(khside *h, reply *r, int n)
 		return -1;
 	atomic_store(&h->r->rep_head, h->rep_head);
 	/* Paired with the front clearing rung before it reads rep_head
-	 * (front_kh.c): either it sees these replies or this sees 0 and
-	 * rings. */
+	 * (khring.c, vgd_khring_doorbell): either it sees these replies or
+	 * this sees 0 and rings. */
 	if (atomic_exchange(&h->r->rung, 1) == 0) {
 		char b = 0;
 		if (write(h->fd, &b, 1) != 1 && errno != EAGAIN)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +22,22 @@ int vgd_khring_wait(vgd_khring *r, unsigned seen, int timeout_ms)
 	struct timespec ts = {timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L};
 	long n = syscall(SYS_futex, &r->req_head, FUTEX_WAIT, seen, &ts, NULL, 0);
 	return n == 0 || errno == EAGAIN ? 0 : -1;
+}
+
+int vgd_khring_doorbell(vgd_khring *r, int fd)
+{
+	for (int budget = 0;; budget++) {
+		char b[16];
+		ssize_t n = recv(fd, b, sizeof(b), MSG_DONTWAIT);
+		if (n == 0)
+			return -1; /* the keyholder's end closed: it is gone */
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		if (n < 0 || budget == 64)
+			break; /* past the budget, the level-triggered event comes back */
+	}
+	atomic_store(&r->rung, 0);
+	return 0;
 }
 
 int vgd_khring_create(void)

@@ -79,6 +79,17 @@ void vgd_khring_wake(vgd_khring *r);
  * keyholder's side). 0, or -1 on a timeout or an interruption. */
 int vgd_khring_wait(vgd_khring *r, unsigned seen, int timeout_ms);
 
+/* The front's side of the doorbell, when fd (the channel socket) is
+ * readable: drain it, then clear r->rung; the caller then takes every
+ * published reply. In that order: a doorbell drained here was rung
+ * before the clear, for replies published before it, which the caller
+ * sees; a reply published after the clear finds rung 0 and rings again,
+ * and that doorbell waits in the socket for the next pass. (Clearing
+ * first loses wake-ups: a doorbell rung between the clear and the drain
+ * is drained, rung stays 1, and the replies after it ring nothing.) 0,
+ * or -1 if the channel is closed or broken. */
+int vgd_khring_doorbell(vgd_khring *r, int fd);
+
 /* The supervisor's side: a new region as a memfd, zeroed; -1 on error. */
 int vgd_khring_create(void);
 /* Map a region's memfd (the keyholder before its sandbox, the front
