@@ -46,8 +46,8 @@ static void kh_lost(front *f, khchan *k)
 			vgd_front_log(f, VGD_LK_POISON,
 				      "giving up on a request of uid %u pid %d (%s, key '%s'): "
 				      "%d keyholders died with it",
-				      (unsigned)j->uid, j->c ? (int)j->c->pid : -1, vg_op_name(j->op),
-				      j->key, (int)j->attempts);
+				      (unsigned)j->uid, j->c ? (int)j->c->pid : -1,
+				      vg_op_name(j->op), j->key, (int)j->attempts);
 			vgd_front_job_finish(f, j, VG_ST_INTERNAL, NULL, 0,
 					     vg_reason(VG_R_KEYHOLDER_CRASHED));
 			continue;

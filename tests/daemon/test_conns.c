@@ -520,8 +520,9 @@ static void test_shutdown_answers(void **state)
 	for (int c = 0; c < CONNS; c++) {
 		size_t ol = 0;
 		for (int i = 0; i < PER; i++)
-			ol += (size_t)dt_req_sign(out + ol, sizeof(out) - ol, (uint32_t)i, "rsa4096",
-						  VG_ALG_RSA_PKCS1_SHA256, digest, sizeof(digest));
+			ol += (size_t)dt_req_sign(out + ol, sizeof(out) - ol, (uint32_t)i,
+						  "rsa4096", VG_ALG_RSA_PKCS1_SHA256, digest,
+						  sizeof(digest));
 		fds[c] = dt_connect(d.sock);
 		assert_true(fds[c] >= 0);
 		assert_int_equal(dt_send_all(fds[c], out, ol), 0);

@@ -207,7 +207,8 @@ static void test_sandbox_violation(void **state)
 	assert_int_equal(v, 2);
 	assert_true(dt_stat(d->sock, "keyholder.restarts") >= 2);
 	assert_int_equal(vgt_log_count(d, "called mkdir"), 2);
-	assert_int_equal(vgt_log_count(d, "sandbox violation: keyholder (pid"), 2); /* nothing else */
+	/* nothing else */
+	assert_int_equal(vgt_log_count(d, "sandbox violation: keyholder (pid"), 2);
 	assert_int_equal(dt_stat(d->sock, "requests.poisoned"), 1);
 	assert_true(dt_wait_log(d, "giving up on a request of uid", 1, 5000));
 	vg_client_free(c);
@@ -309,8 +310,8 @@ static void test_poison_among_good(void **state)
 		char m[32];
 		int ml = snprintf(m, sizeof(m), "good %u", rep.id);
 		assert_int_equal(rep.status, VG_ST_OK);
-		assert_true(vt_verify(ed, VGC_ALG_ED25519, (const uint8_t *)m, (size_t)ml, rep.result,
-				      rep.result_len));
+		assert_true(vt_verify(ed, VGC_ALG_ED25519, (const uint8_t *)m, (size_t)ml,
+				      rep.result, rep.result_len));
 		ok++;
 	}
 	assert_int_equal(ok, N - 1);

@@ -176,11 +176,13 @@ static void test_front_crash_loop(void **state)
 	int killed = 0;
 	for (int loop = 0; loop < 4; loop++) {
 		char want[64];
-		snprintf(want, sizeof(want), "crashing in a loop; restarting them in %d s", 1 << loop);
+		snprintf(want, sizeof(want), "crashing in a loop; restarting them in %d s",
+			 1 << loop);
 		for (int k = 0; k < 400 && vgt_log_count(&D, want) == 0; k++) {
 			usleep(20000);
 			pid_t fr[8], kh[8];
-			if (dt_children_named(&D, "vgd-front", fr, 8) == 1 && kill(fr[0], SIGKILL) == 0)
+			if (dt_children_named(&D, "vgd-front", fr, 8) == 1 &&
+			    kill(fr[0], SIGKILL) == 0)
 				killed++;
 			/* Keyholders die too, before or after their front:
 			 * every order of deaths must end with everything

@@ -214,7 +214,8 @@ static void test_fair_between_uids(void **state)
 		size_t ol = 0;
 		for (int i = 0; i < PER; i++) {
 			long n = dt_req_sign(out + ol, sizeof(out) - ol, (uint32_t)(c * PER + i),
-					     "rsa4096", VG_ALG_RSA_PKCS1_SHA256, digest, sizeof(digest));
+					     "rsa4096", VG_ALG_RSA_PKCS1_SHA256, digest,
+					     sizeof(digest));
 			assert_true(n > 0);
 			ol += (size_t)n;
 		}
