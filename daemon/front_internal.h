@@ -71,14 +71,6 @@
  * at thousands a second (PROTOCOL.md 7.1: within 100 ms). */
 #define VGD_HOLD_MS 10
 #define VGD_HELD_MAX VGD_FRONT_HELD_MAX
-/* A connection over max_connections or its uid's share is held (never
- * read) for one to two VGD_HOLD_MS rounds before it is refused, so that
- * the loop reads the ends of connections its client closed just before:
- * at least one epoll_wait lies between. At most VGD_HELD_MAX are held;
- * past them the listener pauses until the next round, so refusals leave
- * at thousands a second (PROTOCOL.md 7.1: within 100 ms). */
-#define VGD_HOLD_MS 10
-#define VGD_HELD_MAX VGD_FRONT_HELD_MAX
 
 /* The front's rate-limited log events (ratelog.h): what a client can make
  * it log. Each kind's suppressed count is a stat (log.suppressed.NAME). */
