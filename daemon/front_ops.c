@@ -293,7 +293,7 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	vgd_front_uid_add(c, 1);
 	vgd_front_fair_push(f, j);
 	/* Dispatched at the end of the iteration, with every other frame
-	 * this read brought (one sendmmsg per keyholder). */
+	 * this read brought (one ring publish per keyholder). */
 	vgd_front_want_pump(f);
 }
 
