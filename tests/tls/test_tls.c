@@ -580,11 +580,17 @@ static void expect_unreachable(const char *sock, unsigned uid, unsigned gid,
 			       const char *const want[])
 {
 	char cmd[1600], out[400];
+	/* Another user may not be able to read the build tree (a checkout
+	 * under /root is 0700): that user loads a copy of the provider from a
+	 * directory of its own. */
 	if (uid)
 		snprintf(cmd, sizeof(cmd),
-			 "exec setpriv --clear-groups --reuid=%u --regid=%u %s pkey -provider-path "
-			 "%s -provider default -provider vgd -in vgd:ed -pubout",
-			 uid, gid, W.openssl, W.provdir);
+			 "d=$(mktemp -d) && chmod 755 \"$d\" && cp %s/vgd.so \"$d\"/ && "
+			 "chmod 644 \"$d\"/vgd.so || exit 99; "
+			 "setpriv --clear-groups --reuid=%u --regid=%u %s pkey -provider-path "
+			 "\"$d\" -provider default -provider vgd -in vgd:ed -pubout; "
+			 "rc=$?; rm -rf \"$d\"; exit $rc",
+			 W.provdir, uid, gid, W.openssl);
 	else
 		snprintf(
 			cmd, sizeof(cmd),
