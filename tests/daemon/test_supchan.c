@@ -30,10 +30,11 @@ static vgt_daemon D;
 static void test_stopped_front_does_not_block(void **state)
 {
 	(void)state;
-	/* 100 keys: a reload sends over a hundred control messages; 50 of
-	 * them are more than the socket buffer and the supervisor's queue
-	 * hold together. */
-	enum { RELOADS = 50, KEYS = 100 };
+	/* 400 keys: a reload sends over four hundred control messages; 30 of
+	 * them (12,000) are more than the socket buffer (4 MiB, about 3,000
+	 * of these messages) and the supervisor's queue (VGD_CTL_QUEUE_MAX,
+	 * 2,576 since max_keys can reach 1024) hold together. */
+	enum { RELOADS = 30, KEYS = 400 };
 	static char keys[KEYS * 64];
 	size_t kl = 0;
 	for (int i = 0; i < KEYS; i++)
