@@ -10,6 +10,8 @@
 #include "front_internal.h"
 
 #ifdef VGD_TEST_HOOKS
+#include "hook_rights.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -19,22 +21,6 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-static void pass_fd(int over, int fd)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))];
-	memset(cbuf, 0, sizeof(cbuf));
-	char b = 0;
-	struct iovec iov = {&b, 1};
-	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
-			    .msg_controllen = sizeof(cbuf)};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	(void)sendmsg(over, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
-}
 
 int vgd_front_test_hook(front *f, conn *c, const uint8_t *data, size_t len, char *out,
 			size_t cap)
@@ -60,28 +46,11 @@ int vgd_front_test_hook(front *f, conn *c, const uint8_t *data, size_t len, char
 	} else if (strcmp(cmd, "fcntl-async") == 0) {
 		(void)fcntl(c->fd, F_SETFL, O_NONBLOCK | O_ASYNC);
 	} else if (strcmp(cmd, "sendmsg-rights") == 0) {
-		pass_fd(c->fd, ctl); /* the control channel, to the client */
+		vgd_hook_send_rights(c->fd, ctl, 0); /* the control channel, to the client */
 	} else if (strcmp(cmd, "sendmmsg-rights") == 0) {
-		/* The batch form, which seccomp cannot look into either. */
-		char cbuf[CMSG_SPACE(sizeof(int))];
-		memset(cbuf, 0, sizeof(cbuf));
-		char b = 0;
-		struct iovec iov = {&b, 1};
-		struct mmsghdr mm = {.msg_hdr = {.msg_iov = &iov, .msg_iovlen = 1,
-						 .msg_control = cbuf, .msg_controllen = sizeof(cbuf)}};
-		struct cmsghdr *cm = CMSG_FIRSTHDR(&mm.msg_hdr);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cm), &ctl, sizeof(int));
-		(void)sendmmsg(c->fd, &mm, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+		vgd_hook_send_rights(c->fd, ctl, 1); /* the batch form */
 	} else if (strcmp(cmd, "recvmmsg-rights") == 0) {
-		/* Receiving descriptors from a client. */
-		char cbuf[CMSG_SPACE(sizeof(int))], b;
-		struct iovec iov = {&b, 1};
-		struct mmsghdr mm = {.msg_hdr = {.msg_iov = &iov, .msg_iovlen = 1,
-						 .msg_control = cbuf, .msg_controllen = sizeof(cbuf)}};
-		(void)recvmmsg(c->fd, &mm, 1, MSG_DONTWAIT, NULL);
+		vgd_hook_recv_rights(c->fd); /* descriptors from a client */
 	} else if (strcmp(cmd, "report-flood") == 0) {
 		vgd_supmsg m = {.type = VGD_SUP_VIOLATION, .nr = 83 /* mkdir */};
 		int i = 0;

@@ -26,6 +26,8 @@
 #include "vg/wipe.h"
 
 #ifdef VGD_TEST_HOOKS
+#include "hook_rights.h"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -54,40 +56,13 @@ static void test_hook(const uint8_t *data, size_t len, int fd)
 	} else if (strcmp(cmd, "fcntl-setown") == 0) {
 		(void)fcntl(fd, F_SETOWN, (int)getpid());
 	} else if (strcmp(cmd, "sendmsg-rights") == 0) {
-		char cbuf[CMSG_SPACE(sizeof(int))];
-		memset(cbuf, 0, sizeof(cbuf));
-		char b = 0;
-		struct iovec iov = {&b, 1};
-		struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
-				    .msg_controllen = sizeof(cbuf)};
-		struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-		(void)sendmsg(fd, &mh, MSG_DONTWAIT);
+		vgd_hook_send_rights(fd, fd, 0);
 	} else if (strcmp(cmd, "sendmmsg-rights") == 0) {
 		/* The batch call a keyholder once used for replies: it could
-		 * carry descriptors too, so it is no longer allowed. */
-		char cbuf[CMSG_SPACE(sizeof(int))];
-		memset(cbuf, 0, sizeof(cbuf));
-		char b = 0;
-		struct iovec iov = {&b, 1};
-		struct mmsghdr mm = {.msg_hdr = {.msg_iov = &iov, .msg_iovlen = 1,
-						 .msg_control = cbuf, .msg_controllen = sizeof(cbuf)}};
-		struct cmsghdr *cm = CMSG_FIRSTHDR(&mm.msg_hdr);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cm), &kh_report_fd, sizeof(int));
-		(void)sendmmsg(fd, &mm, 1, MSG_DONTWAIT);
+		 * carry descriptors too (here its supervisor channel). */
+		vgd_hook_send_rights(fd, kh_report_fd, 1);
 	} else if (strcmp(cmd, "recvmmsg-rights") == 0) {
-		/* ... and the one that could receive them. */
-		char cbuf[CMSG_SPACE(sizeof(int))], b;
-		struct iovec iov = {&b, 1};
-		struct mmsghdr mm = {.msg_hdr = {.msg_iov = &iov, .msg_iovlen = 1,
-						 .msg_control = cbuf, .msg_controllen = sizeof(cbuf)}};
-		(void)recvmmsg(fd, &mm, 1, MSG_DONTWAIT, NULL);
+		vgd_hook_recv_rights(fd); /* ... and receive them */
 	} else if (strcmp(cmd, "report-flood") == 0) {
 		vgd_supmsg m = {.type = VGD_SUP_VIOLATION, .nr = 83 /* mkdir */};
 		for (int i = 0; i < 20000;) {
