@@ -32,8 +32,7 @@ void vg_rsa52_to52(uint64_t *d, size_t L, const uint64_t *a, size_t n)
 	}
 }
 
-/* a[0..n) = d[0..L) (digits < 2^52, value < 2^(64 n)). */
-static void from52(uint64_t *a, size_t n, const uint64_t *d, size_t L)
+void vg_rsa52_from52(uint64_t *a, size_t n, const uint64_t *d, size_t L)
 {
 	for (size_t i = 0; i < n; i++)
 		a[i] = 0;
@@ -169,7 +168,7 @@ void vg_rsa52_select2_c(uint64_t *sel, const uint64_t *table, uint64_t ip, uint6
 static void leave52(uint64_t *r, const uint64_t *d, size_t L, const uint64_t *m, size_t n,
 		    uint64_t *t)
 {
-	from52(r, n, d, L);
+	vg_rsa52_from52(r, n, d, L);
 	uint64_t borrow = vg_bn_sub(t, r, m, n);
 	vg_bn_ccopy(borrow ^ 1, r, t, n);
 }
@@ -191,7 +190,7 @@ static void enter52(const struct vg_rsa52 *c, vg_amm52x2_fn *f, uint64_t *tab1, 
 		t[S + j] = t[j];
 	f(u, c->hi, t, m, c->k0);
 	for (size_t h = 0; h < 2; h++) {
-		from52(w, limbs + 1, u + h * S, L);
+		vg_rsa52_from52(w, limbs + 1, u + h * S, L);
 		w[limbs] += vg_bn_add(w, w, x, limbs);
 		vg_rsa52_to52(t + h * S, L, w, limbs + 1);
 	}
@@ -300,7 +299,7 @@ void vg_rsa52_exp_pub(const struct vg_rsa52_pub *c, vg_amm52x2_fn *f, uint64_t *
 	/* bit 0 is set: the plain a removes R; the result is below 2n */
 	f(s.acc, s.acc, s.acc, s.m, c->k0);
 	f(s.acc, s.acc, s.x, s.m, c->k0);
-	from52(s.t, limbs + 1, s.acc, L);
+	vg_rsa52_from52(s.t, limbs + 1, s.acc, L);
 	for (size_t i = 0; i < limbs; i++)
 		s.n1[i] = n[i];
 	s.n1[limbs] = 0;

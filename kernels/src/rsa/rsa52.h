@@ -69,6 +69,8 @@ struct vg_rsa52_impl {
 /* d[0..L) = a[0..n) (64-bit limbs) in radix 2^52, digits above a zero
  * (bit positions are public; constant time in the values). */
 void vg_rsa52_to52(uint64_t *d, size_t L, const uint64_t *a, size_t n);
+/* a[0..n) = d[0..L) (digits < 2^52; bits beyond 64 n dropped). */
+void vg_rsa52_from52(uint64_t *a, size_t n, const uint64_t *d, size_t L);
 
 /* The portable references (the C row's radix-2^52 functions wrap them):
  * vg_amm52_c is one half of the paired multiply, with L digits and

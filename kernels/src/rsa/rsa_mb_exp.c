@@ -35,20 +35,6 @@ struct mb_scratch {
 	uint64_t v[VG_BN_MAX_LIMBS / 2 + 1];
 };
 
-/* a[0..n) = d[0..L) (digits < 2^52; bits beyond 64 n dropped). */
-static void from52(uint64_t *a, size_t n, const uint64_t *d, size_t L)
-{
-	for (size_t i = 0; i < n; i++)
-		a[i] = 0;
-	for (size_t j = 0; j < L; j++) {
-		size_t pos = 52 * j, w = pos / 64, off = pos % 64;
-		if (w < n)
-			a[w] |= d[j] << off;
-		if (off > 12 && w + 1 < n)
-			a[w + 1] |= d[j] >> (64 - off);
-	}
-}
-
 /* Lane l of the transposed x = the L digits d, and back. */
 static void put_lane(uint64_t *x, size_t l, const uint64_t *d, size_t L)
 {
@@ -118,7 +104,7 @@ void vg_rsa_mb_exp(const struct vg_rsa_mb_impl *im, size_t L, size_t limbs,
 	mul(s.acc, s.u, s.t, s.m, s.k0);
 	for (size_t l = 0; l < nl; l++) {
 		get_lane(s.d, s.acc, l, L);
-		from52(s.w, limbs + 1, s.d, L);
+		vg_rsa52_from52(s.w, limbs + 1, s.d, L);
 		s.w[limbs] += vg_bn_add(s.w, s.w, lanes[l].x, limbs);
 		vg_rsa52_to52(s.d, L, s.w, limbs + 1);
 		put_lane(s.t, l, s.d, L);
@@ -149,7 +135,7 @@ void vg_rsa_mb_exp(const struct vg_rsa_mb_impl *im, size_t L, size_t limbs,
 	mul(s.acc, s.acc, s.t, s.m, s.k0);
 	for (size_t l = 0; l < nl; l++) {
 		get_lane(s.d, s.acc, l, L);
-		from52(s.w, limbs + 1, s.d, L);
+		vg_rsa52_from52(s.w, limbs + 1, s.d, L);
 		for (size_t i = 0; i < limbs; i++)
 			s.v[i] = lanes[l].m64[i];
 		s.v[limbs] = 0;
