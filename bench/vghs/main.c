@@ -387,11 +387,17 @@ static void add_phase(row *w, const vgh_result *r, const sampler *s)
 		snprintf(w->first_error, sizeof(w->first_error), "%s", r->first_error);
 }
 
+/* A key's signature timed in process (vgh_sig_cost); -1: not timed. */
+typedef struct {
+	double kernel_us, ossl_us;
+} sigcost;
+
 typedef struct {
 	const options *o;
 	const vgh_daemon *d;
 	vgh_client *cl;
 	int failed;
+	sigcost costs[16]; /* by index in vgh_keys, the last timing */
 } run_ctx;
 
 static int run_phase(run_ctx *x, const vgh_server *s, int tls13, int sat, row *w)
@@ -484,17 +490,32 @@ static void print_header(const options *o)
 		       "pct\t"
 		       "gen_pct\tgen_us_hs\tidle_pct\tp50_us\tp90_us\tp99_us\thandshakes\terrors\t"
 		       "signs_per_hs\tpauses_per_hs\tinflight_max\tsrv_us_hs\tfront_us_hs\t"
-		       "keyholders_us_hs\tsupervisor_us_hs\n");
+		       "keyholders_us_hs\tsupervisor_us_hs\tkernel_us\topenssl_us\ttransport_us_sig\n");
 		return;
 	}
 	printf("| server | key | TLS | key in | hs/s | x in | CPU us/hs | +us | server | front | "
-	       "keyholders | client us/hs | idle%% | p50 | p90 | p99 | err | sig/hs | pauses/hs |\n"
+	       "keyholders | transport us/sig | client us/hs | idle%% | p50 | p90 | p99 | err | "
+	       "sig/hs | pauses/hs |\n"
 	       "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-	       "---:|---:|\n");
+	       "---:|---:|---:|\n");
+}
+
+/* The transport's CPU per signature: what vgd's processes spent beyond
+ * the kernel, plus what the server spent beyond the in-process server's
+ * handshake (base) once the signature it no longer makes (ossl_us) is
+ * given back. NAN without the numbers (noise can make it negative). */
+static double transport_us(const row *w, const row *base, const sigcost *c)
+{
+	double sig = w->signs > 0 && w->completed ? (double)w->signs / (double)w->completed : -1;
+	if (!base || sig <= 0 || c->kernel_us <= 0 || c->ossl_us <= 0 || !w->done || !base->done)
+		return NAN;
+	double vgd = per((w->role_s[VGH_VGD_FRONT] + w->role_s[VGH_VGD_KEYHOLDERS]) * 1e6, w->done);
+	double srv = per(w->srv_s * 1e6, w->done) - per(base->srv_s * 1e6, base->done);
+	return (vgd + srv) / sig - c->kernel_us + c->ossl_us;
 }
 
 static void print_row(const options *o, int kind, const vgh_key *k, int tls13, int mode,
-		      const row *w, const row *base)
+		      const row *w, const row *base, const sigcost *c)
 {
 	double hs = w->window_s > 0 ? (double)w->done / w->window_s : 0;
 	double bhs = base && base->window_s > 0 ? (double)base->done / base->window_s : 0;
@@ -513,19 +534,22 @@ static void print_row(const options *o, int kind, const vgh_key *k, int tls13, i
 	vgh_result lr = {.hs_ns = w->lat_ns, .nhs = w->nlat};
 	double p50 = vgh_percentile_us(&lr, 50), p90 = vgh_percentile_us(&lr, 90),
 	       p99 = vgh_percentile_us(&lr, 99);
+	double tr = mode != VGH_INPROC ? transport_us(w, base, c) : NAN;
 	(void)srv;
 	(void)vgdp;
 	(void)gen;
 	if (o->tsv) {
 		printf("%s\t%s\t%s\t%s\t%.0f\t%.2f\t%.1f\t%.1f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t"
-		       "%.0f\t%.0f\t%.0f\t%llu\t%llu\t%.2f\t%.2f\t%llu\t%.1f\t%.1f\t%.1f\t%.1f\n",
+		       "%.0f\t%.0f\t%.0f\t%llu\t%llu\t%.2f\t%.2f\t%llu\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t"
+		       "%.1f\t%.1f\n",
 		       vgh_server_names[kind], k->name, tls, vgh_mode_names[mode], hs, ratio, cpu,
 		       isnan(delta) ? 0 : delta, srv, vgdp, gen, genhs, idle, p50, p90, p99,
 		       (unsigned long long)w->done, (unsigned long long)w->errors, sig, pz,
 		       (unsigned long long)w->inflight_max, per(w->srv_s * 1e6, w->done),
 		       per(w->role_s[VGH_VGD_FRONT] * 1e6, w->done),
 		       per(w->role_s[VGH_VGD_KEYHOLDERS] * 1e6, w->done),
-		       per(w->role_s[VGH_VGD_SUPERVISOR] * 1e6, w->done));
+		       per(w->role_s[VGH_VGD_SUPERVISOR] * 1e6, w->done), c->kernel_us,
+		       c->ossl_us, tr);
 		return;
 	}
 	char rs[16] = "", ds[16] = "", ss[16] = "-", ps[16] = "-";
@@ -537,15 +561,17 @@ static void print_row(const options *o, int kind, const vgh_key *k, int tls13, i
 		snprintf(ss, sizeof(ss), "%.2f", sig);
 	if (pz >= 0)
 		snprintf(ps, sizeof(ps), "%.2f", pz);
-	char fr[16] = "-", kh[16] = "-";
+	char fr[16] = "-", kh[16] = "-", ts[16] = "-";
+	if (!isnan(tr))
+		snprintf(ts, sizeof(ts), "%.0f", tr);
 	if (mode != VGH_INPROC) {
 		snprintf(fr, sizeof(fr), "%.0f", per(w->role_s[VGH_VGD_FRONT] * 1e6, w->done));
 		snprintf(kh, sizeof(kh), "%.0f", per(w->role_s[VGH_VGD_KEYHOLDERS] * 1e6, w->done));
 	}
-	printf("| %s | %s | %s | %s | %.0f | %s | %.0f | %s | %.0f | %s | %s | %.0f | %.0f | "
+	printf("| %s | %s | %s | %s | %.0f | %s | %.0f | %s | %.0f | %s | %s | %s | %.0f | %.0f | "
 	       "%.0f | %.0f | %.0f | %llu | %s | %s |\n",
 	       vgh_server_names[kind], k->label, tls, vgh_mode_names[mode], hs, rs, cpu, ds,
-	       per(w->srv_s * 1e6, w->done), fr, kh, genhs, idle, p50, p90, p99,
+	       per(w->srv_s * 1e6, w->done), fr, kh, ts, genhs, idle, p50, p90, p99,
 	       (unsigned long long)w->errors, ss, ps);
 	fflush(stdout);
 }
@@ -599,6 +625,11 @@ static void run_key(run_ctx *x, int kind, const vgh_key *k)
 			return;
 		}
 	}
+	/* Timed before the key's phases, on a machine that is then quiet. */
+	sigcost c;
+	if (vgh_sig_cost(o->keys_dir, k, &c.kernel_us, &c.ossl_us) < 0)
+		fprintf(stderr, "vghs: %s: the signature could not be timed in process\n", k->name);
+	x->costs[k - vgh_keys] = c;
 	for (int tls13 = 1; tls13 >= 0; tls13--) {
 		if (!o->protos[tls13])
 			continue;
@@ -617,7 +648,7 @@ static void run_key(run_ctx *x, int kind, const vgh_key *k)
 						x->failed = 1;
 				}
 		for (int m = 0; m < nm; m++) {
-			print_row(o, kind, k, tls13, modes[m], &w[m], m ? &w[0] : NULL);
+			print_row(o, kind, k, tls13, modes[m], &w[m], m ? &w[0] : NULL, &c);
 			free(w[m].lat_ns);
 			if (w[m].errors || !w[m].verified) {
 				fprintf(stderr,
@@ -744,6 +775,14 @@ int main(int argc, char **argv)
 	for (int s = 0; s < VGH_NSERVERS; s++)
 		for (int i = 0; s < VGH_NSERVERS && o.servers[s] && i < o.nkeys; i++)
 			run_key(&x, s, &vgh_keys[o.keys[i]]);
+	for (int i = 0; i < o.nkeys; i++) {
+		const sigcost *c = &x.costs[o.keys[i]];
+		if (c->kernel_us > 0 && c->ossl_us > 0)
+			fprintf(o.tsv ? stderr : stdout,
+				"vghs: %s signature in process (thread CPU, median): vgd's kernel "
+				"%.1f us, OpenSSL %.1f us\n",
+				vgh_keys[o.keys[i]].label, c->kernel_us, c->ossl_us);
+	}
 	vgh_client_free(x.cl);
 	vgh_daemon_stop(&d, o.keep || x.failed);
 	if (x.failed)

@@ -31,6 +31,12 @@ extern const size_t vgh_nkeys;
 int vgh_make_cert(const char *key_pem, const char *host, const char *cert_out, char *why,
 		  size_t whylen);
 
+/* One handshake signature with key k timed in this process (sigcost.c):
+ * vgd's kernel as the keyholder runs it, and OpenSSL as an in-process
+ * server signs; microseconds of thread CPU, medians. 0, or -1 with
+ * whichever could not be timed at -1. */
+int vgh_sig_cost(const char *keys_dir, const vgh_key *k, double *kernel_us, double *ossl_us);
+
 /* ---- the run's vgd (daemon.c) ---- */
 typedef struct {
 	char dir[64]; /* the run's temporary directory (servers' files too) */
