@@ -26,16 +26,17 @@ int vgd_khring_wait(vgd_khring *r, unsigned seen, int timeout_ms)
 
 int vgd_khring_doorbell(vgd_khring *r, int fd)
 {
-	for (int budget = 0;; budget++) {
-		char b[16];
-		ssize_t n = recv(fd, b, sizeof(b), MSG_DONTWAIT);
-		if (n == 0)
-			return -1; /* the keyholder's end closed: it is gone */
-		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-			return -1;
-		if (n < 0 || budget == 64)
-			break; /* past the budget, the level-triggered event comes back */
-	}
+	/* One recv, not a loop to EAGAIN: the keyholder writes a byte only
+	 * when it turns rung from 0 to 1, and rung goes back to 0 only
+	 * below, after a byte was taken, so at most one byte is ever
+	 * pending. Should more be there, the level-triggered event comes
+	 * back for it. */
+	char b[16];
+	ssize_t n = recv(fd, b, sizeof(b), MSG_DONTWAIT);
+	if (n == 0)
+		return -1; /* the keyholder's end closed: it is gone */
+	if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+		return -1;
 	atomic_store(&r->rung, 0);
 	return 0;
 }

@@ -80,7 +80,7 @@ void vgd_khring_wake(vgd_khring *r);
 int vgd_khring_wait(vgd_khring *r, unsigned seen, int timeout_ms);
 
 /* The front's side of the doorbell, when fd (the channel socket) is
- * readable: drain it, then clear r->rung; the caller then takes every
+ * readable: take its byte, then clear r->rung; the caller then takes every
  * published reply. In that order: a doorbell drained here was rung
  * before the clear, for replies published before it, which the caller
  * sees; a reply published after the clear finds rung 0 and rings again,
