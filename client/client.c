@@ -88,7 +88,12 @@ void vg_client_free(vg_client *c)
 	free(c);
 }
 
-void vg_client_set_timeout(vg_client *c, int ms) { c->timeout_ms = ms > 0 ? ms : 0; }
+void vg_client_set_timeout(vg_client *c, int ms)
+{
+	c->timeout_ms = ms > 0 ? ms : 0;
+	if (c->state == CS_UP)
+		vgc_conn_set_rcvtimeo(c);
+}
 
 int vg_client_connect_start(vg_client *c)
 {

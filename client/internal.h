@@ -93,6 +93,11 @@ struct vg_client {
 	int closing;      /* vg_client_free is running callbacks */
 	int broken;       /* a write failed outside process(): handled there */
 	int more;         /* process() stopped before EAGAIN: run it again */
+	int blocking;     /* conn.c: fd is up and in blocking mode (every send
+			   * and recv but vgc_conn_read_wait's passes
+			   * MSG_DONTWAIT), its SO_RCVTIMEO the timeout */
+	size_t preread;   /* bytes vgc_conn_read_wait put after rlen, which
+			   * the next vgc_conn_read hands on */
 	uint32_t max_inflight;
 	/* Whether this connection's daemon takes the CLIENT_CPU hint
 	 * (PROTOCOL.md 6.10): CPU_HINT_* below; conn.c resets it with every
@@ -133,6 +138,15 @@ VGC_HIDDEN int vgc_conn_step(vg_client *c);
 VGC_HIDDEN void vgc_conn_close(vg_client *c);
 VGC_HIDDEN int vgc_conn_flush(vg_client *c);
 VGC_HIDDEN int vgc_conn_read(vg_client *c);
+/* A blocking call's wait for its reply, and the read of it, in one
+ * recv that blocks (up to the timeout: SO_RCVTIMEO): the bytes go to the
+ * read buffer, and the next vgc_conn_read returns them without a system
+ * call. > 0 bytes read; 0 if nothing came (timeout, signal, end of
+ * stream, error, or a descriptor not in blocking mode): the caller then
+ * waits and reads as usual, which sees any end or error again. */
+VGC_HIDDEN int vgc_conn_read_wait(vg_client *c);
+/* Apply c->timeout_ms to an up connection's SO_RCVTIMEO. */
+VGC_HIDDEN void vgc_conn_set_rcvtimeo(vg_client *c);
 
 /* async.c */
 VGC_HIDDEN int vgc_submit(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb,

@@ -81,6 +81,10 @@ static int run(vg_client *c, int err, const vg_request *rq, struct sync_ctx *x)
 		} while (vgc_now_us() < end);
 	}
 	while (!x->done) {
+		/* The first wait is one blocking recv where the descriptor
+		 * allows it (conn.c): its bytes are then processed at once. */
+		if (wait_first && vgc_conn_read_wait(c) > 0)
+			wait_first = 0;
 		if (!wait_first)
 			vgc_process(c);
 		wait_first = 0;
