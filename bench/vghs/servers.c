@@ -97,10 +97,11 @@ static int write_nginx(const vgh_server *s, const vgh_server_opts *o, const char
 	FILE *f = fopen(conf, "w");
 	if (!f)
 		return -1;
-	/* As root, the workers stay root so they reach the run's vgd socket. */
+	/* As root, the workers stay root so they reach the run's vgd socket.
+	 * VGD_SPIN_US reaches libvgclient in the workers when it is set. */
 	fprintf(f,
 		"%sworker_processes %d;\npid %s/nginx.pid;\nerror_log %s/error.log warn;\n"
-		"env OPENSSL_CONF;\nenv VGD_PROVIDER_STATS;\n"
+		"env OPENSSL_CONF;\nenv VGD_PROVIDER_STATS;\nenv VGD_SPIN_US;\n"
 		"events { worker_connections 4096; }\n"
 		"http {\n access_log off;\n client_body_temp_path %s/body;\n"
 		" proxy_temp_path %s/proxy;\n fastcgi_temp_path %s/fcgi;\n"
