@@ -17,10 +17,10 @@
 /* Operations per call: one batch of eight lanes. Per operation against
  * vg_x25519 (AMD EPYC Zen 5, ifma rows, vgbench x25519-var-xN beside
  * x25519-var in one interleaved run, loaded machine): a batch costs about
- * 2.9 single operations however many lanes are in use, so 0.37 at 8
- * operations, 0.74 at 4, even at 3. Fewer than 3 operations run one at a
- * time through vg_x25519 inside the call, so calling it with any count is
- * never much slower than vg_x25519 in a loop. */
+ * 2.9 single operations however many lanes are in use: 0.36 at 8
+ * operations, 0.74 at 4, about even at 3. Fewer than 4 operations run one
+ * at a time through vg_x25519 inside the call, so calling it with any
+ * count is never much slower than vg_x25519 in a loop. */
 #define VG_X25519_MB_MAX 8
 
 /* For i < n: out[i] = X25519(scalar[i], point[i]), the result of

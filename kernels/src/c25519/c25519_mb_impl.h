@@ -1,7 +1,9 @@
 /* c25519_mb_impl.h: the c25519_mb kernel family (dispatch.h): Curve25519
  * arithmetic on eight independent operations at once, one per 64-bit
  * lane of the ifma tier's vectors, which vg_x25519_mb (vg/x25519_mb.h)
- * runs its batches through (x25519_mb.c).
+ * runs its batches through (x25519_mb.c), and the fixed-base
+ * multiplication of vg_ed25519_sign_expanded_mb (vg/ed25519_mb.h,
+ * ed25519_mb.c).
  *
  * Layout ("transposed"): a batch field element is five limbs in radix
  * 2^51 of eight lanes, 40 qwords, limb i of lane l at index 8 i + l, so
@@ -20,6 +22,7 @@
 #include <stdint.h>
 
 #include "dispatch.h"
+#include "ge.h"
 
 #define VG_C25519_MB_LANES 8
 #define VG_FE51MB_WORDS (5 * VG_C25519_MB_LANES) /* one batch element */
@@ -37,11 +40,20 @@ typedef void vg_fe51mb_mul_fn(uint64_t h[VG_FE51MB_WORDS], const uint64_t f[VG_F
 typedef void vg_fe51mb_sqrn_fn(uint64_t h[VG_FE51MB_WORDS], const uint64_t f[VG_FE51MB_WORDS],
 			       size_t n);
 
+/* [a]B in every lane by the signed radix-16 comb of ge_base.c: e holds
+ * the 64 digits of each lane's scalar (e_i in [-8, 8], digit i of lane
+ * l at e[8 i + l]), table is vg_ge_base_comb (ge_table.h). Writes X, Y,
+ * Z of the extended result to h[0..39], h[40..79], h[80..119] (any
+ * representatives: x = X / Z, y = Y / Z). */
+typedef void vg_ge51mb_comb_fn(uint64_t h[3 * VG_FE51MB_WORDS], const vg_ge_niels table[32][8],
+			       const int8_t e[64 * VG_C25519_MB_LANES]);
+
 struct vg_c25519_mb_impl {
 	struct vg_variant v;
 	vg_x25519mb_ladder_fn *ladder;
 	vg_fe51mb_mul_fn *mul;
 	vg_fe51mb_sqrn_fn *sqrn;
+	vg_ge51mb_comb_fn *comb;
 };
 
 /* The table (c25519_mb_impls.c): row 0 the C reference, then the ifma
@@ -55,11 +67,13 @@ const struct vg_c25519_mb_impl *vg_c25519_mb_impl(void);
 vg_x25519mb_ladder_fn vg_x25519mb_ladder_c;
 vg_fe51mb_mul_fn vg_fe51mb_mul_c;
 vg_fe51mb_sqrn_fn vg_fe51mb_sqrn_c;
+vg_ge51mb_comb_fn vg_ge51mb_comb_c;
 
 /* The assembly (kernels/x86_64/c25519/x25519mb_ifma.asm), only with asm. */
 vg_x25519mb_ladder_fn vg_x25519mb_ladder_ifma;
 vg_fe51mb_mul_fn vg_fe51mb_mul_ifma;
 vg_fe51mb_sqrn_fn vg_fe51mb_sqrn_ifma;
+vg_ge51mb_comb_fn vg_ge51mb_comb_ifma;
 
 /* X25519 of nl lanes (1..8) on row im: out[l] = X25519(scalar[l],
  * point[l]) for l < nl, the clamping and masking of RFC 7748 included;
@@ -68,5 +82,17 @@ vg_fe51mb_sqrn_fn vg_fe51mb_sqrn_ifma;
  * vg_x25519 in every lane. */
 unsigned vg_x25519_mb_batch(const struct vg_c25519_mb_impl *im, uint8_t *const out[],
 			    const uint8_t *const scalar[], const uint8_t *const point[], size_t nl);
+
+/* h = 1/z in every lane (Fermat's chain of fe.c on row im's multiply and
+ * squarings; 0 gives 0). h may be z. */
+void vg_fe51mb_invert(const struct vg_c25519_mb_impl *im, uint64_t h[VG_FE51MB_WORDS],
+		      const uint64_t z[VG_FE51MB_WORDS]);
+
+/* The RFC 8032 encodings of [a_l]B for nl lanes (1..8) on row im: out[l]
+ * = the encoding of [a[l]]B, a[l] below 2^255 (as vg_ge_scalarmult_base
+ * takes it); the same bytes as the C family's base_encode. Lanes nl..
+ * idle (zero digits). */
+void vg_ed25519_mb_base_encode(const struct vg_c25519_mb_impl *im, uint8_t *const out[],
+			       const uint8_t *const a[], size_t nl);
 
 #endif

@@ -1,6 +1,6 @@
 /* c25519_mb_impls.c: the c25519_mb family's table of variants
  * (c25519_mb_impl.h): the portable references of the eight-lane ladder,
- * multiply and squarings, and the rows, C first, then ifma. The
+ * multiply, squarings and fixed-base comb, and the rows, C first, then ifma. The
  * references take each lane out of the transposed layout and run it
  * through fe.c (constant time: masked swaps, fixed sequences), so the
  * asm row is checked against independent code. Secret: every scalar and
@@ -9,6 +9,7 @@
 
 #include "ct.h"
 #include "fe.h"
+#include "ge.h"
 #include "vg/cpu.h"
 #include "vg/wipe.h"
 #include "vg_config.h"
@@ -126,12 +127,65 @@ void vg_fe51mb_sqrn_c(uint64_t h[VG_FE51MB_WORDS], const uint64_t f[VG_FE51MB_WO
 	vg_wipe(&a, sizeof(a));
 }
 
+/* t = [b] row, the lane's digit b in [-8, 8]: every entry of the row
+ * read, one kept under a mask, negated under a mask (ge_base.c's scan). */
+static void select_lane(vg_ge_niels *t, const vg_ge_niels row[8], int8_t b)
+{
+	uint8_t ub = (uint8_t)b;
+	uint64_t neg = ub >> 7;
+	uint64_t mag = (uint8_t)((ub ^ (uint8_t)(0 - neg)) + neg);
+
+	vg_ge_niels_identity(t);
+	for (unsigned j = 0; j < 8; j++) {
+		uint64_t ctl = vg_ct_eq(mag, j + 1);
+		vg_fe_cmov(&t->ypx, &row[j].ypx, ctl);
+		vg_fe_cmov(&t->ymx, &row[j].ymx, ctl);
+		vg_fe_cmov(&t->xy2d, &row[j].xy2d, ctl);
+	}
+	vg_ge_niels_cneg(t, neg);
+}
+
+/* Each lane by ge_base.c's comb on ge.c's formulas: odd positions, four
+ * doublings, even positions. */
+void vg_ge51mb_comb_c(uint64_t h[3 * VG_FE51MB_WORDS], const vg_ge_niels table[32][8],
+		      const int8_t e[64 * VG_C25519_MB_LANES])
+{
+	vg_ge_p3 p;
+	vg_ge_niels t;
+	vg_ge_completed r;
+
+	for (size_t l = 0; l < LANES; l++) {
+		vg_ge_p3_identity(&p);
+		for (unsigned i = 1; i < 64; i += 2) {
+			select_lane(&t, table[i / 2], e[LANES * i + l]);
+			vg_ge_add_niels(&r, &p, &t);
+			vg_ge_completed_to_p3(&p, &r);
+		}
+		for (int d = 0; d < 4; d++) {
+			vg_ge_p3_dbl(&r, &p);
+			vg_ge_completed_to_p3(&p, &r);
+		}
+		for (unsigned i = 0; i < 64; i += 2) {
+			select_lane(&t, table[i / 2], e[LANES * i + l]);
+			vg_ge_add_niels(&r, &p, &t);
+			vg_ge_completed_to_p3(&p, &r);
+		}
+		put_lane(h, l, &p.X);
+		put_lane(h + VG_FE51MB_WORDS, l, &p.Y);
+		put_lane(h + 2 * VG_FE51MB_WORDS, l, &p.Z);
+	}
+	vg_wipe(&p, sizeof(p));
+	vg_wipe(&t, sizeof(t));
+	vg_wipe(&r, sizeof(r));
+}
+
 const struct vg_c25519_mb_impl vg_c25519_mb_impls[] = {
 	{
 		.v = {"c", 0},
 		.ladder = vg_x25519mb_ladder_c,
 		.mul = vg_fe51mb_mul_c,
 		.sqrn = vg_fe51mb_sqrn_c,
+		.comb = vg_ge51mb_comb_c,
 	},
 #if VG_HAVE_ASM
 	{
@@ -139,6 +193,7 @@ const struct vg_c25519_mb_impl vg_c25519_mb_impls[] = {
 		.ladder = vg_x25519mb_ladder_ifma,
 		.mul = vg_fe51mb_mul_ifma,
 		.sqrn = vg_fe51mb_sqrn_ifma,
+		.comb = vg_ge51mb_comb_ifma,
 	},
 #endif
 };

@@ -23,7 +23,7 @@
  * costs the same at 1 and at 8 lanes, about 2.9 single vg_x25519 on AMD
  * EPYC Zen 5 (ifma rows: 44 us against 15 us, vgbench x25519-var-x8 and
  * x25519-var in one run), so it is even at 3 and pays from 4 on. */
-#define MB_MIN 3
+#define MB_MIN 4
 
 /* The batch's stack scratch, wiped as a whole; 64-byte aligned for the
  * zmm loads. */
@@ -31,39 +31,10 @@ struct mb_scratch {
 	_Alignas(64) uint64_t e[4 * LANES];
 	_Alignas(64) uint64_t x1[W];
 	_Alignas(64) uint64_t xz[2 * W];
-	_Alignas(64) uint64_t z2[W], z9[W], z11[W], t[W], a[W], b[W], c[W];
+	_Alignas(64) uint64_t z2[W];
 	uint8_t s[32];
 	vg_fe f;
 };
-
-/* h = 1/z = z^(2^255 - 21) in every lane, fe.c's chain (254 squarings,
- * 11 products, the same for every value; 0 gives 0). */
-static void invert(const struct vg_c25519_mb_impl *im, struct mb_scratch *s, uint64_t *h,
-		   const uint64_t *z)
-{
-	im->sqrn(s->z2, z, 1);             /* z^2 */
-	im->sqrn(s->t, s->z2, 2);          /* z^8 */
-	im->mul(s->z9, s->t, z);           /* z^9 */
-	im->mul(s->z11, s->z9, s->z2);     /* z^11 */
-	im->sqrn(s->t, s->z11, 1);         /* z^22 */
-	im->mul(s->a, s->t, s->z9);        /* a = z^(2^5 - 1) */
-	im->sqrn(s->t, s->a, 5);
-	im->mul(s->b, s->t, s->a);         /* b = z^(2^10 - 1) */
-	im->sqrn(s->t, s->b, 10);
-	im->mul(s->c, s->t, s->b);         /* c = z^(2^20 - 1) */
-	im->sqrn(s->t, s->c, 20);
-	im->mul(s->t, s->t, s->c);         /* z^(2^40 - 1) */
-	im->sqrn(s->t, s->t, 10);
-	im->mul(s->a, s->t, s->b);         /* a = z^(2^50 - 1) */
-	im->sqrn(s->t, s->a, 50);
-	im->mul(s->b, s->t, s->a);         /* b = z^(2^100 - 1) */
-	im->sqrn(s->t, s->b, 100);
-	im->mul(s->t, s->t, s->b);         /* z^(2^200 - 1) */
-	im->sqrn(s->t, s->t, 50);
-	im->mul(s->t, s->t, s->a);         /* z^(2^250 - 1) */
-	im->sqrn(s->t, s->t, 5);           /* z^(2^255 - 2^5) */
-	im->mul(h, s->t, s->z11);          /* z^(2^255 - 21) */
-}
 
 unsigned vg_x25519_mb_batch(const struct vg_c25519_mb_impl *im, uint8_t *const out[],
 			    const uint8_t *const scalar[], const uint8_t *const point[], size_t nl)
@@ -90,7 +61,7 @@ unsigned vg_x25519_mb_batch(const struct vg_c25519_mb_impl *im, uint8_t *const o
 			s.x1[LANES * i + l] = s.f.v[i];
 	}
 	im->ladder(s.xz, s.e, s.x1);
-	invert(im, &s, s.z2, s.xz + W); /* z2 = 0 (low-order point) gives 0 */
+	vg_fe51mb_invert(im, s.z2, s.xz + W); /* z2 = 0 (low-order point) gives 0 */
 	im->mul(s.xz, s.xz, s.z2);
 	for (size_t l = 0; l < nl; l++) {
 		for (size_t i = 0; i < 5; i++)

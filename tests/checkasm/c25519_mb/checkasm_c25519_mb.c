@@ -13,7 +13,12 @@
  *    clamping; compared as ratios x2 / z2 (x2 z2' = x2' z2 and z2 = 0
  *    together), limbs below 2^52;
  *  - the whole batch (x25519_mb.c over the row) against the single C
- *    X25519, byte for byte, with its all-zero flags.
+ *    X25519, byte for byte, with its all-zero flags;
+ *  - the fixed-base comb: digit strings all 0, all 8, all -8, alternating
+ *    8 / -8, one digit set, and the recodings of the scalars 0, 1, L - 1
+ *    and 2^255 - 1, beside random scalars' digits; compared as ratios
+ *    X / Z and Y / Z, limbs below 2^52; and the Ed25519 encoding glue
+ *    (ed25519_mb.c over the row) against the single C base_encode.
  * Outputs into sentinel-guarded buffers; callee-saved registers and the
  * stack are checked by the trampoline. Nothing secret: test data. */
 #include <stdint.h>
@@ -23,6 +28,7 @@
 #include "c25519/c25519_impl.h"
 #include "c25519/c25519_mb_impl.h"
 #include "c25519/fe.h"
+#include "c25519/ge_table.h"
 #include "checkasm.h"
 
 #define LANES VG_C25519_MB_LANES
@@ -386,6 +392,150 @@ static void check_batch(const struct vg_c25519_mb_impl *im)
 			}
 }
 
+/* ge_base.c's recoding of a < 2^255 into 64 signed digits. */
+static void recode(int8_t d[64], const uint8_t a[32])
+{
+	for (unsigned i = 0; i < 32; i++) {
+		d[2 * i] = (int8_t)(a[i] & 15);
+		d[2 * i + 1] = (int8_t)(a[i] >> 4);
+	}
+	int carry = 0;
+	for (unsigned i = 0; i < 63; i++) {
+		int x = d[i] + carry;
+		carry = (x + 8) >> 4;
+		d[i] = (int8_t)(x - 16 * carry);
+	}
+	d[63] = (int8_t)(d[63] + carry);
+}
+
+static void rand_scalar(uint8_t a[32])
+{
+	vg_checkasm_rand_bytes(a, 32);
+	a[31] &= 127;
+}
+
+/* Digit edge k (0..8) into d; scalars through recode. */
+#define NDEDGE 9
+static void digit_edge(int8_t d[64], int k)
+{
+	static const uint8_t lm1[32] = {0xec, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58,
+					0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
+					0,    0,    0,    0,    0,    0,    0,    0,
+					0,    0,    0,    0,    0,    0,    0,    0x10};
+	uint8_t a[32] = {0};
+	for (int i = 0; i < 64; i++)
+		d[i] = k == 1 ? 8 : k == 2 ? -8 : k == 3 ? (i & 1 ? -8 : 8) : 0;
+	if (k == 4)
+		d[vg_checkasm_rand64() % 64] = (int8_t)(vg_checkasm_rand64() % 17) - 8;
+	if (k == 5 || k == 6) {
+		a[0] = k == 6; /* 0, 1 */
+		recode(d, a);
+	}
+	if (k == 7)
+		recode(d, lm1); /* L - 1 */
+	if (k == 8) {
+		memset(a, 0xff, 32);
+		a[31] = 0x7f; /* 2^255 - 1 */
+		recode(d, a);
+	}
+}
+
+static int comb_one(vg_ge51mb_comb_fn *fn, vg_ge51mb_comb_fn *ref, const int8_t *e, size_t nl,
+		    int it)
+{
+	uint64_t want[3 * W], got[3 * W];
+	uint8_t raw[VG_CHECKASM_OUT(3 * W * 8)];
+
+	ref(want, vg_ge_base_comb, e);
+	uint8_t *out = vg_checkasm_guard(raw, 3 * W * 8);
+	vg_checkasm_call(fn, (uint64_t *)(void *)out, vg_ge_base_comb, e);
+	memcpy(got, out, sizeof(got));
+	if (!vg_checkasm_guard_ok(raw, 3 * W * 8))
+		return 0;
+	for (size_t l = 0; l < LANES; l++) {
+		vg_fe ga[3], wc[3], p, q;
+		uint8_t pb[32], qb[32];
+		for (int c = 0; c < 3; c++) {
+			get(&ga[c], got + c * W, l);
+			get(&wc[c], want + c * W, l);
+			for (int i = 0; i < 5; i++)
+				if (ga[c].v[i] > M52) {
+					vg_checkasm_fail("comb lanes=%zu it=%d lane %zu: limb above 2^52",
+							 nl, it, l);
+					return 0;
+				}
+		}
+		for (int c = 0; c < 2; c++) { /* X / Z, then Y / Z */
+			vg_fe_mul(&p, &ga[c], &wc[2]);
+			vg_fe_mul(&q, &wc[c], &ga[2]);
+			vg_fe_tobytes(pb, &p);
+			vg_fe_tobytes(qb, &q);
+			if (!vg_checkasm_eq(pb, qb, 32, "comb lanes=%zu it=%d lane %zu coordinate %d",
+					    nl, it, l, c))
+				return 0;
+		}
+		uint8_t zz = (uint8_t)vg_fe_iszero(&ga[2]), zero = 0;
+		if (!vg_checkasm_eq(&zz, &zero, 1, "comb lanes=%zu it=%d lane %zu: Z = 0", nl, it, l))
+			return 0;
+	}
+	return 1;
+}
+
+static void check_comb(vg_ge51mb_comb_fn *fn, vg_ge51mb_comb_fn *ref)
+{
+	int8_t e[64 * LANES], d[64];
+	uint8_t a[32];
+	int iters = vg_checkasm_iters() / 500; /* the C reference is slow */
+
+	for (size_t nl = 1; nl <= LANES; nl++)
+		for (int it = 0; it < (int)nl * NDEDGE + iters; it++) {
+			size_t pos = (size_t)it / NDEDGE % nl;
+			memset(e, 0, sizeof(e));
+			for (size_t l = 0; l < nl; l++) {
+				rand_scalar(a);
+				recode(d, a);
+				if (l == pos && it < (int)nl * NDEDGE)
+					digit_edge(d, it % NDEDGE);
+				for (int i = 0; i < 64; i++)
+					e[LANES * i + l] = d[i];
+			}
+			if (!comb_one(fn, ref, e, nl, it))
+				return;
+		}
+}
+
+/* The Ed25519 encoding glue over row im against the C base_encode. */
+static void check_encode(const struct vg_c25519_mb_impl *im)
+{
+	uint8_t a[LANES][32], got[LANES][32], want[32];
+	uint8_t *outp[LANES];
+	const uint8_t *ap[LANES];
+
+	for (size_t nl = 1; nl <= LANES; nl++)
+		for (size_t pos = 0; pos < nl; pos++)
+			for (int k = 0; k < 4; k++) {
+				for (size_t l = 0; l < nl; l++) {
+					rand_scalar(a[l]);
+					outp[l] = got[l];
+					ap[l] = a[l];
+				}
+				memset(a[pos], k == 3 ? 0xff : 0, 32);
+				a[pos][31] &= 0x7f;
+				a[pos][0] |= (uint8_t)(k == 1); /* 0, 1, 2^255 - 1 below */
+				if (k == 2)
+					rand_scalar(a[pos]);
+				memset(got, 0xa5, sizeof(got));
+				vg_ed25519_mb_base_encode(im, outp, ap, nl);
+				for (size_t l = 0; l < nl; l++) {
+					vg_c25519_base_encode_c(want, a[l]);
+					if (!vg_checkasm_eq(got[l], want, 32,
+							    "encode lanes=%zu pos=%zu k=%d lane %zu", nl,
+							    pos, k, l))
+						return;
+				}
+			}
+}
+
 int main(int argc, char **argv)
 {
 	const struct vg_c25519_mb_impl *c = &vg_c25519_mb_impls[0];
@@ -414,6 +564,16 @@ int main(int argc, char **argv)
 			check_ladder(im->ladder, c->ladder);
 			vg_checkasm_func_done();
 		}
+		if (im->comb != c->comb) {
+			snprintf(name, sizeof(name), "ge51mb comb (%s row)", im->v.name);
+			vg_checkasm_func(name);
+			check_comb(im->comb, c->comb);
+			vg_checkasm_func_done();
+		}
+		snprintf(name, sizeof(name), "ed25519 encode glue (%s row)", im->v.name);
+		vg_checkasm_func(name);
+		check_encode(im);
+		vg_checkasm_func_done();
 		snprintf(name, sizeof(name), "x25519 batch glue (%s row)", im->v.name);
 		vg_checkasm_func(name);
 		check_batch(im);

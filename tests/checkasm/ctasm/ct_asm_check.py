@@ -53,6 +53,7 @@ RULES = [
     ("vg_x25519mb_ladder_*", "entry", "rdi rsi rdx", "xz, e (the scalars' address), x1"),
     ("vg_fe51mb_mul_*", "entry", "rdi rsi rdx", "h, f, g"),
     ("vg_fe51mb_sqrn_*", "entry", "rdi rsi rdx", "h, f, and n: a public count"),
+    ("vg_ge51mb_comb_*", "entry", "rdi rsi rdx", "h, the comb table, e (the digits' address)"),
     ("vg_ge4_comb_*", "entry", "rdi rsi rdx", "h, the comb table, e (the digits' address)"),
     ("vg_ge4_comb64_*", "entry", "rdi rsi rdx", "h, the comb table, e (the digits' address)"),
     ("vg_ge4_madd_*", "entry", "rdi rsi", "h, q"),
