@@ -95,4 +95,11 @@ void vg_fe51mb_invert(const struct vg_c25519_mb_impl *im, uint64_t h[VG_FE51MB_W
 void vg_ed25519_mb_base_encode(const struct vg_c25519_mb_impl *im, uint8_t *const out[],
 			       const uint8_t *const a[], size_t nl);
 
+/* The signatures of nl lanes (1..8) in one batch on row im, each the one
+ * vg_ed25519_sign_expanded(sig[l], msg[l], len[l], h[l], pk[l]) gives
+ * (vg_ed25519_sign_expanded_mb's batch, checked by the caller). */
+void vg_ed25519_sign_mb_batch(const struct vg_c25519_mb_impl *im, uint8_t *const sig[],
+			      const void *const msg[], const size_t len[], const uint8_t *const h[],
+			      const uint8_t *const pk[], size_t nl);
+
 #endif

@@ -83,13 +83,12 @@ void vg_ed25519_mb_base_encode(const struct vg_c25519_mb_impl *im, uint8_t *cons
 	vg_wipe(&s, sizeof(s));
 }
 
-int vg_ed25519_sign_expanded_mb(uint8_t *const sig[], const void *const msg[], const size_t len[],
-				const uint8_t *const h[], const uint8_t *const pk[], size_t n,
-				int rc[])
+void vg_ed25519_sign_mb_batch(const struct vg_c25519_mb_impl *im, uint8_t *const sig[],
+			      const void *const msg[], const size_t len[], const uint8_t *const h[],
+			      const uint8_t *const pk[], size_t nl)
 {
-	const struct vg_c25519_mb_impl *im = vg_c25519_mb_impl();
 	struct {
-		uint8_t r[LANES][32];  /* nonces mod L */
+		uint8_t r[LANES][32]; /* nonces mod L */
 		uint8_t R[LANES][32];
 		uint8_t nonce[64], hram[64], k[32], S[32];
 		vg_sha512_ctx ctx;
@@ -97,25 +96,9 @@ int vg_ed25519_sign_expanded_mb(uint8_t *const sig[], const void *const msg[], c
 	const uint8_t *rp[LANES];
 	uint8_t *Rp[LANES];
 
-	if (!sig || !msg || !len || !h || !pk || !rc || n == 0 || n > VG_ED25519_MB_MAX)
-		return VG_E_INVALID;
-	for (size_t i = 0; i < n; i++)
-		if (!sig[i] || (!msg[i] && len[i] != 0) || !h[i] || !pk[i])
-			return VG_E_INVALID;
-	/* A batch costs the same at any lane count: below MB_MIN signatures
-	 * the single path is faster. The C row batches everything (the
-	 * reference, and the tests' --c runs). n is public. */
-	if (im != &vg_c25519_mb_impls[0] && n < MB_MIN) {
-		for (size_t i = 0; i < n; i++) {
-			vg_ed25519_sign_expanded(sig[i], msg[i], len[i], h[i], pk[i]);
-			rc[i] = 0;
-		}
-		return 0;
-	}
-
 	vg_wipe(&s, sizeof(s));
 	/* r = SHA-512(prefix || M) mod L, lane by lane */
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < nl; i++) {
 		vg_sha512_init(&s.ctx);
 		vg_sha512_update(&s.ctx, h[i] + 32, 32);
 		vg_sha512_update(&s.ctx, msg[i], len[i]);
@@ -125,10 +108,10 @@ int vg_ed25519_sign_expanded_mb(uint8_t *const sig[], const void *const msg[], c
 		Rp[i] = s.R[i];
 	}
 	/* R = [r]B, all lanes at once */
-	vg_ed25519_mb_base_encode(im, Rp, rp, n);
+	vg_ed25519_mb_base_encode(im, Rp, rp, nl);
 	/* k = SHA-512(R || A || M) mod L; S = r + k a mod L; each signature
 	 * written after its message was read for the last time */
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < nl; i++) {
 		vg_sha512_init(&s.ctx);
 		vg_sha512_update(&s.ctx, s.R[i], 32);
 		vg_sha512_update(&s.ctx, pk[i], VG_ED25519_PUBLIC_LEN);
@@ -138,8 +121,30 @@ int vg_ed25519_sign_expanded_mb(uint8_t *const sig[], const void *const msg[], c
 		vg_sc_muladd(s.S, s.k, h[i], s.r[i]);
 		memcpy(sig[i], s.R[i], 32);
 		memcpy(sig[i] + 32, s.S, 32);
-		rc[i] = 0;
 	}
 	vg_wipe(&s, sizeof(s));
+}
+
+int vg_ed25519_sign_expanded_mb(uint8_t *const sig[], const void *const msg[], const size_t len[],
+				const uint8_t *const h[], const uint8_t *const pk[], size_t n,
+				int rc[])
+{
+	const struct vg_c25519_mb_impl *im = vg_c25519_mb_impl();
+
+	if (!sig || !msg || !len || !h || !pk || !rc || n == 0 || n > VG_ED25519_MB_MAX)
+		return VG_E_INVALID;
+	for (size_t i = 0; i < n; i++)
+		if (!sig[i] || (!msg[i] && len[i] != 0) || !h[i] || !pk[i])
+			return VG_E_INVALID;
+	/* A batch costs the same at any lane count: below MB_MIN signatures
+	 * the single path is faster. The C row batches everything (the
+	 * reference, and the tests' --c runs). n is public. */
+	if (im != &vg_c25519_mb_impls[0] && n < MB_MIN)
+		for (size_t i = 0; i < n; i++)
+			vg_ed25519_sign_expanded(sig[i], msg[i], len[i], h[i], pk[i]);
+	else
+		vg_ed25519_sign_mb_batch(im, sig, msg, len, h, pk, n);
+	for (size_t i = 0; i < n; i++)
+		rc[i] = 0;
 	return 0;
 }
