@@ -76,8 +76,8 @@ unsigned vg_x25519_mb_batch(const struct vg_c25519_mb_impl *im, uint8_t *const o
 	return zero;
 }
 
-int vg_x25519_mb(uint8_t *const out[], const uint8_t *const scalar[],
-		 const uint8_t *const point[], size_t n, int rc[])
+int vg_x25519_mb(uint8_t *const out[], const uint8_t *const scalar[], const uint8_t *const point[],
+		 size_t n, int rc[])
 {
 	const struct vg_c25519_mb_impl *im = vg_c25519_mb_impl();
 	size_t single = 0;

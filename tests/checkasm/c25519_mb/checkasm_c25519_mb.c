@@ -120,8 +120,8 @@ static int same_values(const uint64_t *got, const uint64_t *want, const char *wh
 		get(&b, want, l);
 		for (int i = 0; i < 5; i++)
 			if (a.v[i] > M52) {
-				vg_checkasm_fail("%s lanes=%zu it=%d lane %zu limb %d above 2^52", what,
-						 nl, it, l, i);
+				vg_checkasm_fail("%s lanes=%zu it=%d lane %zu limb %d above 2^52",
+						 what, nl, it, l, i);
 				return 0;
 			}
 		vg_fe_tobytes(ga, &a);
@@ -192,7 +192,8 @@ static void check_sqrn(vg_fe51mb_sqrn_fn *fn, vg_fe51mb_sqrn_fn *ref)
 			uint8_t *out = vg_checkasm_guard(raw, W * 8);
 			vg_checkasm_call(fn, (uint64_t *)(void *)out, f, n);
 			memcpy(x, out, sizeof(x));
-			if (!vg_checkasm_guard_ok(raw, W * 8) || !same_values(x, want, "sqrn", nl, it))
+			if (!vg_checkasm_guard_ok(raw, W * 8) ||
+			    !same_values(x, want, "sqrn", nl, it))
 				return;
 			memcpy(x, f, sizeof(x));
 			vg_checkasm_call(fn, x, x, n);
@@ -207,14 +208,14 @@ static void check_sqrn(vg_fe51mb_sqrn_fn *fn, vg_fe51mb_sqrn_fn *ref)
 #define NPEDGE 9
 static void point_edge(uint8_t u[32], int k)
 {
-	static const uint8_t o8a[32] = {
-		0xe0, 0xeb, 0x7a, 0x7c, 0x3b, 0x41, 0xb8, 0xae, 0x16, 0x56, 0xe3,
-		0xfa, 0xf1, 0x9f, 0xc4, 0x6a, 0xda, 0x09, 0x8d, 0xeb, 0x9c, 0x32,
-		0xb1, 0xfd, 0x86, 0x62, 0x05, 0x16, 0x5f, 0x49, 0xb8, 0x00};
-	static const uint8_t o8b[32] = {
-		0x5f, 0x9c, 0x95, 0xbc, 0xa3, 0x50, 0x8c, 0x24, 0xb1, 0xd0, 0xb1,
-		0x55, 0x9c, 0x83, 0xef, 0x5b, 0x04, 0x44, 0x5c, 0xc4, 0x58, 0x1c,
-		0x8e, 0x86, 0xd8, 0x22, 0x4e, 0xdd, 0xd0, 0x9f, 0x11, 0x57};
+	static const uint8_t o8a[32] = {0xe0, 0xeb, 0x7a, 0x7c, 0x3b, 0x41, 0xb8, 0xae,
+					0x16, 0x56, 0xe3, 0xfa, 0xf1, 0x9f, 0xc4, 0x6a,
+					0xda, 0x09, 0x8d, 0xeb, 0x9c, 0x32, 0xb1, 0xfd,
+					0x86, 0x62, 0x05, 0x16, 0x5f, 0x49, 0xb8, 0x00};
+	static const uint8_t o8b[32] = {0x5f, 0x9c, 0x95, 0xbc, 0xa3, 0x50, 0x8c, 0x24,
+					0xb1, 0xd0, 0xb1, 0x55, 0x9c, 0x83, 0xef, 0x5b,
+					0x04, 0x44, 0x5c, 0xc4, 0x58, 0x1c, 0x8e, 0x86,
+					0xd8, 0x22, 0x4e, 0xdd, 0xd0, 0x9f, 0x11, 0x57};
 	memset(u, 0, 32);
 	switch (k) {
 	case 0:
@@ -291,8 +292,8 @@ static void rand_ops(struct ops *o, size_t nl, size_t pos, int ks, int ku)
 		point_edge(o->u[pos], ku);
 }
 
-static int ladder_one(vg_x25519mb_ladder_fn *fn, vg_x25519mb_ladder_fn *ref,
-		      const struct ops *o, size_t nl, int it)
+static int ladder_one(vg_x25519mb_ladder_fn *fn, vg_x25519mb_ladder_fn *ref, const struct ops *o,
+		      size_t nl, int it)
 {
 	uint64_t e[4 * LANES] = {0}, x1[W] = {0}, want[2 * W], got[2 * W];
 	uint8_t raw[VG_CHECKASM_OUT(2 * W * 8)];
@@ -326,8 +327,8 @@ static int ladder_one(vg_x25519mb_ladder_fn *fn, vg_x25519mb_ladder_fn *ref,
 		zflags[1] = (uint8_t)vg_fe_iszero(&zc);
 		if (!vg_checkasm_eq(pb, qb, 32, "ladder lanes=%zu it=%d lane %zu: x2/z2", nl, it,
 				    l) ||
-		    !vg_checkasm_eq(&zflags[0], &zflags[1], 1, "ladder lanes=%zu it=%d lane %zu: z2 = 0",
-				    nl, it, l))
+		    !vg_checkasm_eq(&zflags[0], &zflags[1], 1,
+				    "ladder lanes=%zu it=%d lane %zu: z2 = 0", nl, it, l))
 			return 0;
 	}
 	return 1;
@@ -379,15 +380,19 @@ static void check_batch(const struct vg_c25519_mb_impl *im)
 				memset(got, 0xa5, sizeof(got));
 				unsigned zero = vg_x25519_mb_batch(im, outp, sp, up, nl);
 				for (size_t l = 0; l < nl; l++) {
-					uint8_t zw = (uint8_t)vg_c25519_x25519_c(want, o.s[l], o.u[l]);
+					uint8_t zw =
+						(uint8_t)vg_c25519_x25519_c(want, o.s[l], o.u[l]);
 					uint8_t zg = (uint8_t)((zero >> l) & 1);
-					if (!vg_checkasm_eq(got[l], want, 32, "batch lanes=%zu pos=%zu k=%d lane %zu",
+					if (!vg_checkasm_eq(got[l], want, 32,
+							    "batch lanes=%zu pos=%zu k=%d lane %zu",
 							    nl, pos, k, l) ||
-					    !vg_checkasm_eq(&zg, &zw, 1, "batch flag lanes=%zu lane %zu", nl, l))
+					    !vg_checkasm_eq(&zg, &zw, 1,
+							    "batch flag lanes=%zu lane %zu", nl, l))
 						return;
 				}
 				uint8_t none = (uint8_t)(zero >> nl), z = 0;
-				if (!vg_checkasm_eq(&none, &z, 1, "batch flags of idle lanes, lanes=%zu", nl))
+				if (!vg_checkasm_eq(&none, &z, 1,
+						    "batch flags of idle lanes, lanes=%zu", nl))
 					return;
 			}
 }
@@ -460,8 +465,9 @@ static int comb_one(vg_ge51mb_comb_fn *fn, vg_ge51mb_comb_fn *ref, const int8_t 
 			get(&wc[c], want + c * W, l);
 			for (int i = 0; i < 5; i++)
 				if (ga[c].v[i] > M52) {
-					vg_checkasm_fail("comb lanes=%zu it=%d lane %zu: limb above 2^52",
-							 nl, it, l);
+					vg_checkasm_fail(
+						"comb lanes=%zu it=%d lane %zu: limb above 2^52",
+						nl, it, l);
 					return 0;
 				}
 		}
@@ -470,12 +476,14 @@ static int comb_one(vg_ge51mb_comb_fn *fn, vg_ge51mb_comb_fn *ref, const int8_t 
 			vg_fe_mul(&q, &wc[c], &ga[2]);
 			vg_fe_tobytes(pb, &p);
 			vg_fe_tobytes(qb, &q);
-			if (!vg_checkasm_eq(pb, qb, 32, "comb lanes=%zu it=%d lane %zu coordinate %d",
-					    nl, it, l, c))
+			if (!vg_checkasm_eq(pb, qb, 32,
+					    "comb lanes=%zu it=%d lane %zu coordinate %d", nl, it,
+					    l, c))
 				return 0;
 		}
 		uint8_t zz = (uint8_t)vg_fe_iszero(&ga[2]), zero = 0;
-		if (!vg_checkasm_eq(&zz, &zero, 1, "comb lanes=%zu it=%d lane %zu: Z = 0", nl, it, l))
+		if (!vg_checkasm_eq(&zz, &zero, 1, "comb lanes=%zu it=%d lane %zu: Z = 0", nl, it,
+				    l))
 			return 0;
 	}
 	return 1;
@@ -528,9 +536,10 @@ static void check_encode(const struct vg_c25519_mb_impl *im)
 				vg_ed25519_mb_base_encode(im, outp, ap, nl);
 				for (size_t l = 0; l < nl; l++) {
 					vg_c25519_base_encode_c(want, a[l]);
-					if (!vg_checkasm_eq(got[l], want, 32,
-							    "encode lanes=%zu pos=%zu k=%d lane %zu", nl,
-							    pos, k, l))
+					if (!vg_checkasm_eq(
+						    got[l], want, 32,
+						    "encode lanes=%zu pos=%zu k=%d lane %zu", nl,
+						    pos, k, l))
 						return;
 				}
 			}

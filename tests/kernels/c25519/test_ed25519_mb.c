@@ -233,7 +233,8 @@ static void test_counts(void **state)
 			}
 			b.len[pos] = 0;
 			mp[pos] = NULL;
-			assert_int_equal(vg_ed25519_sign_expanded_mb(sp, mp, b.len, hp, pp, n, rc), 0);
+			assert_int_equal(vg_ed25519_sign_expanded_mb(sp, mp, b.len, hp, pp, n, rc),
+					 0);
 			for (size_t l = 0; l < n; l++) {
 				vg_ed25519_sign_expanded(single, b.m[l], b.len[l], b.h[l], b.pk[l]);
 				assert_memory_equal(b.sig[l], single, 64);

@@ -75,11 +75,13 @@ static void load(void)
 		ect_hex(out, 32, vg_vec_req(f, "output"));
 		add(k, u, out, -1 - (long)n);
 		if (n++ == 0) {
-			ect_hex(a, 32, vg_vec_req(f, "extra_section6_1_diffieHellman.alicePrivate"));
+			ect_hex(a, 32,
+				vg_vec_req(f, "extra_section6_1_diffieHellman.alicePrivate"));
 			ect_hex(A, 32, vg_vec_req(f, "extra_section6_1_diffieHellman.alicePublic"));
 			ect_hex(b, 32, vg_vec_req(f, "extra_section6_1_diffieHellman.bobPrivate"));
 			ect_hex(B, 32, vg_vec_req(f, "extra_section6_1_diffieHellman.bobPublic"));
-			ect_hex(K, 32, vg_vec_req(f, "extra_section6_1_diffieHellman.sharedSecret"));
+			ect_hex(K, 32,
+				vg_vec_req(f, "extra_section6_1_diffieHellman.sharedSecret"));
 		}
 	}
 	assert_int_equal(vg_vec_close(f), 0);
@@ -138,14 +140,14 @@ static void run(const struct vec *v, size_t n, size_t pos, uint64_t seed, int ba
 	for (size_t l = 0; l < n; l++) {
 		if (l == pos) {
 			if (rc[l] != v->rc || memcmp(got[l], v->out, 32) != 0)
-				fail_msg("vector %ld, %zu operations, position %zu%s: rc %d", v->id, n,
-					 pos, batch ? " (batch)" : "", rc[l]);
+				fail_msg("vector %ld, %zu operations, position %zu%s: rc %d", v->id,
+					 n, pos, batch ? " (batch)" : "", rc[l]);
 			continue;
 		}
 		int r = vg_x25519(want, k[l], u[l]);
 		if (rc[l] != r || memcmp(got[l], want, 32) != 0)
-			fail_msg("vector %ld, %zu operations, random lane %zu%s differs", v->id, n, l,
-				 batch ? " (batch)" : "");
+			fail_msg("vector %ld, %zu operations, random lane %zu%s differs", v->id, n,
+				 l, batch ? " (batch)" : "");
 	}
 }
 
