@@ -32,7 +32,8 @@
  * msg[i] but no other signature's inputs.
  * Returns 0 when every rc[i] was set, or VG_E_INVALID (n is 0 or above
  * VG_ED25519_MB_MAX, or a NULL array or element) with no rc set. Uses
- * about 6 KiB of stack, wiped before it returns. */
+ * about 8 KiB of stack (the comb's frame is 5 KiB), wiped before it
+ * returns. */
 VG_MUST_CHECK int vg_ed25519_sign_expanded_mb(uint8_t *const sig[], const void *const msg[],
 					      const size_t len[], const uint8_t *const h[],
 					      const uint8_t *const pk[], size_t n, int rc[]);

@@ -30,7 +30,8 @@
  * must not overlap another operation's inputs.
  * Returns 0 when every rc[i] was set, or VG_E_INVALID (n is 0 or above
  * VG_X25519_MB_MAX, or a NULL array or element) with no rc set. Uses
- * about 4 KiB of stack, wiped before it returns. */
+ * about 7 KiB of stack (the ladder's frame is 4.8 KiB), wiped before it
+ * returns. */
 VG_MUST_CHECK int vg_x25519_mb(uint8_t *const out[], const uint8_t *const scalar[],
 			       const uint8_t *const point[], size_t n, int rc[]);
 
