@@ -33,6 +33,16 @@ enum vg_bench_op {
 	VG_BENCH_RSA2048_PRIV_X8,
 	VG_BENCH_RSA3072_PRIV_X8,
 	VG_BENCH_RSA4096_PRIV_X8,
+	/* vg_x25519_mb on 2, 4 or 8 operations per call, timed per
+	 * operation, likewise. */
+	VG_BENCH_X_VAR_X2,
+	VG_BENCH_X_VAR_X4,
+	VG_BENCH_X_VAR_X8,
+	/* vg_ed25519_sign_expanded_mb on 2, 4 or 8 signatures of the 64-byte
+	 * message per call, timed per signature, likewise. */
+	VG_BENCH_ED_SIGN64_X2,
+	VG_BENCH_ED_SIGN64_X4,
+	VG_BENCH_ED_SIGN64_X8,
 	VG_BENCH_OP_COUNT
 };
 

@@ -42,6 +42,15 @@ static const struct {
 				      VG_BENCH_RSA3072_PRIV},
 	[VG_BENCH_RSA4096_PRIV_X8] = {"rsa4096-private-x8", "rsa-mb", 2, -1, 0, 8,
 				      VG_BENCH_RSA4096_PRIV},
+	[VG_BENCH_X_VAR_X2] = {"x25519-var-x2", "x25519-mb", -1, -1, 0, 2, VG_BENCH_X_VAR},
+	[VG_BENCH_X_VAR_X4] = {"x25519-var-x4", "x25519-mb", -1, -1, 0, 4, VG_BENCH_X_VAR},
+	[VG_BENCH_X_VAR_X8] = {"x25519-var-x8", "x25519-mb", -1, -1, 0, 8, VG_BENCH_X_VAR},
+	[VG_BENCH_ED_SIGN64_X2] = {"ed25519-sign-64-x2", "ed25519-mb", -1, -1, 0, 2,
+				   VG_BENCH_ED_SIGN64},
+	[VG_BENCH_ED_SIGN64_X4] = {"ed25519-sign-64-x4", "ed25519-mb", -1, -1, 0, 4,
+				   VG_BENCH_ED_SIGN64},
+	[VG_BENCH_ED_SIGN64_X8] = {"ed25519-sign-64-x8", "ed25519-mb", -1, -1, 0, 8,
+				   VG_BENCH_ED_SIGN64},
 };
 
 const char *vg_bench_op_name(int op) { return ops[op].name; }

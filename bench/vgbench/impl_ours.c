@@ -17,6 +17,8 @@
 #include "vg/rsa.h"
 #include "vg/rsa_mb.h"
 #include "vg/x25519.h"
+#include "vg/x25519_mb.h"
+#include "vg/ed25519_mb.h"
 
 /* Owned by this file: set by init, read by run/once, released by fini. */
 static const vg_bench_fixture *fx;
@@ -206,6 +208,64 @@ static int rsa_op(int op, uint8_t *out)
 	return vg_rsa_public(vg_rsa_key_public(keys[s]), out, fx->rsa[s].pub_in, k);
 }
 
+/* A batch row: vg_x25519_mb on vg_bench_op_batch(op) copies of the
+ * fixture's scalar and peer (each lane costs the same whatever its
+ * inputs); every result must be the single operation's. */
+static int x25519_batch(int op, uint8_t *out)
+{
+	size_t n = (size_t)vg_bench_op_batch(op);
+	static uint8_t res[VG_X25519_MB_MAX][32];
+	uint8_t *outs[VG_X25519_MB_MAX];
+	const uint8_t *sc[VG_X25519_MB_MAX], *pt[VG_X25519_MB_MAX];
+	int rc[VG_X25519_MB_MAX];
+
+	for (size_t i = 0; i < n; i++) {
+		outs[i] = res[i];
+		sc[i] = fx->x_scalar;
+		pt[i] = fx->x_peer;
+	}
+	int r = vg_x25519_mb(outs, sc, pt, n, rc);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n; i++)
+		if (rc[i] < 0 || memcmp(res[i], res[0], 32) != 0)
+			return rc[i] < 0 ? rc[i] : VG_E_FAULT;
+	memcpy(out, res[0], 32);
+	return 32;
+}
+
+/* A batch row: vg_ed25519_sign_expanded_mb on vg_bench_op_batch(op)
+ * copies of the 64-byte message under the fixture's key, each seed
+ * expanded in the timed call as vg_ed25519_sign does (the single row's
+ * work); every signature must be the single operation's. */
+static int ed_batch(int op, uint8_t *out)
+{
+	size_t n = (size_t)vg_bench_op_batch(op);
+	static uint8_t res[VG_ED25519_MB_MAX][64], h[VG_ED25519_MB_MAX][64];
+	uint8_t *sigs[VG_ED25519_MB_MAX];
+	const void *msgs[VG_ED25519_MB_MAX];
+	const uint8_t *hs[VG_ED25519_MB_MAX], *pks[VG_ED25519_MB_MAX];
+	size_t lens[VG_ED25519_MB_MAX];
+	int rc[VG_ED25519_MB_MAX];
+
+	for (size_t i = 0; i < n; i++) {
+		vg_ed25519_expand(h[i], fx->ed_seed);
+		sigs[i] = res[i];
+		msgs[i] = fx->msg;
+		lens[i] = 64;
+		hs[i] = h[i];
+		pks[i] = fx->ed_pk;
+	}
+	int r = vg_ed25519_sign_expanded_mb(sigs, msgs, lens, hs, pks, n, rc);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n; i++)
+		if (rc[i] < 0 || memcmp(res[i], res[0], 64) != 0)
+			return rc[i] < 0 ? rc[i] : VG_E_FAULT;
+	memcpy(out, res[0], 64);
+	return 64;
+}
+
 /* One operation into out; returns its output length or a negative error. */
 static int ours_one(int op, uint8_t *out)
 {
@@ -229,6 +289,14 @@ static int ours_one(int op, uint8_t *out)
 	case VG_BENCH_X_VAR:
 		r = vg_x25519(out, fx->x_scalar, fx->x_peer);
 		return r < 0 ? r : 32;
+	case VG_BENCH_ED_SIGN64_X2:
+	case VG_BENCH_ED_SIGN64_X4:
+	case VG_BENCH_ED_SIGN64_X8:
+		return ed_batch(op, out);
+	case VG_BENCH_X_VAR_X2:
+	case VG_BENCH_X_VAR_X4:
+	case VG_BENCH_X_VAR_X8:
+		return x25519_batch(op, out);
 	default:
 		if (vg_bench_op_ec_index(op) >= 0)
 			return ec_op(op, out);

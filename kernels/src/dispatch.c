@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "c25519/c25519_impl.h"
+#include "c25519/c25519_mb_impl.h"
 #include "cpu_internal.h"
 #include "dispatch.h"
 #include "ec/ec.h"
@@ -24,6 +25,7 @@
  * for it (vg_kernel_variants), separated by spaces. */
 #define FAMILIES(X)                                            \
 	X(c25519, struct vg_c25519_impl, "ed25519 x25519")     \
+	X(c25519_mb, struct vg_c25519_mb_impl, "x25519-mb ed25519-mb") \
 	X(rsa, struct vg_rsa_impl, "rsa")                      \
 	X(rsa_mb, struct vg_rsa_mb_impl, "rsa-mb")             \
 	X(ec_p256, struct vg_ec_impl, "p256")                  \

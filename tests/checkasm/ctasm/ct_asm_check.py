@@ -49,6 +49,11 @@ RULES = [
     ("vg_fe4_divsteps62", "entry", "rdi r8", "m, and n: a public step count (rsi, rdx, rcx: t, f, g)"),
     ("vg_fe4_inv_apply", "entry", "rdi rsi rdx", "fg, de, m (the matrix)"),
     ("vg_x25519_ladder_*", "entry", "rdi rsi rdx", "xz, e (the scalar's address), x1"),
+    # the c25519_mb family (eight lanes; prototypes in c25519_mb_impl.h)
+    ("vg_x25519mb_ladder_*", "entry", "rdi rsi rdx", "xz, e (the scalars' address), x1"),
+    ("vg_fe51mb_mul_*", "entry", "rdi rsi rdx", "h, f, g"),
+    ("vg_fe51mb_sqrn_*", "entry", "rdi rsi rdx", "h, f, and n: a public count"),
+    ("vg_ge51mb_comb_*", "entry", "rdi rsi rdx", "h, the comb table, e (the digits' address)"),
     ("vg_ge4_comb_*", "entry", "rdi rsi rdx", "h, the comb table, e (the digits' address)"),
     ("vg_ge4_comb64_*", "entry", "rdi rsi rdx", "h, the comb table, e (the digits' address)"),
     ("vg_ge4_madd_*", "entry", "rdi rsi", "h, q"),
