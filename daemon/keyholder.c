@@ -17,11 +17,11 @@
 #include "keyops.h"
 #include "khring.h"
 #include "log.h"
+#include "khbatch.h"
 #include "record.h"
 #include "vg/proto.h"
 #include "vg/proto_reason.h"
 #include "vg/proto_tables.h"
-#include "vg/rsa_mb.h"
 #include "vg/wipe.h"
 
 #ifdef VGD_TEST_HOOKS
@@ -103,17 +103,6 @@ static int check_request(const uint8_t *buf, size_t n, const vgd_kreq **out)
 	return 1;
 }
 
-_Static_assert(VGD_KREP_REASON_LEN >= VGD_REASON_MAX, "a composed reason fits a record");
-
-static void set_reason(vgd_krep *r, const char *why)
-{
-	size_t n = strlen(why);
-	if (n >= sizeof(r->reason))
-		n = sizeof(r->reason) - 1;
-	memcpy(r->reason, why, n);
-	r->reason[n] = 0;
-}
-
 /* Key types whose operations are slow next to the VGD_KH_HOLD_US a reply
  * may be held: RSA (up to a millisecond) and ECDSA (15-50 us with the
  * assembly tiers, 0.3-0.8 ms in portable C). For ECDSA with the tiers the
@@ -129,17 +118,12 @@ static int slow_key(int type)
  * may have outstanding here); replies are held up to VGD_KH_HOLD_US
  * (record.h). */
 
-typedef struct {
-	vgd_krep rep;
-	uint8_t out[VGD_RESULT_MAX];
-} reply;
+typedef vgd_khreply reply;
 
 /* Run one checked request into r; i is its key's index in ks, or -1. */
 static void run_request(vgd_keystore *ks, int i, const vgd_kreq *q, reply *r, int fd)
 {
-	memset(&r->rep, 0, sizeof(r->rep));
-	r->rep.magic = VGD_KREP_MAGIC;
-	r->rep.job = q->job;
+	vgd_khreply_start(r, q);
 	const uint8_t *data = (const uint8_t *)q + sizeof(vgd_kreq);
 #ifdef VGD_TEST_HOOKS
 	if (q->data_len == sizeof(violate_msg) - 1 && memcmp(data, violate_msg, q->data_len) == 0)
@@ -150,90 +134,38 @@ static void run_request(vgd_keystore *ks, int i, const vgd_kreq *q, reply *r, in
 #endif
 	vgd_reason why = { .text = "" };
 	size_t out_len = 0;
+	int st;
 	if (i < 0) {
 		/* The key set changed between the front's check and now. */
-		r->rep.status = (uint8_t)vg_reason_status(VG_R_NO_SUCH_KEY);
+		st = vg_reason_status(VG_R_NO_SUCH_KEY);
 		why.text = vg_reason(VG_R_NO_SUCH_KEY);
 	} else if (!vgd_acl_allows(&ks->info[i], (uid_t)q->uid, (gid_t)q->gid)) {
 		/* The front checked the caller first; a front that did not
 		 * (a bug, or compromised and lying less than it could) is
 		 * refused here, in the front's words: a key the caller may not
 		 * use is one it cannot see. */
-		r->rep.status = (uint8_t)vg_reason_status(VG_R_NO_SUCH_KEY);
+		st = vg_reason_status(VG_R_NO_SUCH_KEY);
 		why.text = vg_reason(VG_R_NO_SUCH_KEY);
 	} else {
-		r->rep.status = (uint8_t)vgd_keyop_run(&ks->info[i], ks->secret[i], q->op, q->alg,
-						       q->role, q->fmt, data, q->data_len, r->out,
-						       &out_len, &why);
+		st = vgd_keyop_run(&ks->info[i], ks->secret[i], q->op, q->alg, q->role, q->fmt,
+				   data, q->data_len, r->out, &out_len, &why);
 	}
-	if (r->rep.status != VG_ST_OK) {
-		vg_wipe(r->out, out_len);
-		out_len = 0;
-	}
-	set_reason(&r->rep, why.text);
-	r->rep.result_len = (uint32_t)out_len;
+	vgd_khreply_finish(r, st, out_len, why.text);
 }
 
-/* RSA private-key operations of one batch, run together: what each
- * request becomes (vgd_keyop_rsa_prepare) and its reply. */
-typedef struct {
-	vgd_rsa_op op[VG_RSA_MB_MAX];
-	reply out[VG_RSA_MB_MAX];
-	int n;
-} rsa_batch;
-
-/* Add q to the batch if it is an RSA private-key operation that passes
- * every check (its reply header ready): 1, or 0 when it is not one or
- * fails (run_request then answers it, with the same checks). */
-static int rsa_take(vgd_keystore *ks, int i, const vgd_kreq *q, rsa_batch *b)
+/* Whether q may join a batch (khbatch.h): its key exists and the caller
+ * may use it (run_request answers the others), and, in test builds, it
+ * is not one of the test hooks' messages, which only run_request acts
+ * on. */
+static int batchable(const vgd_keystore *ks, int i, const vgd_kreq *q)
 {
-	if (i < 0 || ks->info[i].type != VG_KEY_RSA ||
-	    !vgd_acl_allows(&ks->info[i], (uid_t)q->uid, (gid_t)q->gid))
+#ifdef VGD_TEST_HOOKS
+	static const char hook[] = "vgd-test";
+	if (q->data_len >= sizeof(hook) - 1 &&
+	    memcmp((const uint8_t *)q + sizeof(vgd_kreq), hook, sizeof(hook) - 1) == 0)
 		return 0;
-	vgd_reason why = {.text = ""};
-	vgd_rsa_op *o = &b->op[b->n];
-	if (vgd_keyop_rsa_prepare(&ks->info[i], ks->secret[i], q->op, q->alg, q->role, q->fmt,
-				  (const uint8_t *)q + sizeof(vgd_kreq), q->data_len, o,
-				  &why) != VG_ST_OK)
-		return 0;
-	reply *r = &b->out[b->n++];
-	memset(&r->rep, 0, sizeof(r->rep));
-	r->rep.magic = VGD_KREP_MAGIC;
-	r->rep.job = q->job;
-	return 1;
-}
-
-/* Run the batch's private operations at once (vg/rsa_mb.h: each one is
- * still checked with its public exponent, so a fault answers that
- * request alone) and fill their replies. */
-static void rsa_run(rsa_batch *b)
-{
-	const vg_rsa_key *keys[VG_RSA_MB_MAX];
-	uint8_t *outs[VG_RSA_MB_MAX];
-	const uint8_t *ins[VG_RSA_MB_MAX];
-	size_t lens[VG_RSA_MB_MAX];
-	int rc[VG_RSA_MB_MAX];
-	for (int j = 0; j < b->n; j++) {
-		keys[j] = b->op[j].key;
-		outs[j] = b->out[j].out;
-		ins[j] = b->op[j].in;
-		lens[j] = b->op[j].len;
-	}
-	int all = vg_rsa_private_mb(keys, outs, ins, lens, (size_t)b->n, rc);
-	for (int j = 0; j < b->n; j++) {
-		reply *r = &b->out[j];
-		vgd_reason why = {.text = ""};
-		size_t out_len = 0;
-		r->rep.status = (uint8_t)vgd_keyop_rsa_finish(&b->op[j], all == 0 ? rc[j] : all,
-							      &out_len, &why);
-		if (r->rep.status != VG_ST_OK) {
-			vg_wipe(r->out, sizeof(r->out));
-			out_len = 0;
-		}
-		set_reason(&r->rep, why.text);
-		r->rep.result_len = (uint32_t)out_len;
-		vg_wipe(b->op[j].in, sizeof(b->op[j].in));
-	}
+#endif
+	return i >= 0 && vgd_acl_allows(&ks->info[i], (uid_t)q->uid, (gid_t)q->gid);
 }
 
 /* The keyholder's side of its ring: its own counters are the truth (the
@@ -355,7 +287,7 @@ int vgd_keyholder_main(vgd_keystore *ks, vgd_khring *ring, int fd, int sfd)
 {
 	static uint8_t in[VGD_KH_RING][VGD_KREQ_MAX];
 	static reply out[VGD_KH_RING];
-	static rsa_batch rsa;
+	static vgd_khbatch kb;
 	size_t len[VGD_KH_RING];
 	khside h = {.r = ring, .fd = fd};
 	int status = 0;
@@ -394,14 +326,19 @@ int vgd_keyholder_main(vgd_keystore *ks, vgd_khring *ring, int fd, int sfd)
 				break;
 			}
 			int ki = vgd_keystore_find(ks, q->key);
-			/* RSA private-key operations gather, to run together
-			 * once the batch is read or eight are waiting. */
-			if (rsa_take(ks, ki, q, &rsa)) {
-				if (rsa.n == VG_RSA_MB_MAX) {
+			/* Operations a multi-buffer kernel runs side by side
+			 * gather by family, to run together once the records
+			 * are read or a batch is full. */
+			int k = batchable(ks, ki, q)
+					? vgd_khbatch_take(&kb, &ks->info[ki], ks->secret[ki], q)
+					: -1;
+			if (k >= 0) {
+				if (kb.n[k] == VGD_KB_MAX) {
 					if ((held && send_replies(&h, out, held) < 0) ||
-					    (rsa_run(&rsa), send_replies(&h, rsa.out, rsa.n) < 0))
+					    (vgd_khbatch_run(&kb, k),
+					     send_replies(&h, kb.out[k], kb.n[k]) < 0))
 						bad = 2;
-					held = rsa.n = 0;
+					held = kb.n[k] = 0;
 				}
 				continue;
 			}
@@ -426,11 +363,13 @@ int vgd_keyholder_main(vgd_keystore *ks, vgd_khring *ring, int fd, int sfd)
 		}
 		if (held)
 			(void)send_replies(&h, out, held); /* answered before exiting */
-		if (rsa.n) {
-			rsa_run(&rsa);
-			if (send_replies(&h, rsa.out, rsa.n) < 0)
+		for (int k = 0; k < VGD_KB_KINDS; k++) {
+			if (!kb.n[k])
+				continue;
+			vgd_khbatch_run(&kb, k);
+			if (send_replies(&h, kb.out[k], kb.n[k]) < 0)
 				bad = bad ? bad : 2;
-			rsa.n = 0;
+			kb.n[k] = 0;
 		}
 		for (int i = 0; i < n; i++)
 			vg_wipe(in[i], len[i]);

@@ -305,6 +305,54 @@ int vgd_keyop_rsa_finish(const vgd_rsa_op *o, int rc, size_t *out_len, vgd_reaso
 	return st;
 }
 
+int vgd_keyop_ed25519_prepare(const vgd_keyinfo *info, const void *secret, uint8_t op,
+			      uint8_t alg, uint8_t tls_role, uint8_t sig_format,
+			      const uint8_t *data, size_t len, vgd_ed25519_op *o, vgd_reason *why)
+{
+	if (info->type != VG_KEY_ED25519 || op != VG_OP_SIGN)
+		return -1;
+	int st = vgd_request_check(info, op, alg, len, why);
+	if (st != VG_ST_OK)
+		return st;
+	uint8_t digest[VG_DIGEST_MAX_LEN];
+	const vg_alg_info *a;
+	st = sign_input(info, alg, tls_role, sig_format, &a, &data, &len, o->content, digest, why);
+	if (st != VG_ST_OK)
+		return st;
+	if (a->key_type != VG_KEY_ED25519)
+		return fail(why, VG_R_ALG_KEY_MISMATCH);
+	o->key = secret;
+	o->msg = data;
+	o->len = len;
+	return VG_ST_OK;
+}
+
+int vgd_keyop_x25519_prepare(const vgd_keyinfo *info, const void *secret, uint8_t op,
+			     const uint8_t *data, size_t len, vgd_x25519_op *o, vgd_reason *why)
+{
+	if (info->type != VG_KEY_X25519 || op != VG_OP_X25519)
+		return -1;
+	int st = vgd_request_check(info, op, 0, len, why);
+	if (st != VG_ST_OK)
+		return st;
+	if (len != VG_PROTO_X25519_LEN)
+		return fail(why, VG_R_X25519_DATA_LEN);
+	o->scalar = ((const vgd_secret_25519 *)secret)->seed;
+	memcpy(o->peer, data, len);
+	return VG_ST_OK;
+}
+
+int vgd_keyop_x25519_finish(int rc, size_t *out_len, vgd_reason *why)
+{
+	*out_len = 0;
+	if (rc == VG_E_ZERO)
+		return fail(why, VG_R_LOW_ORDER);
+	int st = vgd_status_from_kernel(rc, &why->text);
+	if (st == VG_ST_OK)
+		*out_len = VG_PROTO_X25519_LEN;
+	return st;
+}
+
 int vgd_keyop_run(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8_t alg,
 		  uint8_t tls_role, uint8_t sig_format, const uint8_t *data, size_t len,
 		  uint8_t *out, size_t *out_len, vgd_reason *why)

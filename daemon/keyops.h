@@ -10,6 +10,8 @@
 #include <sys/types.h>
 
 #include "keystore.h"
+#include "vg/proto_tables.h"
+#include "vg/proto_tls13.h"
 
 /* Why a request was refused: text is a static string (the reason table's
  * or the kernels') or buf, when the text is composed (a policy refusal
@@ -71,5 +73,39 @@ int vgd_keyop_rsa_prepare(const vgd_keyinfo *info, const void *secret, uint8_t o
  * operation returned rc (its result, if any, already in the reply), and
  * *out_len on success. */
 int vgd_keyop_rsa_finish(const vgd_rsa_op *o, int rc, size_t *out_len, vgd_reason *why);
+
+/* An Ed25519 signature made ready to run together with others
+ * (vg_ed25519_sign_expanded_mb): the key and the message, which is the
+ * request's DATA (msg points into the request, which must outlive the
+ * batch) or, in TLS 1.3 mode, the content built in content. */
+typedef struct {
+	const vgd_secret_25519 *key;
+	const uint8_t *msg;
+	size_t len;
+	uint8_t content[VG_TLS13_CONTENT_MAX];
+} vgd_ed25519_op;
+
+/* The checks of vgd_keyop_run for an Ed25519 signature, then the
+ * message: VG_ST_OK with *o ready, the request's final status (why set),
+ * or -1 when it is not one (run it with vgd_keyop_run). The signature
+ * itself cannot fail: VG_ED25519_SIG_LEN bytes. */
+int vgd_keyop_ed25519_prepare(const vgd_keyinfo *info, const void *secret, uint8_t op,
+			      uint8_t alg, uint8_t tls_role, uint8_t sig_format,
+			      const uint8_t *data, size_t len, vgd_ed25519_op *o, vgd_reason *why);
+
+/* An X25519 operation made ready to run together with others
+ * (vg_x25519_mb): the held scalar and the peer's point. */
+typedef struct {
+	const uint8_t *scalar; /* the key's, in its secret */
+	uint8_t peer[VG_PROTO_X25519_LEN];
+} vgd_x25519_op;
+
+/* The checks of vgd_keyop_run for an X25519 operation: VG_ST_OK with *o
+ * ready, the final status, or -1 when it is not one. */
+int vgd_keyop_x25519_prepare(const vgd_keyinfo *info, const void *secret, uint8_t op,
+			     const uint8_t *data, size_t len, vgd_x25519_op *o, vgd_reason *why);
+/* Its status from the kernel's rc (VG_E_ZERO: a low-order point), and
+ * *out_len on success. */
+int vgd_keyop_x25519_finish(int rc, size_t *out_len, vgd_reason *why);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "errcode.h"
 #include "keyops.h"
+#include "khbatch.h"
 #include "keystore.h"
 #include "record.h"
 #include "vg/ecdsa.h"
@@ -623,6 +624,112 @@ static void test_run_ecdsa(void **state)
 	}
 }
 
+/* One keyholder record: the header, then DATA. */
+typedef struct {
+	vgd_kreq q;
+	uint8_t data[256];
+} krec;
+
+static void krec_set(krec *r, uint64_t job, uint8_t op, uint8_t alg, uint8_t role,
+		     const void *data, size_t len)
+{
+	memset(r, 0, sizeof(*r));
+	r->q.magic = VGD_KREQ_MAGIC;
+	r->q.job = job;
+	r->q.op = op;
+	r->q.alg = alg;
+	r->q.role = role;
+	r->q.data_len = (uint32_t)len;
+	memcpy(r->data, data, len);
+}
+
+/* The keyholder's batches (khbatch.c) answer as vgd_keyop_run does, each
+ * request alone: eight Ed25519 signatures (messages of several lengths,
+ * TLS 1.3 mode in both roles; Ed25519 is deterministic, so the same
+ * bytes) fill one batch, eight X25519 operations another, one of them
+ * with a low-order point, which fails alone with vgd_keyop_run's status
+ * and reason while the others match. Requests a batch does not take (an
+ * ECDSA key, a failing check) come back as -1 for the keyholder to run
+ * alone. */
+static void test_khbatch_path(void **state)
+{
+	(void)state;
+	key ed = load("ed25519.pem"), x = load("x25519.pem"), ec = load("ecdsa-p256.pem");
+	ed.info.allow = x.info.allow = ec.info.allow = ALL;
+	static vgd_khbatch b;
+	static krec rec[2 * VGD_KB_MAX];
+	uint8_t want[VGD_RESULT_MAX], m[200];
+	size_t wl;
+	vgd_reason why;
+	memset(&b, 0, sizeof(b));
+	for (size_t i = 0; i < sizeof(m); i++)
+		m[i] = (uint8_t)(i * 31 + 7);
+	for (int i = 0; i < VGD_KB_MAX; i++) {
+		if (i < 6)
+			krec_set(&rec[i], (uint64_t)i, VG_OP_SIGN, VG_ALG_ED25519, 0, m,
+				 (size_t)(i * 37 % 200));
+		else
+			krec_set(&rec[i], (uint64_t)i, VG_OP_SIGN, VG_ALG_TLS13,
+				 i == 6 ? VG_TLS_SERVER : VG_TLS_CLIENT, m + i, 48);
+		assert_int_equal(vgd_khbatch_take(&b, &ed.info, ed.secret, &rec[i].q),
+				 VGD_KB_ED25519);
+	}
+	for (int i = 0; i < VGD_KB_MAX; i++) {
+		uint8_t peer[32];
+		for (int j = 0; j < 32; j++)
+			peer[j] = (uint8_t)(i * 13 + j * 5 + 1);
+		if (i == 5) {
+			memset(peer, 0, 32);
+			peer[0] = 1; /* u = 1: low order */
+		}
+		krec_set(&rec[VGD_KB_MAX + i], (uint64_t)(100 + i), VG_OP_X25519, 0, 0, peer, 32);
+		assert_int_equal(vgd_khbatch_take(&b, &x.info, x.secret, &rec[VGD_KB_MAX + i].q),
+				 VGD_KB_X25519);
+	}
+	assert_int_equal(b.n[VGD_KB_ED25519], VGD_KB_MAX);
+	assert_int_equal(b.n[VGD_KB_X25519], VGD_KB_MAX);
+	/* not batched: another key type, a failing check */
+	krec other;
+	krec_set(&other, 200, VG_OP_SIGN, VG_ALG_ECDSA_P256_SHA256, 0, m, 32);
+	assert_int_equal(vgd_khbatch_take(&b, &ec.info, ec.secret, &other.q), -1);
+	krec_set(&other, 201, VG_OP_SIGN, VG_ALG_ED25519, 0, m, 0);
+	other.q.alg = VG_ALG_RSA_PSS_SHA256;
+	assert_int_equal(vgd_khbatch_take(&b, &ed.info, ed.secret, &other.q), -1);
+	krec_set(&other, 202, VG_OP_X25519, 0, 0, m, 31);
+	assert_int_equal(vgd_khbatch_take(&b, &x.info, x.secret, &other.q), -1);
+	assert_int_equal(b.n[VGD_KB_ED25519], VGD_KB_MAX);
+	assert_int_equal(b.n[VGD_KB_X25519], VGD_KB_MAX);
+
+	vgd_khbatch_run(&b, VGD_KB_ED25519);
+	vgd_khbatch_run(&b, VGD_KB_X25519);
+	for (int k = VGD_KB_ED25519; k <= VGD_KB_X25519; k++) {
+		for (int i = 0; i < VGD_KB_MAX; i++) {
+			const vgd_kreq *q = &rec[(k == VGD_KB_X25519) * VGD_KB_MAX + i].q;
+			const key *kk = k == VGD_KB_X25519 ? &x : &ed;
+			const vgd_khreply *r = &b.out[k][i];
+			wl = 0;
+			int st = vgd_keyop_run(&kk->info, kk->secret, q->op, q->alg, q->role, 0,
+					       (const uint8_t *)(q + 1), q->data_len, want, &wl,
+					       &why);
+			assert_int_equal(r->rep.magic, VGD_KREP_MAGIC);
+			assert_int_equal(r->rep.job, q->job);
+			assert_int_equal(r->rep.status, st);
+			assert_int_equal(r->rep.result_len, wl);
+			assert_memory_equal(r->out, want, wl);
+			if (k == VGD_KB_X25519 && i == 5) {
+				assert_int_not_equal(st, VG_ST_OK);
+				assert_string_equal(r->rep.reason, why.text);
+			} else {
+				assert_int_equal(st, VG_ST_OK);
+				assert_true(wl > 0);
+			}
+		}
+	}
+	unload(&ed);
+	unload(&x);
+	unload(&ec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -637,6 +744,7 @@ int main(void)
 		cmocka_unit_test(test_run_ed25519),
 		cmocka_unit_test(test_run_rsa),
 		cmocka_unit_test(test_rsa_batch_path),
+		cmocka_unit_test(test_khbatch_path),
 		cmocka_unit_test(test_run_x25519),
 		cmocka_unit_test(test_run_ecdsa),
 	};

@@ -1,0 +1,149 @@
+/* khbatch.c: the keyholder's batches (khbatch.h): each family's take
+ * (the request made ready by keyops.c's prepare, every check included)
+ * and run (the family's multi-buffer kernel, then each request's own
+ * status). Secret: the keys the operations point to and the X25519
+ * results in the replies; the RSA blocks are wiped after each run. */
+#include "khbatch.h"
+
+#include <string.h>
+
+#include "vg/ed25519_mb.h"
+#include "vg/proto_reason.h"
+#include "vg/rsa_mb.h"
+#include "vg/wipe.h"
+#include "vg/x25519_mb.h"
+
+_Static_assert(VGD_KB_MAX <= VG_RSA_MB_MAX && VGD_KB_MAX <= VG_ED25519_MB_MAX &&
+		       VGD_KB_MAX <= VG_X25519_MB_MAX,
+	       "every family's kernel takes a whole batch");
+_Static_assert(VGD_KREP_REASON_LEN >= VGD_REASON_MAX, "a composed reason fits a record");
+
+void vgd_khreply_start(vgd_khreply *r, const vgd_kreq *q)
+{
+	memset(&r->rep, 0, sizeof(r->rep));
+	r->rep.magic = VGD_KREP_MAGIC;
+	r->rep.job = q->job;
+}
+
+void vgd_khreply_finish(vgd_khreply *r, int status, size_t out_len, const char *why)
+{
+	r->rep.status = (uint8_t)status;
+	if (status != VG_ST_OK) {
+		vg_wipe(r->out, sizeof(r->out));
+		out_len = 0;
+	}
+	size_t n = strlen(why);
+	if (n >= sizeof(r->rep.reason))
+		n = sizeof(r->rep.reason) - 1;
+	memcpy(r->rep.reason, why, n);
+	r->rep.reason[n] = 0;
+	r->rep.result_len = (uint32_t)out_len;
+}
+
+int vgd_khbatch_take(vgd_khbatch *b, const vgd_keyinfo *info, const void *secret,
+		     const vgd_kreq *q)
+{
+	const uint8_t *data = (const uint8_t *)q + sizeof(vgd_kreq);
+	vgd_reason why = {.text = ""};
+	int kind, st;
+	switch (info->type) {
+	case VG_KEY_RSA:
+		kind = VGD_KB_RSA;
+		st = vgd_keyop_rsa_prepare(info, secret, q->op, q->alg, q->role, q->fmt, data,
+					   q->data_len, &b->rsa[b->n[kind]], &why);
+		break;
+	case VG_KEY_ED25519:
+		kind = VGD_KB_ED25519;
+		st = vgd_keyop_ed25519_prepare(info, secret, q->op, q->alg, q->role, q->fmt, data,
+					       q->data_len, &b->ed[b->n[kind]], &why);
+		break;
+	case VG_KEY_X25519:
+		kind = VGD_KB_X25519;
+		st = vgd_keyop_x25519_prepare(info, secret, q->op, data, q->data_len,
+					      &b->x[b->n[kind]], &why);
+		break;
+	default:
+		return -1;
+	}
+	if (st != VG_ST_OK)
+		return -1;
+	vgd_khreply_start(&b->out[kind][b->n[kind]++], q);
+	return kind;
+}
+
+/* RSA: vg_rsa_private_mb (each result still checked with its public
+ * exponent, so a fault answers its request alone). */
+static void run_rsa(vgd_khbatch *b)
+{
+	const vg_rsa_key *keys[VGD_KB_MAX] = {0};
+	uint8_t *outs[VGD_KB_MAX] = {0};
+	const uint8_t *ins[VGD_KB_MAX] = {0};
+	size_t lens[VGD_KB_MAX] = {0};
+	int rc[VGD_KB_MAX], n = b->n[VGD_KB_RSA];
+	for (int j = 0; j < n; j++) {
+		keys[j] = b->rsa[j].key;
+		outs[j] = b->out[VGD_KB_RSA][j].out;
+		ins[j] = b->rsa[j].in;
+		lens[j] = b->rsa[j].len;
+	}
+	int all = vg_rsa_private_mb(keys, outs, ins, lens, (size_t)n, rc);
+	for (int j = 0; j < n; j++) {
+		vgd_reason why = {.text = ""};
+		size_t out_len = 0;
+		int st = vgd_keyop_rsa_finish(&b->rsa[j], all == 0 ? rc[j] : all, &out_len, &why);
+		vgd_khreply_finish(&b->out[VGD_KB_RSA][j], st, out_len, why.text);
+		vg_wipe(b->rsa[j].in, sizeof(b->rsa[j].in));
+	}
+}
+
+static void run_ed25519(vgd_khbatch *b)
+{
+	uint8_t *sigs[VGD_KB_MAX] = {0};
+	const void *msgs[VGD_KB_MAX] = {0};
+	size_t lens[VGD_KB_MAX] = {0};
+	const uint8_t *h[VGD_KB_MAX] = {0}, *pk[VGD_KB_MAX] = {0};
+	int rc[VGD_KB_MAX], n = b->n[VGD_KB_ED25519];
+	for (int j = 0; j < n; j++) {
+		sigs[j] = b->out[VGD_KB_ED25519][j].out;
+		msgs[j] = b->ed[j].msg;
+		lens[j] = b->ed[j].len;
+		h[j] = b->ed[j].key->expanded;
+		pk[j] = b->ed[j].key->pk;
+	}
+	int all = vg_ed25519_sign_expanded_mb(sigs, msgs, lens, h, pk, (size_t)n, rc);
+	for (int j = 0; j < n; j++) {
+		vgd_reason why = {.text = ""};
+		int st = vgd_status_from_kernel(all == 0 ? rc[j] : all, &why.text);
+		vgd_khreply_finish(&b->out[VGD_KB_ED25519][j], st, VG_ED25519_SIG_LEN, why.text);
+	}
+}
+
+static void run_x25519(vgd_khbatch *b)
+{
+	uint8_t *outs[VGD_KB_MAX] = {0};
+	const uint8_t *scalars[VGD_KB_MAX] = {0}, *peers[VGD_KB_MAX] = {0};
+	int rc[VGD_KB_MAX], n = b->n[VGD_KB_X25519];
+	for (int j = 0; j < n; j++) {
+		outs[j] = b->out[VGD_KB_X25519][j].out;
+		scalars[j] = b->x[j].scalar;
+		peers[j] = b->x[j].peer;
+	}
+	int all = vg_x25519_mb(outs, scalars, peers, (size_t)n, rc);
+	for (int j = 0; j < n; j++) {
+		vgd_reason why = {.text = ""};
+		size_t out_len = 0;
+		int st = vgd_keyop_x25519_finish(all == 0 ? rc[j] : all, &out_len, &why);
+		vgd_khreply_finish(&b->out[VGD_KB_X25519][j], st, out_len, why.text);
+	}
+}
+
+void vgd_khbatch_run(vgd_khbatch *b, int kind)
+{
+	if (b->n[kind] == 0)
+		return;
+	switch (kind) {
+	case VGD_KB_RSA: run_rsa(b); break;
+	case VGD_KB_ED25519: run_ed25519(b); break;
+	case VGD_KB_X25519: run_x25519(b); break;
+	}
+}
