@@ -6,13 +6,17 @@ asm) for the families with every tier (ed25519, x25519, rsa, p256, p384),
 and the feature masks the best tier /proc/cpuinfo says this CPU has; no
 operation reports a tier above what the mask allows. sha256 has the rows c
 and shani: shani exactly when the mask keeps sha_ni and the CPU has it;
-sha512 the rows c, base and adx: the expected tier, capped at adx. Usage:
+sha512 the rows c, base and adx: the expected tier, capped at adx. An
+operation whose batch family (OP-mb: rows c and ifma) runs its assembly
+says "+mb" after its tier: exactly the operations that have a batch family
+(rsa, ed25519, x25519, p256, p384), when the tier is ifma. Usage:
 check_variants.py VGD asm|noasm. Exit 0: all as expected. Nothing here is secret."""
 import os
 import subprocess
 import sys
 
 OPS = {"ed25519", "x25519", "rsa", "p256", "p384"}  # the families with all four rows
+MB = {"ed25519", "x25519", "rsa", "p256", "p384"}  # ... with a batch family (ifma only)
 SHA = "sha256"  # rows c and shani
 SHA512 = "sha512"  # rows c, base, adx
 ORDER = ["c", "base", "adx", "ifma"]
@@ -27,7 +31,9 @@ def variants(vgd, env):
     line = [l for l in out.stdout.splitlines() if l.startswith("kernels: ")]
     if len(line) != 1:
         sys.exit("no 'kernels:' line in: %r" % out.stdout)
-    return dict(p.split("=", 1) for p in line[0][len("kernels: "):].split())
+    got = dict(p.split("=", 1) for p in line[0][len("kernels: "):].split())
+    mb = {op for op, v in got.items() if v.endswith("+mb")}
+    return {op: v[:-3] if op in mb else v for op, v in got.items()}, mb
 
 
 def cpu_flags():
@@ -64,15 +70,17 @@ def main():
                           "shani" if has_asm and "sha_ni" in have else "c"))
     bad = 0
     for env, want, want_sha in cases:
-        got = variants(vgd, env)
+        got, mb = variants(vgd, env)
         tiered = {op: v for op, v in got.items() if op != SHA}
         ok = set(got) >= OPS | {SHA} and all(got[op] == want for op in OPS) and all(
             v in ORDER and ORDER.index(v) <= ORDER.index(want) for v in tiered.values())
         ok = ok and got[SHA] == want_sha
         ok = ok and got.get(SHA512) == ORDER[min(ORDER.index(want), ORDER.index("adx"))]
+        ok = ok and mb == (MB if want == "ifma" else set())
         if want == "c":
             ok = ok and all(v == "c" for v in tiered.values())
-        pairs = " ".join("%s=%s" % kv for kv in sorted(got.items()))
+        pairs = " ".join("%s=%s%s" % (op, v, "+mb" if op in mb else "")
+                         for op, v in sorted(got.items()))
         print("%-45s %s%s" % (env or "(no mask)", pairs,
                               "" if ok else "   FAILED: want %s" % want))
         bad += not ok
