@@ -1,0 +1,48 @@
+/* vg/ecdsa_mb.h: several ECDSA signatures at once ("multi-buffer"): the
+ * fixed-base multiplications k G of up to VG_ECDSA_MB_MAX P-256
+ * signatures run side by side, one per 64-bit lane of the ifma tier's
+ * vectors (eight lanes), each lane with its own key, digest and nonce;
+ * the inversions of their Z and of their k are shared (one inversion of
+ * each product, Montgomery's trick). Everything else (the hedged RFC 6979
+ * nonce, s, the retry on r or s zero and the fault check of vg_ecdsa_sign)
+ * runs per signature in the single code, so a fault in one lane
+ * withholds that signature alone, and each signature is the one
+ * vg_ecdsa_sign would give with the same hedge bytes.
+ * Secret: as in vg/ecdsa.h (every key's d, every nonce, every
+ * intermediate). Public: the keys' curves and public points, the digests,
+ * all lengths, the number of signatures, the released signatures. */
+#ifndef VG_ECDSA_MB_H
+#define VG_ECDSA_MB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vg/ecdsa.h"
+#include "vg/error.h"
+
+/* Signatures per call. A batch costs about the same with 2 or 8 lanes in
+ * use (its comb walks 52 rows in every lane), so per signature (AMD EPYC
+ * Zen 5, ifma rows, thread CPU time, against vg_ecdsa_sign):
+ * see ECDSA_MB_MIN in kernels/src/ec/ecdsa_mb.c for the measured ratios
+ * and the crossover below which the signatures of a call run one at a
+ * time through vg_ecdsa_sign (never much slower than a loop of it). */
+#define VG_ECDSA_MB_MAX 8
+
+/* For i < n: sig[i] = vg_ecdsa_sign(keys[i], digest[i], dlen[i], sig[i],
+ * siglen[i]) (fresh random hedge bytes per signature), rc[i] its status:
+ * 0, VG_E_INVALID (siglen[i] is not 2 * vg_ecdsa_scalar_len, a NULL
+ * digest with dlen[i] > 0), VG_E_RANDOM (sig[i] zeroed) or VG_E_FAULT
+ * (the fault check failed; sig[i] zeroed). P-256 keys are batched; keys
+ * of other curves (P-384) run one at a time through vg_ecdsa_sign, as do
+ * all of them when the chosen ec_p256_mb row is not the ifma one
+ * (vg_kernel_variant("p256-mb") names it) or when too few P-256 keys
+ * come in one call to pay for a batch.
+ * Returns 0 when every rc[i] was set (even if some are errors), or
+ * VG_E_INVALID (n is 0 or above VG_ECDSA_MB_MAX, or a NULL array, key or
+ * signature) with no rc set. Uses about 16 KiB of stack, wiped before it
+ * returns. */
+VG_MUST_CHECK int vg_ecdsa_sign_mb(const vg_ecdsa_key *const keys[],
+				   const uint8_t *const digest[], const size_t dlen[],
+				   uint8_t *const sig[], const size_t siglen[], size_t n, int rc[]);
+
+#endif

@@ -1,0 +1,212 @@
+/* ecdsa_mb.c: vg_ecdsa_sign_mb (vg/ecdsa_mb.h): up to eight ECDSA P-256
+ * signatures with their fixed-base multiplications k G in the lanes of
+ * one batched comb (ec_mb.h) and their inversions shared, every other step
+ * per signature in ecdsa.c's single code (nonce, r, s, retry, fault
+ * check, release).
+ * Secret: every key's d, every nonce k, k G, 1/Z, k^-1, and the products
+ * of the shared inversions. Public: the number of signatures, which lane
+ * each takes, the curve of each key, lengths, the rare public events of
+ * the single path (r or s zero, the check's verdict). */
+#include <errno.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "ec/ec_mb.h"
+#include "ec/ecdsa_internal.h"
+#include "ec/ecdsa_mb_internal.h"
+#include "vg/ecdsa_mb.h"
+#include "vg/wipe.h"
+
+#define LANES VG_EC_MB_LANES
+#define NL 4 /* P-256 limbs */
+
+/* The fewest P-256 signatures of one call worth a batch on the ifma row
+ * (below it they run one at a time through vg_ecdsa_sign). Public
+ * policy, from vgbench's p256-sign-xN rows (AMD EPYC Zen 5): see
+ * doc/performance.md. */
+#define ECDSA_MB_MIN 2
+
+/* Stack scratch of one batch, wiped as a whole. */
+struct mb_sign {
+	struct vg_ecdsa_sign_state st[LANES];
+	vg_ec_point R[LANES];
+	int8_t d[VG_EC_COMB5_ROWS(NL) * LANES]; /* row-major: lane l of row i at 8 i + l */
+	int8_t dl[VG_EC_COMB5_ROWS(NL)];
+	uint64_t z[LANES][NL], k[LANES][NL];   /* the factors of the products */
+	uint64_t pz[LANES][NL], pk[LANES][NL]; /* their prefix products */
+	uint64_t zi[LANES][NL], km[LANES][NL]; /* 1/Z, k^-1 R of each lane */
+	uint64_t iz[NL], ik[NL];
+};
+
+/* Montgomery's trick over the m lanes: in[j] (Montgomery form, a zero
+ * replaced by 1 so that a faulty lane cannot zero the others' inverses;
+ * its own check fails on its Z = 0 anyway), out[j] = in[j]^-1 R, with
+ * the one inversion already done: inv = (in[0] ... in[m-1])^-1 R, pre
+ * the prefix products. Constant time. */
+static void prefix(vg_ec_mul_fn *mul, uint64_t (*pre)[NL], uint64_t (*in)[NL], size_t m,
+		   const uint64_t *one)
+{
+	for (size_t j = 0; j < m; j++) {
+		vg_ec_cmov(in[j], one, NL, vg_ec_iszero(in[j], NL));
+		if (j == 0)
+			vg_ec_copy(pre[0], in[0], NL);
+		else
+			mul(pre[j], pre[j - 1], in[j]);
+	}
+}
+
+static void walk_down(vg_ec_mul_fn *mul, uint64_t *inv, uint64_t (*pre)[NL],
+		      uint64_t (*in)[NL], size_t m, uint64_t (*out)[NL])
+{
+	for (size_t j = m; j-- > 0;) {
+		if (j > 0) {
+			mul(out[j], inv, pre[j - 1]);
+			mul(inv, inv, in[j]);
+		} else {
+			vg_ec_copy(out[0], inv, NL);
+		}
+	}
+}
+
+int vg_ecdsa_sign_mb_with(const struct vg_ec_impl *f, const struct vg_ec_mb_impl *mb,
+			  const vg_ecdsa_key *const keys[], const uint8_t *const digest[],
+			  const size_t dlen[], const uint8_t *const extra[],
+			  const size_t extra_len[], uint8_t *const sig[], const size_t siglen[],
+			  size_t n, int rc[])
+{
+	struct mb_sign s;
+	size_t lane[LANES], m = 0;
+
+	if (!f || !mb || f->curve != mb->curve || !keys || !digest || !dlen || !extra ||
+	    !extra_len || !sig || !siglen || !rc || n == 0 || n > LANES)
+		return VG_E_INVALID;
+	const struct vg_ec_curve *c = f->curve;
+
+	vg_wipe(&s, sizeof(s));
+	/* The lanes (public): each valid signature in turn. */
+	for (size_t i = 0; i < n; i++) {
+		rc[i] = VG_E_INVALID;
+		if (!vg_ecdsa_sign_args_ok(f, keys[i], digest[i], dlen[i], extra[i], extra_len[i],
+					   sig[i], siglen[i]))
+			continue;
+		lane[m++] = i;
+	}
+	if (m == 0)
+		return 0;
+
+	/* Each lane's first nonce, as the single path's first attempt. */
+	for (size_t j = 0; j < m; j++) {
+		size_t i = lane[j];
+		vg_ecdsa_sign_begin(f, keys[i], &s.st[j], digest[i], dlen[i], extra[i],
+				    extra_len[i]);
+		vg_ecdsa_nonce_next(&s.st[j].nonce, s.st[j].k);
+		vg_ec_comb_recode_w(s.dl, s.st[j].k, NL, c->comb5_rows, VG_EC_COMB5_W);
+		for (size_t r = 0; r < c->comb5_rows; r++)
+			s.d[LANES * r + j] = s.dl[r];
+	}
+
+	/* k G in every lane; idle lanes have zero digits. */
+	mb->comb(s.R, c->comb5, s.d);
+
+	/* 1/Z and k^-1 of every lane by one inversion pair of the products. */
+	for (size_t j = 0; j < m; j++) {
+		vg_ec_copy(s.st[j].R.x, s.R[j].x, NL);
+		vg_ec_copy(s.st[j].R.y, s.R[j].y, NL);
+		vg_ec_copy(s.st[j].R.z, s.R[j].z, NL);
+		vg_ec_copy(s.z[j], s.R[j].z, NL);
+		vg_ec_sc_to_mont(f, s.k[j], s.st[j].k);
+	}
+	prefix(f->fe_mul, s.pz, s.z, m, c->p.one);
+	prefix(f->sc_mul, s.pk, s.k, m, c->n.one);
+	f->inv2(f, s.iz, s.pz[m - 1], s.ik, s.pk[m - 1]);
+	walk_down(f->fe_mul, s.iz, s.pz, s.z, m, s.zi);
+	walk_down(f->sc_mul, s.ik, s.pk, s.k, m, s.km);
+	for (size_t j = 0; j < m; j++) {
+		vg_ec_copy(s.st[j].zi, s.zi[j], NL);
+		vg_ec_copy(s.st[j].km, s.km[j], NL);
+	}
+
+	/* Each signature alone from here: r, s, the retries of the single
+	 * path (public event), the fault check and the release. */
+	for (size_t j = 0; j < m; j++) {
+		size_t i = lane[j];
+		uint64_t ok = vg_ecdsa_sign_rs(f, keys[i], &s.st[j]);
+		if (!ok)
+			ok = vg_ecdsa_sign_attempts(f, keys[i], &s.st[j], 1);
+		rc[i] = vg_ecdsa_sign_release(f, keys[i], &s.st[j], ok, 0, sig[i]);
+	}
+	vg_wipe(&s, sizeof(s));
+	vg_ec_scrub_stack();
+	return 0;
+}
+
+/* Fill buf from getrandom(2), retrying on EINTR and short reads. */
+static int random_bytes(uint8_t *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t r = getrandom(buf, len, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return VG_E_RANDOM;
+		buf += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+int vg_ecdsa_sign_mb(const vg_ecdsa_key *const keys[], const uint8_t *const digest[],
+		     const size_t dlen[], uint8_t *const sig[], const size_t siglen[], size_t n,
+		     int rc[])
+{
+	const struct vg_ec_impl *f = vg_ec_p256_impl();
+	const struct vg_ec_mb_impl *mb = vg_ec_p256_mb_impl();
+	uint8_t extra[LANES][NL * 8];
+	const vg_ecdsa_key *bk[LANES];
+	const uint8_t *bd[LANES], *be[LANES];
+	uint8_t *bs[LANES];
+	size_t bdl[LANES], bel[LANES], bsl[LANES], idx[LANES], m = 0;
+	int brc[LANES];
+
+	if (!keys || !digest || !dlen || !sig || !siglen || !rc || n == 0 ||
+	    n > VG_ECDSA_MB_MAX)
+		return VG_E_INVALID;
+	for (size_t i = 0; i < n; i++)
+		if (!keys[i] || !sig[i])
+			return VG_E_INVALID;
+
+	/* The P-256 signatures go to the batch when it pays (public policy);
+	 * every other one, and all of them without the ifma row, alone. */
+	for (size_t i = 0; i < n; i++)
+		m += vg_ecdsa_key_curve(keys[i]) == VG_ECDSA_P256;
+	int batch = mb != &vg_ec_p256_mb_impls[0] && m >= ECDSA_MB_MIN;
+	m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!batch || vg_ecdsa_key_curve(keys[i]) != VG_ECDSA_P256) {
+			rc[i] = vg_ecdsa_sign(keys[i], digest[i], dlen[i], sig[i], siglen[i]);
+			continue;
+		}
+		/* The hedge, as vg_ecdsa_sign draws it for one signature. */
+		rc[i] = random_bytes(extra[m], sizeof(extra[m]));
+		if (rc[i] != 0) {
+			if (siglen[i] == 2 * f->curve->bytes)
+				memset(sig[i], 0, siglen[i]);
+			continue;
+		}
+		bk[m] = keys[i];
+		bd[m] = digest[i];
+		bdl[m] = dlen[i];
+		be[m] = extra[m];
+		bel[m] = sizeof(extra[m]);
+		bs[m] = sig[i];
+		bsl[m] = siglen[i];
+		idx[m++] = i;
+	}
+	if (m > 0) {
+		int r = vg_ecdsa_sign_mb_with(f, mb, bk, bd, bdl, be, bel, bs, bsl, m, brc);
+		for (size_t j = 0; j < m; j++)
+			rc[idx[j]] = r ? r : brc[j];
+	}
+	vg_wipe(extra, sizeof(extra));
+	return 0;
+}
