@@ -251,10 +251,14 @@ align 64
 %endrep
 %assign e 0
 %rep ENTRIES
+    ; zmm19 = all ones in the selecting lanes; then every word of the
+    ; entry is loaded whole (an unmasked broadcast) and ANDed with it: a
+    ; masked load could take a different time with an empty mask
     vpcmpeqq k1, zmm16, zmm17
+    vpternlogq zmm19{k1}{z}, zmm19, zmm19, 0xff
 %assign w 0
 %rep 8
-    vpbroadcastq zmm%[w]{k1}, [rsi + 64 * e + 8 * w]
+    vpternlogq zmm%[w], zmm19, [rsi + 64 * e + 8 * w] {1to8}, 0xf8    ; w | (m & entry)
 %assign w w + 1
 %endrep
     vpaddq zmm17, zmm17, zmm18
