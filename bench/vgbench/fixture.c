@@ -42,6 +42,9 @@ static const struct {
 				      VG_BENCH_RSA3072_PRIV},
 	[VG_BENCH_RSA4096_PRIV_X8] = {"rsa4096-private-x8", "rsa-mb", 2, -1, 0, 8,
 				      VG_BENCH_RSA4096_PRIV},
+	[VG_BENCH_P256_SIGN_X2] = {"p256-sign-x2", "p256-mb", -1, 0, 1, 2, VG_BENCH_P256_SIGN},
+	[VG_BENCH_P256_SIGN_X4] = {"p256-sign-x4", "p256-mb", -1, 0, 1, 4, VG_BENCH_P256_SIGN},
+	[VG_BENCH_P256_SIGN_X8] = {"p256-sign-x8", "p256-mb", -1, 0, 1, 8, VG_BENCH_P256_SIGN},
 };
 
 const char *vg_bench_op_name(int op) { return ops[op].name; }
