@@ -10,6 +10,9 @@
  *  - the public vg_ecdsa_sign_mb at every count, P-384 keys mixed in (they
  *    run alone), per-signature errors (a wrong length) staying with their
  *    signature, the call's own errors;
+ *  - r = 0 out of the batch in one lane (X = 0): that lane retries with
+ *    the single path's next nonce, as vg_ecdsa_sign_with does after an
+ *    X = 0 from its own first base_mul;
  *  - faults in one lane, at every lane position: a corrupted key (its
  *    Montgomery d), a point off the curve out of the comb, a comb giving
  *    Z = 0 (the shared inversion's masked fix-up): that signature alone is
@@ -245,15 +248,76 @@ static void test_public(void **state)
 
 static const struct vg_ec_mb_impl *real_mb;
 static size_t fault_lane;
-static int fault_mode; /* 1: a coordinate bit flipped (off the curve); 2: Z = 0 */
+static int fault_mode; /* 1: a coordinate bit flipped (off the curve); 2: Z = 0; 3: X = 0 */
 
 static void faulty_comb(vg_ec_point r[LANES], const uint64_t *table, const int8_t *d)
 {
 	real_mb->comb(r, table, d);
 	if (fault_mode == 1)
 		r[fault_lane].y[1] ^= (uint64_t)1 << 17;
-	else
+	else if (fault_mode == 2)
 		memset(r[fault_lane].z, 0, sizeof(r[fault_lane].z));
+	else
+		memset(r[fault_lane].x, 0, sizeof(r[fault_lane].x));
+}
+
+/* The single row with X = 0 out of its first base_mul (r = 0: the
+ * retry), the reference of fault mode 3. */
+static const struct vg_ec_impl *real_f;
+static int base_calls;
+
+static void x_zero_once(const struct vg_ec_impl *f, vg_ec_point *r, const uint64_t *k)
+{
+	real_f->base_mul(f, r, k);
+	if (base_calls++ == 0)
+		memset(r->x, 0, sizeof(r->x));
+}
+
+/* r = 0 from the batch in one lane (X = 0): that lane takes the single
+ * path's next nonce, as vg_ecdsa_sign_with does when its first R has
+ * X = 0; the signature is valid and the other lanes unchanged. */
+static void test_retry(void **state)
+{
+	(void)state;
+	const struct vg_ec_impl *f = vg_ec_p256_impl();
+	struct vg_ec_mb_impl bad = {{"fault", 0}, &vg_p256_curve, faulty_comb};
+	struct vg_ec_impl retry_f = *f;
+	struct batch b;
+
+	real_mb = vg_ec_p256_mb_impl();
+	real_f = f;
+	retry_f.base_mul = x_zero_once;
+	for (size_t n = 1; n <= LANES; n++)
+		for (size_t pos = 0; pos < n; pos++) {
+			fill_random(&b, n);
+			fault_lane = pos;
+			fault_mode = 3;
+			run(&b, f, &bad, n);
+			for (size_t i = 0; i < n; i++) {
+				if (i != pos) {
+					expect_single(&b, i, f, "beside a retry");
+					continue;
+				}
+				uint8_t want[64], first[64];
+				size_t plen;
+				const uint8_t *pub = vg_ecdsa_key_public(b.k[i], &plen);
+				base_calls = 0;
+				assert_int_equal(vg_ecdsa_sign_with(&retry_f, b.k[i], b.d[i], b.dl[i],
+								    b.x[i], b.xl[i], want, 64),
+						 0);
+				assert_int_equal(base_calls, 2);
+				assert_int_equal(vg_ecdsa_sign_with(f, b.k[i], b.d[i], b.dl[i], b.x[i],
+								    b.xl[i], first, 64),
+						 0);
+				if (b.rc[i] != 0 || memcmp(b.sig[i], want, 64) != 0 ||
+				    memcmp(b.sig[i], first, 64) == 0 ||
+				    vg_ecdsa_verify(VG_ECDSA_P256, pub, plen, b.d[i], b.dl[i], b.sig[i],
+						    64) != 0)
+					fail_msg("n=%zu: the retrying lane %zu rc %d, or not the single "
+						 "path's retried signature",
+						 n, i, b.rc[i]);
+			}
+		}
 }
 
 static void test_faults(void **state)
@@ -311,6 +375,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_same_as_single),
 		cmocka_unit_test(test_public),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_retry),
 	};
 	int c_only = argc > 1 && strcmp(argv[1], "--c") == 0;
 
