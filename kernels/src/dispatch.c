@@ -30,6 +30,7 @@
 	X(ec_p256, struct vg_ec_impl, "p256")                  \
 	X(ec_p384, struct vg_ec_impl, "p384")                  \
 	X(ec_p256_mb, struct vg_ec_mb_impl, "p256-mb")         \
+	X(ec_p384_mb, struct vg_ec_mb_impl, "p384-mb")         \
 	X(sha256, struct vg_sha256_impl, "sha256")             \
 	X(sha512, struct vg_sha512_impl, "sha512")
 
