@@ -45,6 +45,9 @@ static const struct {
 	[VG_BENCH_P256_SIGN_X2] = {"p256-sign-x2", "p256-mb", -1, 0, 1, 2, VG_BENCH_P256_SIGN},
 	[VG_BENCH_P256_SIGN_X4] = {"p256-sign-x4", "p256-mb", -1, 0, 1, 4, VG_BENCH_P256_SIGN},
 	[VG_BENCH_P256_SIGN_X8] = {"p256-sign-x8", "p256-mb", -1, 0, 1, 8, VG_BENCH_P256_SIGN},
+	[VG_BENCH_P384_SIGN_X2] = {"p384-sign-x2", "p384-mb", -1, 1, 1, 2, VG_BENCH_P384_SIGN},
+	[VG_BENCH_P384_SIGN_X4] = {"p384-sign-x4", "p384-mb", -1, 1, 1, 4, VG_BENCH_P384_SIGN},
+	[VG_BENCH_P384_SIGN_X8] = {"p384-sign-x8", "p384-mb", -1, 1, 1, 8, VG_BENCH_P384_SIGN},
 };
 
 const char *vg_bench_op_name(int op) { return ops[op].name; }
