@@ -42,8 +42,8 @@
  * few of them come in one call to pay for a batch.
  * Returns 0 when every rc[i] was set (even if some are errors), or
  * VG_E_INVALID (n is 0 or above VG_ECDSA_MB_MAX, or a NULL array, key or
- * signature) with no rc set. Uses about 16 KiB of stack, wiped before it
- * returns. */
+ * signature) with no rc set. Uses about 28 KiB of stack (P-384's comb
+ * frame is 11 KiB), wiped before it returns. */
 VG_MUST_CHECK int vg_ecdsa_sign_mb(const vg_ecdsa_key *const keys[],
 				   const uint8_t *const digest[], const size_t dlen[],
 				   uint8_t *const sig[], const size_t siglen[], size_t n, int rc[]);

@@ -17,8 +17,8 @@
  * extra_len[i], sig[i], siglen[i]) bit for bit (extra[i] NULL with
  * extra_len[i] 0: the deterministic RFC 6979 signature), rc[i] its status
  * (VG_E_INVALID for arguments vg_ecdsa_sign_with rejects; such a lane
- * takes no part in the batch). f and mb must be on the same curve (P-256)
- * and every key on it. Returns 0, or VG_E_INVALID (no rc set) for n out
+ * takes no part in the batch). f and mb must be on the same curve (P-256
+ * or P-384) and every key on it. Returns 0, or VG_E_INVALID (no rc set) for n out
  * of range, a NULL array or rows on different curves. */
 VG_MUST_CHECK int vg_ecdsa_sign_mb_with(const struct vg_ec_impl *f, const struct vg_ec_mb_impl *mb,
 					const vg_ecdsa_key *const keys[],
