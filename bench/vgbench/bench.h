@@ -33,6 +33,15 @@ enum vg_bench_op {
 	VG_BENCH_RSA2048_PRIV_X8,
 	VG_BENCH_RSA3072_PRIV_X8,
 	VG_BENCH_RSA4096_PRIV_X8,
+	/* vg_ecdsa_sign_mb on 2, 4 or 8 P-256 (P-384) signatures per call
+	 * (the same key and digest in every lane: a lane's time does not
+	 * depend on them), timed per signature beside p256-sign (p384-sign). */
+	VG_BENCH_P256_SIGN_X2,
+	VG_BENCH_P256_SIGN_X4,
+	VG_BENCH_P256_SIGN_X8,
+	VG_BENCH_P384_SIGN_X2,
+	VG_BENCH_P384_SIGN_X4,
+	VG_BENCH_P384_SIGN_X8,
 	/* vg_x25519_mb on 2, 4 or 8 operations per call, timed per
 	 * operation, likewise. */
 	VG_BENCH_X_VAR_X2,

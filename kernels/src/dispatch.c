@@ -13,6 +13,7 @@
 #include "cpu_internal.h"
 #include "dispatch.h"
 #include "ec/ec.h"
+#include "ec/ec_mb.h"
 #include "rsa/rsa_impl.h"
 #include "rsa/rsa_mb_impl.h"
 #include "sha2/sha256_impl.h"
@@ -30,6 +31,8 @@
 	X(rsa_mb, struct vg_rsa_mb_impl, "rsa-mb")             \
 	X(ec_p256, struct vg_ec_impl, "p256")                  \
 	X(ec_p384, struct vg_ec_impl, "p384")                  \
+	X(ec_p256_mb, struct vg_ec_mb_impl, "p256-mb")         \
+	X(ec_p384_mb, struct vg_ec_mb_impl, "p384-mb")         \
 	X(sha256, struct vg_sha256_impl, "sha256")             \
 	X(sha512, struct vg_sha512_impl, "sha512")
 

@@ -18,10 +18,6 @@
 #include "ec/ecdsa_internal.h"
 #include "vg/wipe.h"
 
-/* Signing retries on r = 0 or s = 0 (probability about 2^-256 each); more
- * than a handful in a row means the arithmetic is broken, so give up. */
-#define MAX_ATTEMPTS 16
-
 size_t vg_ecdsa_scalar_len(vg_ecdsa_curve curve)
 {
 	const struct vg_ec_impl *f = vg_ecdsa_impl(curve);
@@ -282,23 +278,6 @@ static uint64_t check_cheap(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
 	return ok;
 }
 
-/* Stack state of one signature, wiped as a whole on every exit. */
-struct sign_scratch {
-	struct vg_ecdsa_nonce nonce;
-	uint64_t e[VG_EC_MAX_LIMBS];    /* bits2int(digest) mod n */
-	uint64_t k[VG_EC_MAX_LIMBS];    /* the nonce */
-	uint64_t km[VG_EC_MAX_LIMBS];   /* k R mod n, then k^-1 R */
-	uint64_t zi[VG_EC_MAX_LIMBS];   /* 1/Z (Montgomery form) */
-	uint64_t x[VG_EC_MAX_LIMBS];    /* x(k G), Montgomery, then plain */
-	uint64_t r[VG_EC_MAX_LIMBS];
-	uint64_t s[VG_EC_MAX_LIMBS];
-	uint64_t t[VG_EC_MAX_LIMBS];
-	vg_ec_point R;
-	uint8_t xo[VG_ECDSA_MAX_SCALAR_LEN]; /* int2octets(d) */
-	uint8_t ho[VG_ECDSA_MAX_SCALAR_LEN]; /* bits2octets(digest) */
-	uint8_t out[VG_ECDSA_MAX_SIG_LEN];
-};
-
 int vg_ecdsa_sign_with(const struct vg_ec_impl *f, const vg_ecdsa_key *key, const uint8_t *digest,
 		       size_t dlen, const uint8_t *extra, size_t extra_len, uint8_t *sig,
 		       size_t sig_len)
@@ -306,74 +285,109 @@ int vg_ecdsa_sign_with(const struct vg_ec_impl *f, const vg_ecdsa_key *key, cons
 	return vg_ecdsa_sign_ex(f, key, digest, dlen, extra, extra_len, sig, sig_len, 0);
 }
 
-int vg_ecdsa_sign_ex(const struct vg_ec_impl *f, const vg_ecdsa_key *key, const uint8_t *digest,
-		     size_t dlen, const uint8_t *extra, size_t extra_len, uint8_t *sig,
-		     size_t sig_len, int full)
+int vg_ecdsa_sign_args_ok(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
+			  const uint8_t *digest, size_t dlen, const uint8_t *extra,
+			  size_t extra_len, const uint8_t *sig, size_t sig_len)
 {
-	struct sign_scratch s;
-	uint64_t ok = 0;
-
 	if (!f || !key || !sig || (!digest && dlen) || (!extra && extra_len) ||
 	    vg_ecdsa_impl(key->curve) == NULL || vg_ecdsa_impl(key->curve)->curve != f->curve)
-		return VG_E_INVALID;
+		return 0;
+	return sig_len == 2 * f->curve->bytes;
+}
+
+void vg_ecdsa_sign_begin(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
+			 struct vg_ecdsa_sign_state *s, const uint8_t *digest, size_t dlen,
+			 const uint8_t *extra, size_t extra_len)
+{
+	const struct vg_ec_curve *c = f->curve;
+	size_t n = c->limbs;
+
+	memset(s, 0, sizeof(*s));
+	digest_to_e(c, s->e, digest, dlen);
+	vg_ec_to_bytes(s->xo, key->d, n);
+	vg_ec_to_bytes(s->ho, s->e, n); /* bits2octets(h) = int2octets(bits2int(h) mod q) */
+	vg_ecdsa_nonce_init(&s->nonce, f, s->xo, s->ho, vg_ecdsa_nonce_hlen(c, dlen), extra,
+			    extra_len);
+}
+
+uint64_t vg_ecdsa_sign_rs(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
+			  struct vg_ecdsa_sign_state *s)
+{
+	const struct vg_ec_curve *c = f->curve;
+	size_t n = c->limbs;
+
+	/* r = x(R) mod n (x < p < 2n: one masked subtraction) */
+	f->fe_mul(s->x, s->R.x, s->zi);
+	vg_ec_fe_from_mont(f, s->x, s->x);
+	vg_ec_reduce_once(s->r, s->x, c->n.m, n);
+
+	/* s = k^-1 (e + r d) mod n: t = r (d R) R^-1 + e = e + r d (plain),
+	 * s = km t R^-1. */
+	f->sc_mul(s->t, s->r, key->dm);
+	vg_ec_sc_add(f, s->t, s->t, s->e);
+	f->sc_mul(s->s, s->km, s->t);
+
+	/* RFC 6979 3.4: r = 0 or s = 0 takes the next nonce. Only that
+	 * (public, and practically impossible) event is branched on. */
+	uint64_t zero = vg_ec_iszero(s->r, n) | vg_ec_iszero(s->s, n);
+	vg_ec_declassify(&zero, sizeof(zero));
+	return zero ^ 1;
+}
+
+uint64_t vg_ecdsa_sign_attempts(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
+				struct vg_ecdsa_sign_state *s, int from)
+{
+	for (int attempt = from; attempt < VG_ECDSA_MAX_ATTEMPTS; attempt++) {
+		vg_ecdsa_nonce_next(&s->nonce, s->k);
+
+		/* R = k G. k is in [1, n - 1], so R is never the identity. */
+		f->base_mul(f, &s->R, s->k);
+		/* 1/Z and k^-1 together: km = (k R)^-1 R^2 R^-1 = k^-1 R */
+		vg_ec_sc_to_mont(f, s->km, s->k);
+		f->inv2(f, s->zi, s->R.z, s->km, s->km);
+		if (vg_ecdsa_sign_rs(f, key, s))
+			return 1;
+	}
+	return 0;
+}
+
+int vg_ecdsa_sign_release(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
+			  struct vg_ecdsa_sign_state *s, uint64_t ok, int full, uint8_t *sig)
+{
 	const struct vg_ec_curve *c = f->curve;
 	size_t n = c->limbs, len = c->bytes;
-	if (sig_len != 2 * len)
-		return VG_E_INVALID;
 
-	memset(&s, 0, sizeof(s));
-	digest_to_e(c, s.e, digest, dlen);
-	vg_ec_to_bytes(s.xo, key->d, n);
-	vg_ec_to_bytes(s.ho, s.e, n); /* bits2octets(h) = int2octets(bits2int(h) mod q) */
-	vg_ecdsa_nonce_init(&s.nonce, f, s.xo, s.ho, vg_ecdsa_nonce_hlen(c, dlen), extra,
-			    extra_len);
-
-	for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-		vg_ecdsa_nonce_next(&s.nonce, s.k);
-
-		/* R = k G; r = x(R) mod n (x < p < 2n: one masked subtraction).
-		 * k is in [1, n - 1], so R is never the identity. */
-		f->base_mul(f, &s.R, s.k);
-		/* 1/Z and k^-1 together: km = (k R)^-1 R^2 R^-1 = k^-1 R */
-		vg_ec_sc_to_mont(f, s.km, s.k);
-		f->inv2(f, s.zi, s.R.z, s.km, s.km);
-		f->fe_mul(s.x, s.R.x, s.zi);
-		vg_ec_fe_from_mont(f, s.x, s.x);
-		vg_ec_reduce_once(s.r, s.x, c->n.m, n);
-
-		/* s = k^-1 (e + r d) mod n: t = r (d R) R^-1 + e = e + r d
-		 * (plain), s = km t R^-1. */
-		f->sc_mul(s.t, s.r, key->dm);
-		vg_ec_sc_add(f, s.t, s.t, s.e);
-		f->sc_mul(s.s, s.km, s.t);
-
-		/* RFC 6979 3.4: r = 0 or s = 0 takes the next nonce. Only that
-		 * (public, and practically impossible) event is branched on. */
-		uint64_t zero = vg_ec_iszero(s.r, n) | vg_ec_iszero(s.s, n);
-		vg_ec_declassify(&zero, sizeof(zero));
-		if (zero == 0) {
-			ok = 1;
-			break;
-		}
-	}
-	vg_ec_to_bytes(s.out, s.r, n);
-	vg_ec_to_bytes(s.out + len, s.s, n);
+	vg_ec_to_bytes(s->out, s->r, n);
+	vg_ec_to_bytes(s->out + len, s->s, n);
 
 	/* The fault check: the signature is released only if it passes. */
 	if (full) /* public: the caller's choice */
-		ok &= check_full(f, key, s.e, s.r, s.s);
+		ok &= check_full(f, key, s->e, s->r, s->s);
 	else
-		ok &= check_cheap(f, key, &s.R, s.k, s.e, s.r, s.s);
+		ok &= check_cheap(f, key, &s->R, s->k, s->e, s->r, s->s);
 	vg_ec_declassify(&ok, sizeof(ok)); /* the verdict is the return value */
 
 	/* Release by mask: a zeroed output on a fault. */
 	uint64_t mask = vg_ct_barrier(vg_ct_mask(ok));
 	for (size_t i = 0; i < 2 * len; i++)
-		sig[i] = s.out[i] & (uint8_t)mask;
-	vg_wipe(&s, sizeof(s));
+		sig[i] = s->out[i] & (uint8_t)mask;
+	vg_wipe(s, sizeof(*s));
 	vg_ec_scrub_stack();
 	/* 0 or VG_E_FAULT by multiplication, not by a branch. */
 	return VG_E_FAULT * (int)(ok ^ 1);
+}
+
+int vg_ecdsa_sign_ex(const struct vg_ec_impl *f, const vg_ecdsa_key *key, const uint8_t *digest,
+		     size_t dlen, const uint8_t *extra, size_t extra_len, uint8_t *sig,
+		     size_t sig_len, int full)
+{
+	struct vg_ecdsa_sign_state s;
+
+	if (!vg_ecdsa_sign_args_ok(f, key, digest, dlen, extra, extra_len, sig, sig_len))
+		return VG_E_INVALID;
+	vg_ecdsa_sign_begin(f, key, &s, digest, dlen, extra, extra_len);
+	uint64_t ok = vg_ecdsa_sign_attempts(f, key, &s, 0);
+	return vg_ecdsa_sign_release(f, key, &s, ok, full, sig);
 }
 
 /* Fill buf from getrandom(2), retrying on EINTR and short reads. */

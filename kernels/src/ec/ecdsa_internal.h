@@ -93,4 +93,55 @@ void vg_ecdsa_nonce_init(struct vg_ecdsa_nonce *g, const struct vg_ec_impl *f, c
  * a k that gave r = 0 or s = 0 (the caller calls again). */
 void vg_ecdsa_nonce_next(struct vg_ecdsa_nonce *g, uint64_t *k);
 
+/* ---- the stages of one signature (ecdsa.c), shared with the batched
+ * signing of ecdsa_mb.c so that every lane runs the single path's code
+ * and checks. vg_ecdsa_sign_ex is: args_ok, begin, attempts from 0,
+ * release. ---- */
+
+/* Signing retries on r = 0 or s = 0 (probability about 2^-256 each); more
+ * than a handful in a row means the arithmetic is broken, so give up. */
+#define VG_ECDSA_MAX_ATTEMPTS 16
+
+/* Stack state of one signature, wiped as a whole by release. Secret. */
+struct vg_ecdsa_sign_state {
+	struct vg_ecdsa_nonce nonce;
+	uint64_t e[VG_EC_MAX_LIMBS];  /* bits2int(digest) mod n */
+	uint64_t k[VG_EC_MAX_LIMBS];  /* the nonce */
+	uint64_t km[VG_EC_MAX_LIMBS]; /* k R mod n, then k^-1 R */
+	uint64_t zi[VG_EC_MAX_LIMBS]; /* 1/Z (Montgomery form) */
+	uint64_t x[VG_EC_MAX_LIMBS];  /* x(k G), Montgomery, then plain */
+	uint64_t r[VG_EC_MAX_LIMBS];
+	uint64_t s[VG_EC_MAX_LIMBS];
+	uint64_t t[VG_EC_MAX_LIMBS];
+	vg_ec_point R;                       /* k G, projective */
+	uint8_t xo[VG_ECDSA_MAX_SCALAR_LEN]; /* int2octets(d) */
+	uint8_t ho[VG_ECDSA_MAX_SCALAR_LEN]; /* bits2octets(digest) */
+	uint8_t out[VG_ECDSA_MAX_SIG_LEN];
+};
+
+/* 1 if vg_ecdsa_sign_ex would accept these arguments, else 0 (public). */
+int vg_ecdsa_sign_args_ok(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
+			  const uint8_t *digest, size_t dlen, const uint8_t *extra,
+			  size_t extra_len, const uint8_t *sig, size_t sig_len);
+/* e from the digest and the RFC 6979 generator's state (arguments
+ * checked by args_ok). */
+void vg_ecdsa_sign_begin(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
+			 struct vg_ecdsa_sign_state *s, const uint8_t *digest, size_t dlen,
+			 const uint8_t *extra, size_t extra_len);
+/* r and s from s->R, s->zi = 1/Z (Montgomery form) and s->km = k^-1 R:
+ * returns 1 if both are non-zero, 0 if the next nonce must be tried
+ * (public, declassified). */
+uint64_t vg_ecdsa_sign_rs(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
+			  struct vg_ecdsa_sign_state *s);
+/* Attempts from..VG_ECDSA_MAX_ATTEMPTS - 1 of the single path: each a
+ * fresh nonce, base_mul, inv2, sign_rs; 1 when one gave r, s != 0, else
+ * 0. */
+uint64_t vg_ecdsa_sign_attempts(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
+				struct vg_ecdsa_sign_state *s, int from);
+/* The fault check (check_full if full, else check_cheap, ANDed with ok)
+ * and the release by mask into sig (2 bytes-per-scalar bytes): 0 or
+ * VG_E_FAULT (sig zeroed). Wipes s and scrubs the stack. */
+int vg_ecdsa_sign_release(const struct vg_ec_impl *f, const vg_ecdsa_key *key,
+			  struct vg_ecdsa_sign_state *s, uint64_t ok, int full, uint8_t *sig);
+
 #endif

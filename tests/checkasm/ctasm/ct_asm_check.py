@@ -102,6 +102,8 @@ RULES = [
     ("vg_p*_jdbl_*", "entry", "rdi rsi", "r, p"),
     ("vg_p*_jmadd_*", "entry", "rdi rsi rdx", "r, p, q"),
     ("vg_p*_jadd_*", "entry", "rdi rsi rdx", "r, p, q"),
+    # (also vg_p256mb_comb_ifma and vg_p384mb_comb_ifma: r is their eight
+    # lanes' output, d their digits)
     ("vg_p*_comb_*", "entry", "rdi rsi rdx", "r, the comb table, d (the digits' address)"),
     ("vg_ec_divsteps1", "entry", "rdi rsi rdx rcx", "m, t, fg, and n: a public step count"),
     ("vg_ec_divsteps2", "entry", "rdi rsi rdx rcx", "m, t, fg, and n: a public step count"),
