@@ -131,16 +131,14 @@ int vgd_request_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, size_t l
 	return VG_ST_OK;
 }
 
-/* ECDSA over a digest: raw r||s from the kernel, then the encoding the
- * request chose (DER unless VG_SIGFMT_RAW). The kernel checked the
- * signature for faults before releasing it. */
-static int ecdsa_sign(const vg_ecdsa_key *ek, uint8_t fmt, const uint8_t *in, size_t len,
-		      uint8_t *out, size_t *out_len, vgd_reason *why)
+/* The reply's ECDSA signature from the kernel's status r and raw r||s:
+ * the encoding the request chose (DER unless VG_SIGFMT_RAW). The kernel
+ * checked the signature for faults before releasing it. */
+static int ecdsa_encode(const vg_ecdsa_key *ek, uint8_t fmt, int r, const uint8_t *raw,
+			uint8_t *out, size_t *out_len, vgd_reason *why)
 {
 	vg_ecdsa_curve curve = vg_ecdsa_key_curve(ek);
 	size_t n = vg_ecdsa_sig_len(curve);
-	uint8_t raw[VG_ECDSA_MAX_SIG_LEN];
-	int r = vg_ecdsa_sign(ek, in, len, raw, n);
 
 	if (r == VG_OK && fmt == VG_SIGFMT_RAW) {
 		memcpy(out, raw, n);
@@ -149,6 +147,15 @@ static int ecdsa_sign(const vg_ecdsa_key *ek, uint8_t fmt, const uint8_t *in, si
 		r = vg_ecdsa_sig_to_der(curve, raw, n, out, VG_PROTO_MAX_RESULT, out_len);
 	}
 	return vgd_status_from_kernel(r, &why->text);
+}
+
+/* ECDSA over a digest, one signature. */
+static int ecdsa_sign(const vg_ecdsa_key *ek, uint8_t fmt, const uint8_t *in, size_t len,
+		      uint8_t *out, size_t *out_len, vgd_reason *why)
+{
+	uint8_t raw[VG_ECDSA_MAX_SIG_LEN];
+	int r = vg_ecdsa_sign(ek, in, len, raw, vg_ecdsa_sig_len(vg_ecdsa_key_curve(ek)));
+	return ecdsa_encode(ek, fmt, r, raw, out, out_len, why);
 }
 
 /* The kernel call of a signature row: in is the message (VG_DATA_MESSAGE)
@@ -325,6 +332,37 @@ int vgd_keyop_ed25519_prepare(const vgd_keyinfo *info, const void *secret, uint8
 	o->msg = data;
 	o->len = len;
 	return VG_ST_OK;
+}
+
+int vgd_keyop_ecdsa_prepare(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8_t alg,
+			    uint8_t tls_role, uint8_t sig_format, const uint8_t *data, size_t len,
+			    vgd_ecdsa_op *o, vgd_reason *why)
+{
+	if ((info->type != VG_KEY_ECDSA_P256 && info->type != VG_KEY_ECDSA_P384) ||
+	    op != VG_OP_SIGN)
+		return -1;
+	int st = vgd_request_check(info, op, alg, len, why);
+	if (st != VG_ST_OK)
+		return st;
+	uint8_t content[VG_TLS13_CONTENT_MAX], digest[VG_DIGEST_MAX_LEN];
+	const vg_alg_info *a;
+	st = sign_input(info, alg, tls_role, sig_format, &a, &data, &len, content, digest, why);
+	if (st != VG_ST_OK)
+		return st;
+	if (a->key_type != info->type || len > sizeof(o->digest))
+		return fail(why, VG_R_ALG_KEY_MISMATCH);
+	o->key = secret;
+	o->fmt = sig_format;
+	o->dlen = len;
+	memcpy(o->digest, data, len);
+	return VG_ST_OK;
+}
+
+int vgd_keyop_ecdsa_finish(const vgd_ecdsa_op *o, int rc, const uint8_t *raw, uint8_t *out,
+			   size_t *out_len, vgd_reason *why)
+{
+	*out_len = 0;
+	return ecdsa_encode(o->key, o->fmt, rc, raw, out, out_len, why);
 }
 
 int vgd_keyop_x25519_prepare(const vgd_keyinfo *info, const void *secret, uint8_t op,

@@ -93,6 +93,28 @@ int vgd_keyop_ed25519_prepare(const vgd_keyinfo *info, const void *secret, uint8
 			      uint8_t alg, uint8_t tls_role, uint8_t sig_format,
 			      const uint8_t *data, size_t len, vgd_ed25519_op *o, vgd_reason *why);
 
+/* An ECDSA signature made ready to run together with others
+ * (vg_ecdsa_sign_mb): the key, the digest it signs (the request's, or in
+ * TLS 1.3 mode the content's) and the encoding the reply wants. None of
+ * it is secret. */
+typedef struct {
+	const void *key; /* the vg_ecdsa_key */
+	uint8_t fmt;     /* SIG_FORMAT: VG_SIGFMT_RAW, or DER */
+	size_t dlen;
+	uint8_t digest[VG_DIGEST_MAX_LEN];
+} vgd_ecdsa_op;
+
+/* The checks of vgd_keyop_run for an ECDSA signature (an ECDSA row, TLS
+ * 1.3 mode included), then the digest: VG_ST_OK with *o ready, the
+ * request's final status (why set), or -1 when it is not one. */
+int vgd_keyop_ecdsa_prepare(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8_t alg,
+			    uint8_t tls_role, uint8_t sig_format, const uint8_t *data, size_t len,
+			    vgd_ecdsa_op *o, vgd_reason *why);
+/* Its status from the kernel's rc and raw r||s, and the reply's
+ * signature in out (VG_PROTO_MAX_RESULT bytes), *out_len, on success. */
+int vgd_keyop_ecdsa_finish(const vgd_ecdsa_op *o, int rc, const uint8_t *raw, uint8_t *out,
+			   size_t *out_len, vgd_reason *why);
+
 /* An X25519 operation made ready to run together with others
  * (vg_x25519_mb): the held scalar and the peer's point. */
 typedef struct {

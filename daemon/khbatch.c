@@ -7,13 +7,15 @@
 
 #include <string.h>
 
+#include "vg/ecdsa_mb.h"
 #include "vg/ed25519_mb.h"
 #include "vg/proto_reason.h"
 #include "vg/rsa_mb.h"
 #include "vg/wipe.h"
 #include "vg/x25519_mb.h"
 
-_Static_assert(VGD_KB_MAX <= VG_RSA_MB_MAX && VGD_KB_MAX <= VG_ED25519_MB_MAX &&
+_Static_assert(VGD_KB_MAX <= VG_RSA_MB_MAX && VGD_KB_MAX <= VG_ECDSA_MB_MAX &&
+		       VGD_KB_MAX <= VG_ED25519_MB_MAX &&
 		       VGD_KB_MAX <= VG_X25519_MB_MAX,
 	       "every family's kernel takes a whole batch");
 _Static_assert(VGD_KREP_REASON_LEN >= VGD_REASON_MAX, "a composed reason fits a record");
@@ -51,6 +53,12 @@ int vgd_khbatch_take(vgd_khbatch *b, const vgd_keyinfo *info, const void *secret
 		kind = VGD_KB_RSA;
 		st = vgd_keyop_rsa_prepare(info, secret, q->op, q->alg, q->role, q->fmt, data,
 					   q->data_len, &b->rsa[b->n[kind]], &why);
+		break;
+	case VG_KEY_ECDSA_P256:
+	case VG_KEY_ECDSA_P384:
+		kind = VGD_KB_ECDSA;
+		st = vgd_keyop_ecdsa_prepare(info, secret, q->op, q->alg, q->role, q->fmt, data,
+					     q->data_len, &b->ec[b->n[kind]], &why);
 		break;
 	case VG_KEY_ED25519:
 		kind = VGD_KB_ED25519;
@@ -93,6 +101,33 @@ static void run_rsa(vgd_khbatch *b)
 		int st = vgd_keyop_rsa_finish(&b->rsa[j], all == 0 ? rc[j] : all, &out_len, &why);
 		vgd_khreply_finish(&b->out[VGD_KB_RSA][j], st, out_len, why.text);
 		vg_wipe(b->rsa[j].in, sizeof(b->rsa[j].in));
+	}
+}
+
+/* ECDSA: vg_ecdsa_sign_mb (the nonces' k G side by side; every
+ * signature still fault-checked alone), then each reply's encoding. */
+static void run_ecdsa(vgd_khbatch *b)
+{
+	const vg_ecdsa_key *keys[VGD_KB_MAX] = {0};
+	const uint8_t *dg[VGD_KB_MAX] = {0};
+	size_t dlen[VGD_KB_MAX] = {0}, slen[VGD_KB_MAX] = {0};
+	uint8_t raw[VGD_KB_MAX][VG_ECDSA_MAX_SIG_LEN];
+	uint8_t *sigs[VGD_KB_MAX] = {0};
+	int rc[VGD_KB_MAX], n = b->n[VGD_KB_ECDSA];
+	for (int j = 0; j < n; j++) {
+		keys[j] = b->ec[j].key;
+		dg[j] = b->ec[j].digest;
+		dlen[j] = b->ec[j].dlen;
+		sigs[j] = raw[j];
+		slen[j] = vg_ecdsa_sig_len(vg_ecdsa_key_curve(keys[j]));
+	}
+	int all = vg_ecdsa_sign_mb(keys, dg, dlen, sigs, slen, (size_t)n, rc);
+	for (int j = 0; j < n; j++) {
+		vgd_reason why = {.text = ""};
+		size_t out_len = 0;
+		int st = vgd_keyop_ecdsa_finish(&b->ec[j], all == 0 ? rc[j] : all, raw[j],
+						b->out[VGD_KB_ECDSA][j].out, &out_len, &why);
+		vgd_khreply_finish(&b->out[VGD_KB_ECDSA][j], st, out_len, why.text);
 	}
 }
 
@@ -143,6 +178,7 @@ void vgd_khbatch_run(vgd_khbatch *b, int kind)
 		return;
 	switch (kind) {
 	case VGD_KB_RSA: run_rsa(b); break;
+	case VGD_KB_ECDSA: run_ecdsa(b); break;
 	case VGD_KB_ED25519: run_ed25519(b); break;
 	case VGD_KB_X25519: run_x25519(b); break;
 	}

@@ -1,7 +1,8 @@
 /* khbatch.h: the keyholder's batches. While a keyholder goes through the
  * records it took from its ring, requests that a multi-buffer kernel can
- * run side by side (RSA private-key operations: vg/rsa_mb.h; Ed25519
- * signatures: vg/ed25519_mb.h; X25519: vg/x25519_mb.h) gather here, one
+ * run side by side (RSA private-key operations: vg/rsa_mb.h; ECDSA
+ * signatures: vg/ecdsa_mb.h; Ed25519 signatures: vg/ed25519_mb.h;
+ * X25519: vg/x25519_mb.h) gather here, one
  * batch per kernel family, and run together when that batch is full or
  * the records are all read. Nothing waits for a request that has not
  * arrived: what the keyholder took at once is the batch, and the kernels
@@ -21,7 +22,7 @@
 /* Requests per batch: what every family's kernel takes in one call. */
 #define VGD_KB_MAX 8
 
-enum { VGD_KB_RSA, VGD_KB_ED25519, VGD_KB_X25519, VGD_KB_KINDS };
+enum { VGD_KB_RSA, VGD_KB_ECDSA, VGD_KB_ED25519, VGD_KB_X25519, VGD_KB_KINDS };
 
 /* A reply record and its result, as the keyholder puts it in its ring. */
 typedef struct {
@@ -33,6 +34,7 @@ typedef struct {
 	int n[VGD_KB_KINDS]; /* requests waiting in each batch */
 	vgd_khreply out[VGD_KB_KINDS][VGD_KB_MAX];
 	vgd_rsa_op rsa[VGD_KB_MAX];
+	vgd_ecdsa_op ec[VGD_KB_MAX];
 	vgd_ed25519_op ed[VGD_KB_MAX];
 	vgd_x25519_op x[VGD_KB_MAX];
 } vgd_khbatch;

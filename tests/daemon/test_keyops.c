@@ -654,8 +654,8 @@ static void krec_set(krec *r, uint64_t job, uint8_t op, uint8_t alg, uint8_t rol
 static void test_khbatch_path(void **state)
 {
 	(void)state;
-	key ed = load("ed25519.pem"), x = load("x25519.pem"), ec = load("ecdsa-p256.pem");
-	ed.info.allow = x.info.allow = ec.info.allow = ALL;
+	key ed = load("ed25519.pem"), x = load("x25519.pem");
+	ed.info.allow = x.info.allow = ALL;
 	static vgd_khbatch b;
 	static krec rec[2 * VGD_KB_MAX];
 	uint8_t want[VGD_RESULT_MAX], m[200];
@@ -688,10 +688,10 @@ static void test_khbatch_path(void **state)
 	}
 	assert_int_equal(b.n[VGD_KB_ED25519], VGD_KB_MAX);
 	assert_int_equal(b.n[VGD_KB_X25519], VGD_KB_MAX);
-	/* not batched: another key type, a failing check */
+	/* not batched: an operation its key has no batch for, failing checks */
 	krec other;
-	krec_set(&other, 200, VG_OP_SIGN, VG_ALG_ECDSA_P256_SHA256, 0, m, 32);
-	assert_int_equal(vgd_khbatch_take(&b, &ec.info, ec.secret, &other.q), -1);
+	krec_set(&other, 200, VG_OP_SIGN, VG_ALG_ED25519, 0, m, 32);
+	assert_int_equal(vgd_khbatch_take(&b, &x.info, x.secret, &other.q), -1);
 	krec_set(&other, 201, VG_OP_SIGN, VG_ALG_ED25519, 0, m, 0);
 	other.q.alg = VG_ALG_RSA_PSS_SHA256;
 	assert_int_equal(vgd_khbatch_take(&b, &ed.info, ed.secret, &other.q), -1);
@@ -727,7 +727,75 @@ static void test_khbatch_path(void **state)
 	}
 	unload(&ed);
 	unload(&x);
-	unload(&ec);
+}
+
+/* ECDSA through the keyholder's batch: P-256 and P-384 keys mixed in one
+ * batch of eight, DER and raw encodings, TLS 1.3 mode; each reply has the
+ * status and the length vgd_keyop_run gives, and verifies (ECDSA is
+ * randomised, so the bytes differ), one with a digest of the wrong
+ * length is refused before the batch. */
+static void test_khbatch_ecdsa(void **state)
+{
+	(void)state;
+	key p256 = load("ecdsa-p256.pem"), p384 = load("ecdsa-p384.pem");
+	p256.info.allow = p384.info.allow = ALL;
+	static vgd_khbatch b;
+	static krec rec[VGD_KB_MAX];
+	uint8_t want[VGD_RESULT_MAX], dg[64], content[200], d2[64];
+	size_t wl;
+	vgd_reason why;
+	memset(&b, 0, sizeof(b));
+	for (int i = 0; i < VGD_KB_MAX; i++) {
+		const key *k = i % 3 == 2 ? &p384 : &p256;
+		int p384k = k == &p384;
+		for (size_t j = 0; j < sizeof(dg); j++)
+			dg[j] = (uint8_t)(i * 17 + j);
+		if (i == 3)
+			krec_set(&rec[i], (uint64_t)i, VG_OP_SIGN, VG_ALG_TLS13, VG_TLS_SERVER, dg, 32);
+		else
+			krec_set(&rec[i], (uint64_t)i, VG_OP_SIGN,
+				 p384k ? VG_ALG_ECDSA_P384_SHA384 : VG_ALG_ECDSA_P256_SHA256, 0, dg,
+				 p384k ? 48 : 32);
+		if (i == 4)
+			rec[i].q.fmt = VG_SIGFMT_RAW;
+		assert_int_equal(vgd_khbatch_take(&b, &k->info, k->secret, &rec[i].q),
+				 VGD_KB_ECDSA);
+	}
+	krec bad;
+	krec_set(&bad, 99, VG_OP_SIGN, VG_ALG_ECDSA_P256_SHA256, 0, dg, 31);
+	assert_int_equal(vgd_khbatch_take(&b, &p256.info, p256.secret, &bad.q), -1);
+	assert_int_equal(b.n[VGD_KB_ECDSA], VGD_KB_MAX);
+	vgd_khbatch_run(&b, VGD_KB_ECDSA);
+	for (int i = 0; i < VGD_KB_MAX; i++) {
+		const key *k = i % 3 == 2 ? &p384 : &p256;
+		const vgd_kreq *q = &rec[i].q;
+		const vgd_khreply *r = &b.out[VGD_KB_ECDSA][i];
+		int st = vgd_keyop_run(&k->info, k->secret, q->op, q->alg, q->role, q->fmt,
+				       (const uint8_t *)(q + 1), q->data_len, want, &wl, &why);
+		assert_int_equal(st, VG_ST_OK);
+		assert_int_equal(r->rep.status, VG_ST_OK);
+		assert_int_equal(r->rep.job, q->job);
+		vg_ecdsa_curve c = k == &p384 ? VG_ECDSA_P384 : VG_ECDSA_P256;
+		size_t n = vg_ecdsa_sig_len(c);
+		uint8_t raw[96];
+		if (q->fmt == VG_SIGFMT_RAW) {
+			assert_int_equal(r->rep.result_len, n);
+			memcpy(raw, r->out, n);
+		} else {
+			assert_int_equal(vg_ecdsa_sig_from_der(c, r->out, r->rep.result_len, raw, n), 0);
+		}
+		const uint8_t *m = (const uint8_t *)(q + 1);
+		size_t ml = q->data_len;
+		if (q->alg == VG_ALG_TLS13) {
+			size_t cl = tls13_content(content, VG_TLS_SERVER, m, ml);
+			vg_sha256(d2, content, cl);
+			m = d2;
+			ml = 32;
+		}
+		assert_int_equal(vg_ecdsa_verify(c, k->info.pub, k->info.pub_len, m, ml, raw, n), 0);
+	}
+	unload(&p256);
+	unload(&p384);
 }
 
 int main(void)
@@ -745,6 +813,7 @@ int main(void)
 		cmocka_unit_test(test_run_rsa),
 		cmocka_unit_test(test_rsa_batch_path),
 		cmocka_unit_test(test_khbatch_path),
+		cmocka_unit_test(test_khbatch_ecdsa),
 		cmocka_unit_test(test_run_x25519),
 		cmocka_unit_test(test_run_ecdsa),
 	};

@@ -40,9 +40,12 @@ static const char *expected(const struct vg_family_table *f, uint32_t features, 
 	return row(f, best)->name;
 }
 
-/* Every "op=variant" of the report line is one vg_kernel_variant gives;
- * every operation of every family is in the line; with check, each
- * operation's variant is the one its family should choose. */
+/* Every "op=variant" of the report line is one vg_kernel_variant gives,
+ * with "+mb" exactly when the operation's batch family "op-mb" runs
+ * other than its C row (its operation then has no pair of its own);
+ * every operation of every family is in the line, itself or folded so;
+ * with check, each operation's variant is the one its family should
+ * choose. */
 static void check_report(int check, uint32_t features, int c_only)
 {
 	char line[256], *save = NULL;
@@ -51,12 +54,21 @@ static void check_report(int check, uint32_t features, int c_only)
 
 	snprintf(line, sizeof(line), "%s", vg_kernel_variants());
 	for (char *p = strtok_r(line, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(p, '=');
+		char *eq = strchr(p, '='), mb[64];
 		assert_non_null(eq);
 		*eq = 0;
+		char *plus = strstr(eq + 1, "+mb");
+		if (plus)
+			*plus = 0;
 		assert_string_equal(vg_kernel_variant(p), eq + 1);
 		assert_string_not_equal(eq + 1, "?");
-		pairs++;
+		snprintf(mb, sizeof(mb), "%s-mb", p);
+		const char *mv = vg_kernel_variant(mb);
+		if (plus)
+			assert_true(strcmp(mv, "c") != 0 && strcmp(mv, "?") != 0);
+		else
+			assert_true(strcmp(mv, "c") == 0 || strcmp(mv, "?") == 0);
+		pairs += 1 + (strcmp(mv, "?") != 0); /* op-mb, folded in or not */
 	}
 	for (size_t k = 0; vg_dispatch_family(k, &f) == 0; k++) {
 		char o[128], *s2 = NULL;
