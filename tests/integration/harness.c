@@ -47,8 +47,8 @@ int vgt_write_config(vgt_daemon *d, const char *globals, const char *keys)
 	if (!f)
 		return -1;
 	/* Started as root (as the tests are), vgd runs its front as a user
-	 * of its own, which must exist: nobody does everywhere (README
-	 * advises a dedicated user, vgd-front, for real use). */
+	 * of its own, which must exist: nobody does everywhere (vgd.conf(5):
+	 * front_user, default vgd-front, a dedicated user for real use). */
 	fprintf(f, "socket = %s\nkeyholders = 2\nlog_level = debug\nfront_user = nobody\n%s\n%s\n",
 		d->sock, globals ? globals : "", keys ? keys : "");
 	if (fclose(f) != 0)
