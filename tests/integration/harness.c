@@ -205,7 +205,13 @@ vg_client *vgt_start_client(vgt_daemon *d, int testhooks)
 {
 	if (vgt_setup(d, NULL, vgt_default_keys) < 0 || vgt_start(d, testhooks, NULL) < 0)
 		return NULL;
-	return vg_client_new(d->sock);
+	vg_client *c = vg_client_new(d->sock);
+	/* Not the default 5 s: on a loaded machine, under the sanitizers, a
+	 * pipelined burst of RSA requests can take longer, and these tests
+	 * are not about timeouts (those that are set their own). */
+	if (c)
+		vg_client_set_timeout(c, 60000);
+	return c;
 }
 
 int vgt_log_count(const vgt_daemon *d, const char *needle)
