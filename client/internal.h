@@ -121,8 +121,8 @@ struct vg_client {
 
 #define VGC_RBUF_SIZE (2 * VG_PROTO_MAX_FRAME)
 /* A blocking call's spin before it sleeps: longer than a same-CPU round
- * trip through vgd for ping, Ed25519, ECDSA and X25519 (README,
- * Performance, "A blocking call spins before it sleeps"). */
+ * trip through vgd for ping, Ed25519, ECDSA and X25519 (daemon/DESIGN-cpu.md,
+ * "A blocking call spins before it sleeps"). */
 #define VGC_SPIN_US_DEFAULT 100
 #define VGC_SPIN_US_MAX 1000000
 #define VGC_MAX_SLOTS 65535u

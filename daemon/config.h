@@ -1,4 +1,5 @@
-/* config.h: vgd's configuration file (format in README "Configuration").
+/* config.h: vgd's configuration file (format in vgd.conf(5),
+ * doc/man/vgd.conf.5.scd).
  * Nothing here is secret: the config names key files, never holds keys. */
 #ifndef VGD_CONFIG_H
 #define VGD_CONFIG_H

@@ -1,6 +1,5 @@
 /* cpus.h: which CPUs vgd may run on, and pinning a keyholder to one of
- * them (README "Performance", daemon/DESIGN-cpu.md: a request stays on
- * one CPU). Nothing secret. */
+ * them (daemon/DESIGN-cpu.md: a request stays on one CPU). Nothing secret. */
 #ifndef VGD_CPUS_H
 #define VGD_CPUS_H
 

@@ -61,7 +61,8 @@
  * not limited by max_inflight). It is larger than the biggest reply and
  * than what the socket itself holds, so a client that reads keeps the
  * connection streaming. All connections together are bounded by
- * max_reply_buffers (vgd_front_conn_no_room; README "Memory"). */
+ * max_reply_buffers (vgd_front_conn_no_room; doc/design.md, "Memory of
+ * the front"). */
 #define CONN_OUT_HIGH (256u << 10)
 /* A connection over max_connections or its uid's share is held (never
  * read) for one to two VGD_HOLD_MS rounds before it is refused, so that

@@ -143,7 +143,8 @@ static int lookup_user(const char *setting, const char *user, const char *group,
  * and with a uid other than the keyholders' it cannot signal them even
  * if its seccomp filter were bypassed. Not root: everything runs as we
  * do (systemd's unit gives vgd one unprivileged user and no way to
- * change it; README's security section says what that leaves). */
+ * change it; doc/security.md, "Under the shipped vgd.service", says what
+ * that leaves). */
 /* May we change users? Root with CAP_SETUID and CAP_SETGID (uid 0 in a
  * sandbox without capabilities may not, and is treated as any user). */
 static int can_change_user(void)
@@ -166,7 +167,7 @@ static int resolve_users(sup *s)
 			vgd_warn("not root: running as uid %u, not as user '%s'",
 				 (unsigned)geteuid(), c->user);
 		vgd_info("no privilege to change users: the front runs as uid %u like the "
-			 "keyholders (README: Security)",
+			 "keyholders (doc/security.md)",
 			 (unsigned)geteuid());
 		return 0;
 	}

@@ -139,7 +139,7 @@ int vgd_sup_spawn_keyholder(sup *s, int slot)
 			vgd_sandbox_exit(1);
 		}
 		/* Its own copy of the keys, locked by itself: locks are not
-		 * inherited across fork (README: keyholders mlock their keys).
+		 * inherited across fork (doc/design.md, "Keys": they are locked).
 		 * Before the privilege drop, so RLIMIT_MEMLOCK of the user it
 		 * drops to does not matter, and before the filter. */
 		vgd_keystore_lock(&s->ks);

@@ -56,10 +56,11 @@ static const struct {
 	{EACCES, "EACCES",
 	 "this process may not use the socket: its user must be in the socket's group "
 	 "(vgd-clients), or reach it through a path made for it; HAProxy's user/group "
-	 "settings drop supplementary groups (see the vgd docs: haproxy.md)"},
+	 "settings drop supplementary groups (/usr/share/doc/vgd/doc/haproxy.md)"},
 	{ENOENT, "ENOENT",
 	 "no socket at that path: vgd (vgd.socket) is not running, or a chroot hides the "
-	 "path (HAProxy's chroot needs the socket bind-mounted inside it: haproxy.md)"},
+	 "path (HAProxy's chroot needs the socket bind-mounted inside it: "
+	 "/usr/share/doc/vgd/doc/haproxy.md)"},
 	{ECONNREFUSED, "ECONNREFUSED", "nothing listens there: vgd is not running"},
 	{EAGAIN, "EAGAIN", "vgd's listen queue is full: vgd is overloaded or stopped"},
 	{ENOTDIR, "ENOTDIR", "a component of the path is not a directory: check the socket path"},

@@ -87,7 +87,7 @@ void vgh_vgd_cpu(pid_t supervisor, uint64_t ns[VGH_VGD_NROLES])
 				comm[0] = 0;
 			fclose(f);
 		}
-		/* The children name themselves (README: vgd-front, vgd-keyholder). */
+		/* The children name themselves (vgd(8): vgd-front, vgd-keyholder). */
 		int role = strncmp(comm, "vgd-front", 9) == 0        ? VGH_VGD_FRONT
 			   : strncmp(comm, "vgd-keyholder", 13) == 0 ? VGH_VGD_KEYHOLDERS
 								     : VGH_VGD_SUPERVISOR;

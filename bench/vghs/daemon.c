@@ -34,7 +34,7 @@ static int write_configs(vgh_daemon *d, const char *keys_dir, const char *provid
 	int n = snprintf(conf, sizeof(conf),
 			 "socket = %s\nkeyholders = 0\nlog_level = warning\nmax_inflight = 128\n"
 			 /* Started as root, vgd wants a user of its own for the
-			  * front (README "Users"); a temporary bench uses nobody,
+			  * front (vgd.conf(5), front_user); a temporary bench uses nobody,
 			  * as vgload does. */
 			 "front_user = nobody\n",
 			 d->sock);

@@ -37,6 +37,7 @@
 #define NS 1e9
 #define DRAIN_NS 1000000000u /* a saturation phase's drain, at most */
 #define START_NS 5000000000u /* one server's or vgd's start, at most */
+#define CHECK_RETRY_S 10.0    /* --check: the longest phase a row that measured nothing gets */
 
 typedef struct {
 	double seconds;
@@ -66,6 +67,7 @@ typedef struct {
 	uint64_t *lat_ns; /* handshake latencies of the low-load phases, pooled */
 	size_t nlat, lat_cap;
 	int verified;
+	int phases; /* phases run, retries (--check) included */
 	char first_error[200];
 } row;
 
@@ -400,16 +402,17 @@ typedef struct {
 	sigcost costs[16]; /* by index in vgh_keys, the last timing */
 } run_ctx;
 
-static int run_phase(run_ctx *x, const vgh_server *s, int tls13, int sat, row *w)
+static int run_phase(run_ctx *x, const vgh_server *s, int tls13, int sat, double seconds, row *w)
 {
 	const options *o = x->o;
+	w->phases++;
 	int in_vgd = s->mode != VGH_INPROC;
 	sampler smp = {.srv = s, .d = x->d, .with_vgd = in_vgd};
 	/* Read for in-process phases too: vgd must sign nothing then. */
 	long long signs0 = vgh_daemon_signs(x->d);
 	uint64_t pz0 = 0, sub0 = 0, infl = 0;
 	int prov = in_vgd && vgh_provider_counters(x->d, &pz0, &sub0, &infl) == 0;
-	uint64_t t = vgh_now_ns(), len = (uint64_t)(o->seconds * NS);
+	uint64_t t = vgh_now_ns(), len = (uint64_t)(seconds * NS);
 	vgh_phase p = {.port = s->port,
 		       .host = s->host,
 		       .ca_file = s->cert,
@@ -584,7 +587,7 @@ static void print_row(const options *o, int kind, const vgh_key *k, int tls13, i
  * phase). */
 static const char *row_insane(const options *o, int mode, const row *w)
 {
-	uint64_t phases = (uint64_t)o->rounds * 2;
+	uint64_t phases = (uint64_t)w->phases;
 	if (w->done == 0)
 		return "no handshake completed in a saturation window";
 	if (w->nlat == 0)
@@ -603,6 +606,32 @@ static const char *row_insane(const options *o, int mode, const row *w)
 	if (mode == VGH_VGD_ASYNC && (!w->have_prov || w->pauses < w->completed / 2))
 		return "the async jobs did not pause for vgd";
 	return NULL;
+}
+
+/* --check: a row whose phases measured nothing (no handshake in a
+ * saturation window, none at low load) runs that phase again, each time
+ * twice as long, up to CHECK_RETRY_S: on a loaded machine a short phase
+ * can end before the first handshake does. A server that never completes
+ * one still fails the check, only later. */
+static void retry_empty(run_ctx *x, const vgh_server *s, int kind, const vgh_key *k, int tls13,
+			int mode, row *w)
+{
+	const options *o = x->o;
+	for (int sat = 1; sat >= 0; sat--) {
+		double len = o->seconds;
+		while ((sat ? w->done == 0 : w->nlat == 0) && len < CHECK_RETRY_S) {
+			len = 2 * len < CHECK_RETRY_S ? 2 * len : CHECK_RETRY_S;
+			fprintf(stderr,
+				"vghs: %s %s TLS %s %s: no handshake %s; again in a %.1f s phase\n",
+				vgh_server_names[kind], k->name, tls13 ? "1.3" : "1.2",
+				vgh_mode_names[mode], sat ? "in the saturation window" : "at low load",
+				len);
+			if (run_phase(x, s, tls13, sat, len, w) < 0) {
+				x->failed = 1;
+				return;
+			}
+		}
+	}
 }
 
 /* One key on one server: start every mode's server, alternate their
@@ -644,9 +673,12 @@ static void run_key(run_ctx *x, int kind, const vgh_key *k)
 			for (int sat = 1; sat >= 0; sat--)
 				for (int i = 0; i < nm; i++) {
 					int m = (i + r) % nm;
-					if (run_phase(x, &srv[m], tls13, sat, &w[m]) < 0)
+					if (run_phase(x, &srv[m], tls13, sat, o->seconds, &w[m]) < 0)
 						x->failed = 1;
 				}
+		if (o->check)
+			for (int m = 0; m < nm; m++)
+				retry_empty(x, &srv[m], kind, k, tls13, modes[m], &w[m]);
 		for (int m = 0; m < nm; m++) {
 			print_row(o, kind, k, tls13, modes[m], &w[m], m ? &w[0] : NULL, &c);
 			free(w[m].lat_ns);
@@ -702,7 +734,7 @@ static void print_intro(const options *o, const vgh_daemon *d, double bound_s)
 		"vghs: %s, %ld CPUs, load average %.2f; %s; %s\n"
 		"vghs: %d worker(s)/thread(s) per server, %d connections at saturation, %.1f s "
 		"phases x %d rounds, %d handshakes at low load; load generator: %d process(es), "
-		"%s%s; at most %.0f s\n",
+		"%s%s; at most %.0f s (and --check's retries)\n",
 		model, sysconf(_SC_NPROCESSORS_ONLN), load, OpenSSL_version(OPENSSL_VERSION),
 		h.server[0] ? h.server : "vgd ?", o->so.workers, o->conns, o->seconds, o->rounds,
 		o->lat_count, o->client_procs, o->client_cpu >= 0 ? "pinned" : "unpinned",

@@ -54,8 +54,9 @@ static int port_open(int port)
 	return ok;
 }
 
-/* The key reference a server names instead of the key (README, "Use with
- * nginx"): PEM around the base64 of the key's URI. */
+/* The key reference a server names instead of the key (doc/nginx.md, "A
+ * key reference instead of the private key"): PEM around the base64 of the
+ * key's URI. */
 static int write_keyref(const char *name, FILE *o)
 {
 	static const char b64[] =

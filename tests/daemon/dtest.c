@@ -216,12 +216,14 @@ int dt_children_named(const vgt_daemon *d, const char *comm, pid_t *pids, int ca
 
 int dt_wait_children(const vgt_daemon *d, const char *comm, int n, pid_t not_this, pid_t *pids)
 {
-	for (int i = 0; i < 100; i++) {
+	long long deadline = dt_now_ms() + DT_WAIT_MIN_MS;
+	for (;;) {
 		if (dt_children_named(d, comm, pids, 8) == n && (not_this == 0 || pids[0] != not_this))
 			return n;
+		if (dt_now_ms() > deadline)
+			return -1;
 		usleep(50000);
 	}
-	return -1;
 }
 
 long dt_proc_status(pid_t pid, const char *field)
@@ -290,7 +292,7 @@ long long dt_stat_on(int fd, const char *name)
 
 int dt_wait_log(const vgt_daemon *d, const char *needle, int min_count, int timeout_ms)
 {
-	long long deadline = dt_now_ms() + timeout_ms;
+	long long deadline = dt_now_ms() + (timeout_ms > DT_WAIT_MIN_MS ? timeout_ms : DT_WAIT_MIN_MS);
 	for (;;) {
 		if (vgt_log_count(d, needle) >= min_count)
 			return 1;

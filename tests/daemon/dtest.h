@@ -43,7 +43,7 @@ long dt_raise_nofile(void);
 /* Pids of the daemon's children whose /proc/PID/comm is comm
  * ("vgd-keyholder", "vgd-front"); returns the count. */
 int dt_children_named(const vgt_daemon *d, const char *comm, pid_t *pids, int cap);
-/* Wait (up to 5 s) until exactly n children are named comm and, unless
+/* Wait (up to 30 s) until exactly n children are named comm and, unless
  * not_this is 0, the first of them is not not_this (a restarted one);
  * their pids go to pids (room for 8). Returns n, or -1 on timeout. */
 int dt_wait_children(const vgt_daemon *d, const char *comm, int n, pid_t not_this, pid_t *pids);
@@ -57,7 +57,11 @@ long long dt_stat(const char *sock, const char *name);
 /* The same over an open raw connection (the stats request uses id 0x57a7). */
 long long dt_stat_on(int fd, const char *name);
 
-/* Poll until cond(d) is true or timeout_ms passes; returns 1/0. */
+/* Poll until the log holds needle min_count times, or timeout_ms passes
+ * (at least DT_WAIT_MIN_MS: every caller waits for something that must
+ * come, and on a loaded machine it can come late; a longer wait only
+ * delays a failure); returns 1/0. */
+#define DT_WAIT_MIN_MS 30000
 int dt_wait_log(const vgt_daemon *d, const char *needle, int min_count, int timeout_ms);
 
 /* Run vgd with argv (NULL-terminated, argv[0] ignored), capturing stdout

@@ -47,8 +47,8 @@ int vgt_write_config(vgt_daemon *d, const char *globals, const char *keys)
 	if (!f)
 		return -1;
 	/* Started as root (as the tests are), vgd runs its front as a user
-	 * of its own, which must exist: nobody does everywhere (README
-	 * advises a dedicated user, vgd-front, for real use). */
+	 * of its own, which must exist: nobody does everywhere (vgd.conf(5):
+	 * front_user, default vgd-front, a dedicated user for real use). */
 	fprintf(f, "socket = %s\nkeyholders = 2\nlog_level = debug\nfront_user = nobody\n%s\n%s\n",
 		d->sock, globals ? globals : "", keys ? keys : "");
 	if (fclose(f) != 0)
@@ -205,7 +205,13 @@ vg_client *vgt_start_client(vgt_daemon *d, int testhooks)
 {
 	if (vgt_setup(d, NULL, vgt_default_keys) < 0 || vgt_start(d, testhooks, NULL) < 0)
 		return NULL;
-	return vg_client_new(d->sock);
+	vg_client *c = vg_client_new(d->sock);
+	/* Not the default 5 s: on a loaded machine, under the sanitizers, a
+	 * pipelined burst of RSA requests can take longer, and these tests
+	 * are not about timeouts (those that are set their own). */
+	if (c)
+		vg_client_set_timeout(c, 60000);
+	return c;
 }
 
 int vgt_log_count(const vgt_daemon *d, const char *needle)

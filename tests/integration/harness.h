@@ -40,8 +40,8 @@ void vgt_cleanup(vgt_daemon *d);
 /* vgt_stop, the log to stderr if it did not stop cleanly, vgt_cleanup.
  * Returns 0 if the daemon stopped cleanly, -1 otherwise. */
 int vgt_finish(vgt_daemon *d);
-/* vgt_setup with the default keys, vgt_start, and a client of it; NULL
- * if any step fails. */
+/* vgt_setup with the default keys, vgt_start, and a client of it (with a
+ * 60 s timeout); NULL if any step fails. */
 vg_client *vgt_start_client(vgt_daemon *d, int testhooks);
 /* Number of times needle occurs in the daemon's log so far. */
 int vgt_log_count(const vgt_daemon *d, const char *needle);

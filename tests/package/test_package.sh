@@ -8,6 +8,7 @@
 #     (units in /usr/lib/systemd/system, the provider in OpenSSL's modules
 #     directory, the library with its SONAME link, the symbols file listing
 #     exactly the library's exports, /etc/vgd/vgd.conf a conffile);
+#     README.md and doc/*.md where the links of README.md find them;
 #  3. systemd-analyze verify on the packaged units;
 #  4. the packages extracted (dpkg -x) into a throwaway root: the
 #     maintainer script applied there with DPKG_ROOT (accounts created,
@@ -80,7 +81,7 @@ MODDIR=$(openssl version -m | sed -n 's/^MODULESDIR: "\(.*\)"$/\1/p')
 has vgd /usr/sbin/vgd /usr/bin/vgctl /usr/lib/systemd/system/vgd.service \
 	/usr/lib/systemd/system/vgd.socket /usr/lib/sysusers.d/vgd.conf /usr/lib/tmpfiles.d/vgd.conf \
 	/etc/vgd/vgd.conf /usr/share/doc/vgd/examples/vgd.conf.example /usr/share/doc/vgd/README.md \
-	/usr/share/doc/vgd/nginx.md /usr/share/doc/vgd/haproxy.md /usr/share/vgd/certbot-deploy-hook \
+	/usr/share/vgd/certbot-deploy-hook \
 	/usr/share/man/man8/vgd.8.gz /usr/share/man/man1/vgctl.1.gz /usr/share/man/man5/vgd.conf.5.gz
 has libvgclient2 "/usr/lib/$MA/libvgclient.so.2"
 has libvgclient-dev /usr/include/vgclient.h "/usr/lib/$MA/libvgclient.a" "/usr/lib/$MA/libvgclient.so" \
@@ -105,6 +106,32 @@ LIB="$R/usr/lib/$MA"
 	ok "libvgclient.so -> libvgclient.so.2 (dev)" || fail "libvgclient.so (dev link)"
 readelf -d "$LIB/libvgclient.so.2.0.0" | grep -q 'SONAME.*\[libvgclient\.so\.2\]' &&
 	ok "SONAME libvgclient.so.2" || fail "SONAME is not libvgclient.so.2"
+
+# The documents: README.md and every doc/*.md of the tree, uncompressed and
+# laid out as in the tree, so that every relative link in them resolves
+# where they are installed, except the links README.md says lead into the
+# source tree only (client/, protocol/, bench/, daemon/, CONTRIBUTING.md,
+# NEWS). A link to a manual page's source (doc/man/) fails: those are
+# installed as manual pages.
+DOC=/usr/share/doc/vgd
+for f in "$SRC"/doc/*.md; do
+	has vgd "$DOC/doc/${f##*/}"
+done
+links=0
+for md in "$R$DOC/README.md" "$R$DOC"/doc/*.md; do
+	dir=$(dirname "$md")
+	for l in $(grep -o '\]([^)]*)' "$md" | sed 's/^\](//; s/)$//; s/#.*//' | sort -u); do
+		case "$l" in '' | *://* | mailto:*) continue ;; esac
+		t=$(realpath -m "$dir/$l")
+		case "${t#"$R$DOC"/}" in
+		client/* | protocol/* | bench/* | daemon/* | CONTRIBUTING.md | NEWS) continue ;;
+		esac
+		links=$((links + 1))
+		[ -f "$t" ] || fail "${md#"$R"}: link $l does not resolve where it is installed"
+	done
+done
+[ "$links" -gt 10 ] && ok "the $links links of the installed README.md and doc/*.md resolve" ||
+	fail "only $links links checked in the installed documents"
 
 # The symbols file names every exported symbol (with its version) and
 # nothing else; shlibs dependencies are computed from it.

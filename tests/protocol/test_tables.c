@@ -368,7 +368,7 @@ static void test_digests(void **state)
 static void test_bit_names(void **state)
 {
 	(void)state;
-	/* The words of the config's `allow =` (README) and of hello's CAPS
+	/* The words of the config's `allow =` (vgd.conf(5)) and of hello's CAPS
 	 * (PROTOCOL.md 6.1). */
 	assert_string_equal(vg_allow_name(VG_ALLOW_SIGN), "sign");
 	assert_string_equal(vg_allow_name(VG_ALLOW_SIGN_TLS13), "tls13");

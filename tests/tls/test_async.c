@@ -267,6 +267,19 @@ static int setup(void **state)
 		return -1;
 	setenv("VGD_SOCKET", T.d.sock, 1);
 	OSSL_PROVIDER_set_default_search_path(NULL, provdir);
+	/* The provider's timeout a minute, not its default 5 s: on a loaded
+	 * machine the 48 jobs test_pipelined submits while vgd is stopped can
+	 * wait longer than that, and no test here is about the timeout. */
+	char cnf[400];
+	snprintf(cnf, sizeof(cnf), "%s/openssl.cnf", T.d.dir);
+	FILE *f = fopen(cnf, "w");
+	if (!f)
+		return -1;
+	fputs("openssl_conf = init\n[init]\nproviders = provs\n[provs]\nvgd = vgd_sect\n"
+	      "[vgd_sect]\ntimeout = 60000\nactivate = 1\n",
+	      f);
+	if (fclose(f) != 0 || OSSL_LIB_CTX_load_config(NULL, cnf) != 1)
+		return -1;
 	T.deflt = OSSL_PROVIDER_load(NULL, "default");
 	T.vgd = OSSL_PROVIDER_load(NULL, "vgd");
 	if (!T.deflt || !T.vgd)

@@ -694,7 +694,8 @@ static int write_openssl_cnf(void)
 	return 0;
 }
 
-/* The README's shell one-liner, so the documented format is tested. */
+/* doc/nginx.md's shell one-liner (step 5), so the documented format is
+ * tested. */
 static int write_keyref(const char *uri, const char *file)
 {
 	char cmd[1200], out[400];
