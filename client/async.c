@@ -207,13 +207,11 @@ static int submit_slot(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_
 
 int vgc_submit(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb, void *arg)
 {
-	vgc_hint_ask(c, rq->op); /* its hello goes ahead of this request */
+	vg_request h; /* the CPU hint's hello goes ahead of this request */
+	if (vgc_hint_hello(c, rq->op, &h) &&
+	    submit_slot(c, &h, NULL, vgc_hint_caps_done, NULL, 1) == 0)
+		c->cpu_hint = CPU_HINT_ASKED;
 	return submit_slot(c, rq, cb, icb, arg, 0);
-}
-
-int vgc_submit_own(vg_client *c, const vg_request *rq, vgc_icb icb)
-{
-	return submit_slot(c, rq, NULL, icb, NULL, 1);
 }
 
 static void run_cb(vg_client *c, vg_client_cb cb, vgc_icb icb, void *arg, int st,

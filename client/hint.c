@@ -2,7 +2,8 @@
  * Whether a connection's daemon takes it is learnt from one hello per
  * connection, sent by the library itself ahead of the first request that
  * could carry it, from a synchronous or an asynchronous call alike, and
- * not waited for. That hello is the library's own request: the caller owes
+ * not waited for (async.c sends it; this file says when, and reads its
+ * answer). That hello is the library's own request: the caller owes
  * no callback for it and vg_client_pending() does not count it. A request
  * sent again on a new connection goes without the hint, since the daemon
  * there may be an older one that would refuse the item. */
@@ -16,9 +17,12 @@ static uint32_t be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* The hint's hello answered (or failed: then the hint stays off until the
- * next connection). CAPS is a 4-byte item of the reply. */
-static void caps_done(vg_client *c, void *arg, int st, const vg_reply *rep, const char *reason)
+void vgc_hint_learn(vg_client *c, uint32_t caps)
+{
+	c->cpu_hint = caps & VG_CAP_CPU_HINT ? CPU_HINT_YES : CPU_HINT_NO;
+}
+
+void vgc_hint_caps_done(vg_client *c, void *arg, int st, const vg_reply *rep, const char *reason)
 {
 	(void)arg;
 	(void)reason;
@@ -33,18 +37,12 @@ static void caps_done(vg_client *c, void *arg, int st, const vg_reply *rep, cons
 	vgc_hint_learn(c, caps);
 }
 
-void vgc_hint_learn(vg_client *c, uint32_t caps)
+int vgc_hint_hello(vg_client *c, uint8_t op, vg_request *hello)
 {
-	c->cpu_hint = caps & VG_CAP_CPU_HINT ? CPU_HINT_YES : CPU_HINT_NO;
-}
-
-void vgc_hint_ask(vg_client *c, uint8_t op)
-{
-	if (c->state != CS_UP || c->cpu_hint != CPU_HINT_UNKNOWN || !vgc_op_takes_cpu(op))
-		return;
-	vg_request h;
-	if (vgc_req_key(&h, VG_OP_HELLO, NULL) == 0 && vgc_submit_own(c, &h, caps_done) == 0)
-		c->cpu_hint = CPU_HINT_ASKED;
+	if (c->state != CS_UP || c->cpu_hint != CPU_HINT_UNKNOWN || !vgc_op_takes_cpu(op) ||
+	    vgc_req_key(hello, VG_OP_HELLO, NULL) != 0)
+		return 0;
+	return 1;
 }
 
 void vgc_hint_strip(struct vgc_req *r)

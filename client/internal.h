@@ -149,20 +149,26 @@ VGC_HIDDEN int vgc_conn_read_wait(vg_client *c);
 VGC_HIDDEN void vgc_conn_set_rcvtimeo(vg_client *c);
 
 /* async.c */
+/* A caller's request; ahead of it, when hint.c says so, the library's
+ * own hello (which completes through its icb only, and counts neither in
+ * vg_client_pending() nor among the callbacks run). */
 VGC_HIDDEN int vgc_submit(vg_client *c, const vg_request *rq, vg_client_cb cb, vgc_icb icb,
 			  void *arg);
-/* The library's own request: completes through icb only, and counts
- * neither in vg_client_pending() nor among the callbacks run. */
-VGC_HIDDEN int vgc_submit_own(vg_client *c, const vg_request *rq, vgc_icb icb);
 VGC_HIDDEN int vgc_process(vg_client *c);
 /* The request's encoded frame (in the slot or allocated). */
 VGC_HIDDEN const uint8_t *vgc_req_frame(const struct vgc_req *r);
 VGC_HIDDEN void vgc_drop_all(vg_client *c);
 
 /* hint.c */
-/* Before a request of op: once per connection, the hello that learns
- * whether the daemon takes CLIENT_CPU (sets c->cpu_hint). */
-VGC_HIDDEN void vgc_hint_ask(vg_client *c, uint8_t op);
+/* Before a request of op: 1 with *hello built when the hello that learns
+ * whether the daemon takes CLIENT_CPU should go first (once per
+ * connection; async.c sends it as the library's own request, with
+ * vgc_hint_caps_done as its completion, and marks c->cpu_hint asked),
+ * else 0. */
+VGC_HIDDEN int vgc_hint_hello(vg_client *c, uint8_t op, vg_request *hello);
+/* That hello's completion: its CAPS, or the hint off on a failure. */
+VGC_HIDDEN void vgc_hint_caps_done(vg_client *c, void *arg, int st, const vg_reply *rep,
+				   const char *reason);
 /* A hello's CAPS, read by hint.c's or the caller's hello. */
 VGC_HIDDEN void vgc_hint_learn(vg_client *c, uint32_t caps);
 /* Remove CLIENT_CPU from r's frame: it goes to a new connection. */
