@@ -31,6 +31,7 @@ static volatile int stop_clients;
 typedef struct {
 	int index;
 	long done, failed;
+	long poisoned; /* INTERNAL replies: requests that met two keyholder deaths */
 	char why[256];
 } client_res;
 
@@ -45,7 +46,9 @@ static void *sync_client(void *arg)
 		size_t sl = 0;
 		int ml = snprintf((char *)m, sizeof(m), "client %d request %ld", r->index, i);
 		int e = vg_client_sign(c, "ed", VGC_ALG_ED25519, m, (size_t)ml, sig, sizeof(sig), &sl);
-		if (e != 0 || !vt_verify(ED, VGC_ALG_ED25519, m, (size_t)ml, sig, sl)) {
+		if (e == VGC_E_INTERNAL) {
+			r->poisoned++; /* checked against vgd's requests.poisoned */
+		} else if (e != 0 || !vt_verify(ED, VGC_ALG_ED25519, m, (size_t)ml, sig, sl)) {
 			r->failed++;
 			snprintf(r->why, sizeof(r->why), "request %ld: %s", i,
 				 e ? vg_client_errmsg(c) : "signature does not verify");
@@ -102,6 +105,12 @@ static void *pipe_client(void *arg)
 			uint32_t i = rep.id - first;
 			uint8_t m[32];
 			int ml = snprintf((char *)m, sizeof(m), "pipe %u", rep.id);
+			if (i < B && !seen[i] && rep.status == VG_ST_INTERNAL) {
+				seen[i]++;
+				r->poisoned++; /* checked against vgd's requests.poisoned */
+				__atomic_add_fetch(&r->done, 1, __ATOMIC_RELAXED);
+				continue;
+			}
 			if (i >= B || seen[i]++ || rep.status != VG_ST_OK ||
 			    !vt_verify(ED, VGC_ALG_ED25519, m, (size_t)ml, rep.result, rep.result_len)) {
 				r->failed++;
@@ -176,7 +185,7 @@ static void test_keyholders_killed(void **state)
 	}
 	usleep(300000);
 	stop_clients = 1;
-	long total = 0;
+	long total = 0, poisoned = 0;
 	for (int i = 0; i < NC; i++) {
 		pthread_join(th[i], NULL);
 		if (res[i].failed)
@@ -184,9 +193,19 @@ static void test_keyholders_killed(void **state)
 				 res[i].why);
 		assert_true(res[i].done > 0);
 		total += res[i].done;
+		poisoned += res[i].poisoned;
 	}
-	printf("# %d keyholders killed; %ld requests, all answered once and verified\n", killed,
-	       total);
+	/* A request that was with two keyholders as they died is answered
+	 * INTERNAL (the poison rule, PROTOCOL.md): the wait above makes that
+	 * rare, but a loaded machine can still line two kills up on one
+	 * retried request. Every such reply must be one vgd counted as
+	 * poisoned, and they stay few; every other reply verified. */
+	long long counted = dt_stat(d->sock, "requests.poisoned");
+	printf("# %d keyholders killed; %ld requests, all answered once: %ld verified, %ld "
+	       "poisoned (vgd counted %lld)\n",
+	       killed, total, total - poisoned, poisoned, counted);
+	assert_int_equal(poisoned, counted);
+	assert_true(poisoned <= KILLS);
 	assert_int_equal(killed, KILLS);
 	assert_true(dt_wait_log(d, "killed by signal 9", KILLS, 5000));
 	/* All restarted, and counted. */
