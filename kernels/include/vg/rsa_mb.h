@@ -20,7 +20,9 @@
  * eight lanes per half size, so 4 operations cost one batch and 8 two.
  * Per signature against vg_rsa_private (AMD EPYC Zen 5, ifma rows, thread
  * CPU time, loaded machine): RSA-2048 about 0.9 at 2 operations, 0.6 at
- * 3, 0.42-0.49 at 4 and 8; RSA-3072 0.78 and RSA-4096 0.6-0.9 at 4 and 8.
+ * 3, 0.42-0.49 at 4 and 8; RSA-3072 0.64-0.69 and RSA-4096 0.68-0.77 at
+ * 8 (vgbench --filter '^rsa(3072|4096)-private' --seconds 40, runs 2-4 of
+ * the table in doc/performance.md).
  * Operations a batch would not pay for (past the last full batch: fewer
  * than 2 at 2048, fewer than 4 at 3072 and 4096) run one at a time inside
  * the call, so calling it with any count is never much slower than
