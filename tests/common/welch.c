@@ -2,7 +2,9 @@
 #include "welch.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void vgt_welch_add(vgt_welch *w, int cls, double x)
 {
@@ -29,4 +31,32 @@ static int cmp_u64(const void *a, const void *b)
 void vgt_sort_u64(uint64_t *v, size_t n)
 {
 	qsort(v, n, sizeof(v[0]), cmp_u64);
+}
+
+double vgt_welch_cropped(const uint64_t *cycles, const int *cls, size_t n)
+{
+	static const double crops[] = {1.0, 0.9, 0.75, 0.5};
+	uint64_t *sorted = malloc(n * sizeof(*sorted));
+	if (!sorted || n == 0) {
+		free(sorted);
+		return -1;
+	}
+	memcpy(sorted, cycles, n * sizeof(*sorted));
+	vgt_sort_u64(sorted, n);
+	double worst = 0;
+	for (size_t k = 0; k < sizeof(crops) / sizeof(crops[0]); k++) {
+		uint64_t limit = sorted[(size_t)(crops[k] * (double)(n - 1))];
+		vgt_welch w;
+		memset(&w, 0, sizeof(w));
+		for (size_t i = 0; i < n; i++)
+			if (cycles[i] <= limit)
+				vgt_welch_add(&w, cls[i], (double)cycles[i]);
+		double t = vgt_welch_t(&w);
+		printf("crop %.2f: n = %.0f/%.0f, mean %.0f/%.0f cycles, t = %.2f\n", crops[k],
+		       w.n[0], w.n[1], w.mean[0], w.mean[1], t);
+		if (fabs(t) > worst)
+			worst = fabs(t);
+	}
+	free(sorted);
+	return worst;
 }

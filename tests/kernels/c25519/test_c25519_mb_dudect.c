@@ -16,7 +16,6 @@
  * only if the test detects it: the statistics are live. Exits 77
  * (skipped) when the CPU lacks the ifma tier or the build its assembly.
  * Not secret: test data. */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,15 +29,13 @@
 
 #define SAMPLES 2000   /* both classes; ~0.1 s */
 #define THRESHOLD 10.0 /* dudect's "definitely not constant time" bound */
-#define NCROP 4
 #define LANES VG_C25519_MB_LANES
 
-static const double crops[NCROP] = {1.0, 0.9, 0.75, 0.5};
 
 int main(int argc, char **argv)
 {
 	int control = 0, ed = 0;
-	static uint64_t cycles[SAMPLES], sorted[SAMPLES];
+	static uint64_t cycles[SAMPLES];
 	static int cls[SAMPLES];
 	static uint8_t k[LANES][32], u[LANES][32], out[LANES][32], in[SAMPLES][LANES][32];
 	uint8_t *outp[LANES];
@@ -98,22 +95,9 @@ int main(int argc, char **argv)
 		cycles[i] = __rdtsc() - t0;
 	}
 
-	memcpy(sorted, cycles, sizeof(sorted));
-	vgt_sort_u64(sorted, SAMPLES);
-	double worst = 0;
-	for (int c = 0; c < NCROP; c++) {
-		uint64_t limit = sorted[(size_t)(crops[c] * (SAMPLES - 1))];
-		vgt_welch w;
-		memset(&w, 0, sizeof(w));
-		for (int i = 0; i < SAMPLES; i++)
-			if (cycles[i] <= limit)
-				vgt_welch_add(&w, cls[i], (double)cycles[i]);
-		double t = vgt_welch_t(&w);
-		printf("crop %.2f: n = %.0f/%.0f, mean %.0f/%.0f cycles, t = %.2f\n", crops[c],
-		       w.n[0], w.n[1], w.mean[0], w.mean[1], t);
-		if (fabs(t) > worst)
-			worst = fabs(t);
-	}
+	double worst = vgt_welch_cropped(cycles, cls, SAMPLES);
+	if (worst < 0)
+		return 1;
 	printf("%s: max |t| = %.2f (threshold %.1f)%s\n", ed ? "ed25519 [r]B" : "x25519", worst,
 	       THRESHOLD, control ? " [control]" : "");
 	if (control)

@@ -13,7 +13,6 @@
  * only if the test detects it: the statistics are live. Exits 77
  * (skipped) when the CPU lacks the ifma tier or the build its assembly.
  * Not secret: test scalars. */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,12 +26,10 @@
 
 #define SAMPLES 2000   /* both classes; ~16 us each (P-384 ~50): 0.1 s (0.3 s) */
 #define THRESHOLD 10.0 /* dudect's "definitely not constant time" bound */
-#define NCROP 4
 #define LANES VG_EC_MB_LANES
 #define MAXN VG_EC_MAX_LIMBS
 #define MAXROWS VG_EC_MB_MAX_ROWS
 
-static const double crops[NCROP] = {1.0, 0.9, 0.75, 0.5};
 
 /* a < b on N limbs */
 static int lt(const uint64_t *a, const uint64_t *b, size_t N)
@@ -46,7 +43,7 @@ static int lt(const uint64_t *a, const uint64_t *b, size_t N)
 int main(int argc, char **argv)
 {
 	int control = 0, p384 = 0;
-	static uint64_t cycles[SAMPLES], sorted[SAMPLES];
+	static uint64_t cycles[SAMPLES];
 	static int cls[SAMPLES];
 	static int8_t d[2][MAXROWS * LANES], in[SAMPLES][MAXROWS * LANES];
 	static vg_ec_point r[LANES];
@@ -115,22 +112,9 @@ int main(int argc, char **argv)
 		cycles[i] = __rdtsc() - t0;
 	}
 
-	memcpy(sorted, cycles, sizeof(sorted));
-	vgt_sort_u64(sorted, SAMPLES);
-	double worst = 0;
-	for (int k = 0; k < NCROP; k++) {
-		uint64_t limit = sorted[(size_t)(crops[k] * (SAMPLES - 1))];
-		vgt_welch w;
-		memset(&w, 0, sizeof(w));
-		for (int i = 0; i < SAMPLES; i++)
-			if (cycles[i] <= limit)
-				vgt_welch_add(&w, cls[i], (double)cycles[i]);
-		double t = vgt_welch_t(&w);
-		printf("crop %.2f: n = %.0f/%.0f, mean %.0f/%.0f cycles, t = %.2f\n", crops[k],
-		       w.n[0], w.n[1], w.mean[0], w.mean[1], t);
-		if (fabs(t) > worst)
-			worst = fabs(t);
-	}
+	double worst = vgt_welch_cropped(cycles, cls, SAMPLES);
+	if (worst < 0)
+		return 1;
 	printf("max |t| = %.2f (threshold %.1f)%s%s\n", worst, THRESHOLD, p384 ? " P-384" : "",
 	       control ? " [control]" : "");
 	if (control)
