@@ -44,6 +44,7 @@ static const char *const tag_names[VG_T_MAX + 1] = {
 	[VG_T_SERVER] = "server",
 	[VG_T_SIG_FORMAT] = "sig-format",
 	[VG_T_CLIENT_CPU] = "client-cpu",
+	[VG_T_DIRECT] = "direct",
 };
 
 /* Index a sparse name table; the bounds check comes before any access. */

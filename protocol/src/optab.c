@@ -14,8 +14,10 @@ static const char unknown_name[] = "unknown";
 static const vg_op_info ops[VG_OP_MAX + 1] = {
 	[VG_OP_HELLO] = {
 		.op = VG_OP_HELLO, .name = "hello", .kind = VG_OPK_LOCAL,
+		.req = { [VG_T_DIRECT] = VG_RULE_OPT },
 		.rep = { [VG_T_VERSION] = VG_RULE_SOME, [VG_T_CAPS] = VG_RULE_REQ,
-			 [VG_T_LIMIT] = VG_RULE_REQ, [VG_T_SERVER] = VG_RULE_OPT },
+			 [VG_T_LIMIT] = VG_RULE_REQ, [VG_T_SERVER] = VG_RULE_OPT,
+			 [VG_T_DIRECT] = VG_RULE_OPT },
 	},
 	[VG_OP_PING] = {
 		.op = VG_OP_PING, .name = "ping", .kind = VG_OPK_LOCAL,
@@ -144,6 +146,7 @@ static const struct bit_name {
 	{ VG_CAP_RSA, "rsa" },
 	{ VG_CAP_ECDSA, "ecdsa" },
 	{ VG_CAP_CPU_HINT, "cpu-hint" },
+	{ VG_CAP_DIRECT, "direct" },
 };
 
 static const char *bit_name(const struct bit_name *t, size_t n, uint32_t bit)

@@ -265,6 +265,7 @@ static const uint8_t tag_kind[VG_T_MAX + 1] = {
 	[VG_T_SERVER] = K_STR,
 	[VG_T_SIG_FORMAT] = K_U8,
 	[VG_T_CLIENT_CPU] = K_U32,
+	[VG_T_DIRECT] = K_U64,
 };
 
 /* 1 if a known fixed-width tag has the wrong length. */
@@ -423,6 +424,12 @@ int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const c
 			   (uint32_t)got[VG_T_CLIENT_CPU].val[1] << 16 |
 			   (uint32_t)got[VG_T_CLIENT_CPU].val[2] << 8 | got[VG_T_CLIENT_CPU].val[3];
 		req->has_cpu = 1;
+	}
+	if (seen & BIT(VG_T_DIRECT)) {
+		/* The slot layout the client speaks; the front grants a slot
+		 * only for the one it has (vg/direct.h). */
+		for (int i = 0; i < 8; i++)
+			req->direct = req->direct << 8 | got[VG_T_DIRECT].val[i];
 	}
 	if (seen & BIT(VG_T_DATA)) {
 		it = got[VG_T_DATA];
@@ -664,6 +671,7 @@ static const uint8_t reply_place[VG_T_MAX + 1] = {
 	[VG_T_LIM_MAX_FRAME] = P_LIMIT,
 	[VG_T_LIM_MAX_INFLIGHT] = P_LIMIT,
 	[VG_T_SERVER] = P_TOP,
+	[VG_T_DIRECT] = P_TOP,
 };
 
 /* Tags that may repeat at the top level; every other known tag appears

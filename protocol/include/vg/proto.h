@@ -98,7 +98,9 @@ enum vg_tag {
 	VG_T_SERVER = 20,    /* string: daemon name and version */
 	VG_T_SIG_FORMAT = 21,/* u8 enum vg_sig_format (sign with an ECDSA ALG) */
 	VG_T_CLIENT_CPU = 22,/* u32: the CPU the client sent from, a hint (VG_CAP_CPU_HINT) */
-	VG_T_MAX = 22,
+	VG_T_DIRECT = 23,    /* u64: hello asks for a direct slot (the layout version,
+			      * vg/direct.h) / grants one (its lease); VG_CAP_DIRECT */
+	VG_T_MAX = 23,
 };
 
 /* Signature algorithms: wire values. What each one is (key type, hash,
@@ -158,6 +160,7 @@ enum vg_cap {
 	VG_CAP_RSA = 1u << 4,
 	VG_CAP_ECDSA = 1u << 5, /* ECDSA P-256/P-384 keys and the SIG_FORMAT item */
 	VG_CAP_CPU_HINT = 1u << 6, /* the CLIENT_CPU request item */
+	VG_CAP_DIRECT = 1u << 7,   /* direct slots (vg/direct.h, PROTOCOL.md 6.11) */
 };
 
 typedef struct {
@@ -228,6 +231,7 @@ typedef struct {
 	uint8_t tls_role;                    /* 0 if absent */
 	uint8_t sig_format;                  /* enum vg_sig_format, 0 if absent */
 	int has_cpu;                         /* CLIENT_CPU present: cpu holds it */
+	uint64_t direct;                     /* DIRECT (hello): layout version, 0 if absent */
 	uint32_t cpu;
 	const uint8_t *data;                 /* points into the frame body */
 	size_t data_len;
