@@ -7,6 +7,7 @@
  *   uids = 0, 33     gids = 33
  * Every error names the line. Nothing here is secret. */
 #include "config.h"
+#include "direct.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -35,6 +36,7 @@ void vgd_config_defaults(vgd_config *cfg)
 	snprintf(cfg->socket_path, sizeof(cfg->socket_path), "%s", VG_DEFAULT_SOCKET);
 	cfg->socket_mode = 0660;
 	cfg->keyholders = 0;
+	cfg->direct_slots = 8;
 	cfg->pin_keyholders = 1;
 	cfg->follow_clients = 1; /* see daemon/DESIGN-cpu.md (3) */
 	cfg->max_connections = 1024;
@@ -219,6 +221,7 @@ static int set_global(vgd_config *cfg, const char *k, const char *v)
 		long min, max, scale;
 	} ints[] = {
 		{"keyholders", offsetof(vgd_config, keyholders), 0, VGD_KH_MAX, 1},
+		{"direct_slots", offsetof(vgd_config, direct_slots), 0, VGD_DIRECT_MAX, 1},
 		{"max_connections", offsetof(vgd_config, max_connections), 1, 1000000, 1},
 		{"max_inflight", offsetof(vgd_config, max_inflight), 1, VG_PROTO_MAX_INFLIGHT, 1},
 		{"max_queue", offsetof(vgd_config, max_queue), 1, 1000000, 1},

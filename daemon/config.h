@@ -54,6 +54,7 @@ typedef struct {
 	char front_user[64];  /* the front when started as root: its own user */
 	char front_group[64];
 	int keyholders;       /* 0: one per CPU vgd may run on */
+	int direct_slots;     /* direct slots per keyholder (direct.h); 0: none */
 	int pin_keyholders;   /* 1: keyholder slot i runs only on the i-th allowed CPU */
 	int follow_clients;   /* 1: the front moves to the CPU CLIENT_CPU hints name */
 	int max_connections;

@@ -392,6 +392,10 @@ int vgd_front_main(const vgd_front_args *a)
 		f->kh_ring_fd[i] = -1;
 	for (int i = 0; i < f->nkh; i++)
 		f->kh_cpu[i] = a->kh_cpu ? a->kh_cpu[i] : -1;
+	if (vgd_front_direct_init(f, a->direct, a->ndirect) < 0) {
+		vgd_err("cannot set up the direct slots");
+		return 1;
+	}
 	for (int i = 0; i < f->nkh; i++)
 		if (a->kh_fds[i] >= 0)
 			vgd_front_kh_attach(f, i, a->kh_fds[i], a->kh_rings[i]);

@@ -5,6 +5,7 @@
 #define VGD_FRONT_H
 
 #include "config.h"
+#include "direct.h"
 #include "keystore.h"
 
 typedef struct {
@@ -18,6 +19,8 @@ typedef struct {
 	unsigned generation;
 	int ncpus; /* CPUs vgd may run on (read before the sandbox: sysconf opens /sys) */
 	const int *kh_cpu; /* per slot: the CPU its keyholder is pinned to, or -1 */
+	const vgd_direct *direct; /* direct slots of keyholder slots [0, ndirect) */
+	int ndirect;
 } vgd_front_args;
 
 /* Connections the front holds, unread, over max_connections before it

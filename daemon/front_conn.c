@@ -310,6 +310,7 @@ void vgd_front_conn_close(front *f, conn *c)
 	close(c->fd);
 	c->fd = -1;
 	f->nconns--;
+	vgd_front_direct_release(f, c);
 	if (f->nheld)
 		vgd_front_schedule(f); /* room for a held connection */
 	vgd_front_uid_closed(f, c);

@@ -177,6 +177,8 @@ struct conn {
 		      * frames may wait in in[], so it stays set until
 		      * front_read.c reads on */
 	int eof;     /* client finished sending: close once answered */
+	int has_direct; /* holds direct slot (dk, di) (front_direct.c) */
+	int dk, di;
 	uint64_t last_active_ms;
 	uint64_t partial_since_ms;
 };
@@ -199,6 +201,14 @@ struct front {
 	int kh_ring_fd[VGD_KH_MAX]; /* a slot's ring, received before its channel */
 	int nkh;
 	int kh_cpu[VGD_KH_MAX]; /* the CPU slot i's keyholder is pinned to, or -1 */
+	/* Direct slots (front_direct.c): the supervisor's regions (their
+	 * directories mapped, their slots' descriptors), which connection
+	 * holds each slot, and where the next grant starts looking. */
+	const vgd_direct *direct;
+	int ndirect;
+	conn *(*dheld)[VGD_DIRECT_MAX];
+	unsigned direct_rr;
+	uint64_t lease_next;
 	khchan *retiring[VGD_KH_PROCS_MAX];
 	int nretiring;
 	/* Jobs waiting for a keyholder: retries and jobs a keyholder's ring
@@ -394,5 +404,21 @@ void vgd_front_q_remove(jobq *q, job *j);
 job *vgd_front_job_alloc(jobpool *p);
 void vgd_front_job_free(jobpool *p, job *j);
 unsigned vgd_front_q_drop_owner(jobq *q, jobpool *p, const conn *owner);
+
+/* front_direct.c */
+/* Start: no lease of an earlier front's connections holds any more. */
+int vgd_front_direct_init(front *f, const vgd_direct *d, int n);
+/* A direct slot for c (a hello's DIRECT): its lease and descriptor, or -1
+ * when none is free for c's uid. */
+int vgd_front_direct_grant(front *f, conn *c, uint64_t *lease, int *fd);
+/* c's slot, if any, is free again; its lease no longer holds. */
+void vgd_front_direct_release(front *f, conn *c);
+/* Send a reply frame with fd attached (SCM_RIGHTS) on its first byte;
+ * what the socket does not take at once is queued. 0, or -1 (nothing
+ * sent). */
+int vgd_front_direct_send(conn *c, const uint8_t *frame, long n, int fd);
+/* The direct slots' counts, added to the front's stats. */
+uint64_t vgd_front_direct_count(const front *f, int op, int errors);
+uint64_t vgd_front_direct_other(const front *f, int which); /* 0 held, 1 refused, 2 poisoned */
 
 #endif

@@ -11,6 +11,7 @@
 #include "keyops.h"
 #include "log.h"
 #include "vg/cpu.h"
+#include "vg/direct.h"
 #include "vg/proto_reason.h"
 #include "vg/proto_tables.h"
 #include "vg_config.h"
@@ -63,10 +64,12 @@ static long encode_stats(front *f, const conn *c, uint32_t id)
 		const vgd_op_stats *o = &f->stats.op[op];
 		char name[64];
 		const char *on = info->name;
+		/* With the direct slots' requests, which the keyholders count
+		 * (their latency is the client's to see). */
 		snprintf(name, sizeof(name), "%s.count", on);
-		put_stat(&w, name, o->count);
+		put_stat(&w, name, o->count + vgd_front_direct_count(f, op, 0));
 		snprintf(name, sizeof(name), "%s.errors", on);
-		put_stat(&w, name, o->errors);
+		put_stat(&w, name, o->errors + vgd_front_direct_count(f, op, 1));
 		if (info->latency) {
 			static const struct { const char *n; double p; } pct[] = {
 				{"p50_us", 50}, {"p90_us", 90}, {"p99_us", 99}, {"p999_us", 99.9}};
@@ -89,6 +92,9 @@ static long encode_stats(front *f, const conn *c, uint32_t id)
 	put_stat(&w, "requests.unknown_key", s->unknown_key);
 	put_stat(&w, "requests.retried", s->retries);
 	put_stat(&w, "requests.poisoned", s->poisoned);
+	put_stat(&w, "direct.slots_held", vgd_front_direct_other(f, 0));
+	put_stat(&w, "direct.refused", vgd_front_direct_other(f, 1));
+	put_stat(&w, "direct.poisoned", vgd_front_direct_other(f, 2));
 	/* Keyholders attached and serving now, not the configured number:
 	 * a slot whose keyholder is down or being replaced does not count. */
 	uint64_t live = 0;
@@ -151,11 +157,20 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 {
 	vg_writer w;
 	uint8_t op = rq->op;
+	uint64_t lease = 0;
+	int dfd = -1;
 	vg_frame_begin(&w, f->frame, sizeof(f->frame), op | VG_OP_REPLY, VG_ST_OK, rq->id);
 	switch (op) {
 	case VG_OP_HELLO:
 		vg_put_u8(&w, VG_T_VERSION, VG_PROTO_VERSION);
-		vg_put_u32(&w, VG_T_CAPS, vg_caps());
+		vg_put_u32(&w, VG_T_CAPS, vg_caps() | (f->ndirect ? VG_CAP_DIRECT : 0));
+		/* A direct slot, for a client that speaks its layout, and
+		 * only as the first thing on the connection: the descriptor
+		 * rides on this reply's first byte, so no reply may be queued
+		 * before it. Without one the client stays on the socket. */
+		if (rq->direct == VG_DIRECT_VERSION && vgd_front_conn_out_pending(c) == 0 &&
+		    vgd_front_direct_grant(f, c, &lease, &dfd) == 0)
+			vg_put_u64(&w, VG_T_DIRECT, lease);
 		vg_put_open(&w, VG_T_LIMIT);
 		vg_put_u32(&w, VG_T_LIM_MAX_FRAME, VG_PROTO_MAX_FRAME);
 		vg_put_u32(&w, VG_T_LIM_MAX_INFLIGHT, (uint32_t)f->lim.max_inflight);
@@ -211,6 +226,14 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 		return;
 	}
 	vgd_stats_record(&f->stats, op, VG_ST_OK, vgd_now_us() - t0);
+	if (dfd >= 0) {
+		if (vgd_front_direct_send(c, f->frame, n, dfd) < 0) {
+			/* Nothing went: the connection is unusable. */
+			vgd_front_direct_release(f, c);
+			c->closing = 1;
+		}
+		return;
+	}
 	vgd_front_conn_send(c, f->frame, n);
 }
 

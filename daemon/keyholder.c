@@ -11,10 +11,13 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "keyops.h"
+#include "khdirect.h"
 #include "khring.h"
 #include "log.h"
 #include "khbatch.h"
@@ -175,7 +178,11 @@ typedef struct {
 	vgd_khring *r;
 	int fd; /* the channel socket: doorbell out, the front's close in */
 	unsigned req_tail, rep_head;
+	vgd_khdirect dk; /* its direct slots (khdirect.h) */
 } khside;
+
+/* Records per pass: the ring's, then one per direct slot at most. */
+#define KH_PASS_MAX (VGD_KH_RING + VGD_DIRECT_MAX)
 
 /* Put replies [0, n) in the reply ring, publish them, ring the front's
  * doorbell unless it is already rung, then wipe them: X25519 shared
@@ -183,9 +190,15 @@ typedef struct {
  * kept to its depth: it is broken or not ours to serve). */
 static int send_replies(khside *h, reply *r, int n)
 {
-	int ok = 0;
+	int ok = 0, ring = 0;
 	unsigned rep_tail = atomic_load_explicit(&h->r->rep_tail, memory_order_acquire);
 	for (int i = 0; i < n && ok == 0; i++) {
+		if (r[i].rep.job & VGD_JOB_DIRECT) {
+			/* A direct slot's: straight to its client. */
+			vgd_khdirect_reply(&h->dk, &r[i].rep, r[i].out);
+			continue;
+		}
+		ring++;
 		if (h->rep_head - rep_tail >= VGD_KH_RING) {
 			ok = -1;
 			break;
@@ -200,6 +213,8 @@ static int send_replies(khside *h, reply *r, int n)
 		vg_wipe(r[i].out, r[i].rep.result_len);
 	if (ok < 0)
 		return -1;
+	if (!ring)
+		return 0;
 	atomic_store(&h->r->rep_head, h->rep_head);
 	/* Paired with the front clearing rung before it reads rep_head
 	 * (khring.c, vgd_khring_doorbell): either it sees these replies or
@@ -241,6 +256,30 @@ static int answer_pings(int sfd)
 	return sfd;
 }
 
+/* Sleep until the ring's head moves, a direct slot publishes, the
+ * direct slots change hands, or VGD_KH_PING_POLL_MS pass: one
+ * futex_waitv (Linux 5.16) on every word. 0, or -1 on the timeout. */
+static int sleep_all(khside *h)
+{
+	struct futex_waitv w[2 + 2 + VGD_DIRECT_MAX];
+	w[0] = (struct futex_waitv){.val = h->req_tail,
+				    .uaddr = (uint64_t)(uintptr_t)&h->r->req_head,
+				    .flags = FUTEX_32};
+	int n = 1 + vgd_khdirect_waitv(&h->dk, w + 1, (int)(sizeof(w) / sizeof(w[0])) - 1);
+	if (n == 1)
+		return vgd_khring_wait(h->r, h->req_tail, VGD_KH_PING_POLL_MS);
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += VGD_KH_PING_POLL_MS / 1000;
+	ts.tv_nsec += (long)(VGD_KH_PING_POLL_MS % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	long r = syscall(SYS_futex_waitv, w, (unsigned)n, 0, &ts, CLOCK_MONOTONIC);
+	return r >= 0 || errno == EAGAIN ? 0 : -1;
+}
+
 /* Wait for requests: 1 when there are some, 0 after a quiet interval
  * (the caller answers pings), -1 when the front closed the channel. The
  * flag kh_asleep, set before the last look at req_head, pairs with the
@@ -253,10 +292,12 @@ static int wait_requests(khside *h)
 	if (atomic_load(&h->r->closing))
 		return -1;
 	atomic_store(&h->r->kh_asleep, 1);
+	int work = vgd_khdirect_sleep_begin(&h->dk);
 	int r = 1;
-	if (atomic_load(&h->r->req_head) == h->req_tail && !atomic_load(&h->r->closing) &&
-	    vgd_khring_wait(h->r, h->req_tail, VGD_KH_PING_POLL_MS) < 0)
+	if (!work && atomic_load(&h->r->req_head) == h->req_tail && !atomic_load(&h->r->closing) &&
+	    sleep_all(h) < 0)
 		r = front_closed(h->fd) ? -1 : 0;
+	vgd_khdirect_sleep_end(&h->dk);
 	atomic_store(&h->r->kh_asleep, 0);
 	return r;
 }
@@ -283,13 +324,26 @@ static int take_requests(khside *h, uint8_t in[][VGD_KREQ_MAX], size_t len[])
 	return (int)n;
 }
 
-int vgd_keyholder_main(vgd_keystore *ks, vgd_khring *ring, int fd, int sfd)
+/* A direct record's shape beyond check_request's: what the codec checks
+ * of the ring's requests before the front makes them records (the
+ * operation's DATA rule). */
+static int direct_data_ok(const vgd_kreq *q)
 {
-	static uint8_t in[VGD_KH_RING][VGD_KREQ_MAX];
-	static reply out[VGD_KH_RING];
+	const vg_op_info *o = vg_op_get(q->op);
+	return o->data_by_alg ? vg_alg_data_len_ok(q->alg, q->data_len)
+			      : q->data_len >= o->data_min && q->data_len <= o->data_max;
+}
+
+int vgd_keyholder_main(vgd_keystore *ks, vgd_khring *ring, vgd_direct *direct, uint32_t self,
+		       int fd, int sfd)
+{
+	static uint8_t in[KH_PASS_MAX][VGD_KREQ_MAX];
+	static reply out[KH_PASS_MAX];
 	static vgd_khbatch kb;
-	size_t len[VGD_KH_RING];
-	khside h = {.r = ring, .fd = fd};
+	size_t len[KH_PASS_MAX];
+	static khside h;
+	h = (khside){.r = ring, .fd = fd};
+	vgd_khdirect_init(&h.dk, direct, self);
 	int status = 0;
 	uint64_t pinged = 0;
 #ifdef VGD_TEST_HOOKS
@@ -305,22 +359,33 @@ int vgd_keyholder_main(vgd_keystore *ks, vgd_khring *ring, int fd, int sfd)
 			sfd = answer_pings(sfd);
 			pinged = now_ms;
 		}
+		vgd_khdirect_claim(&h.dk);
 		int w = wait_requests(&h);
 		if (w < 0)
 			break; /* the front closed the channel: exit */
 		if (w == 0)
 			continue;
-		int n = take_requests(&h, in, len);
-		if (n < 0) {
+		vgd_khdirect_claim(&h.dk);
+		int nring = take_requests(&h, in, len);
+		if (nring < 0) {
 			vgd_err("invalid request ring from the front; exiting");
 			status = 1;
 			break;
 		}
+		int n = nring + vgd_khdirect_take(&h.dk, in + nring, len + nring, KH_PASS_MAX - nring);
 		int held = 0, bad = 0;
 		uint64_t first = 0;
 		for (int i = 0; i < n && !bad; i++) {
 			const vgd_kreq *q;
-			if (!check_request(in[i], len[i], &q)) {
+			if (i >= nring) {
+				/* A direct slot's record: the client's to get wrong. */
+				const vgd_kreq *d = (const vgd_kreq *)in[i];
+				if (!check_request(in[i], len[i], &q) || !direct_data_ok(q)) {
+					vgd_khdirect_refuse(&h.dk, d->job, VG_ST_BAD_INPUT,
+							    "invalid direct request");
+					continue;
+				}
+			} else if (!check_request(in[i], len[i], &q)) {
 				vgd_err("invalid record from the front; exiting");
 				bad = 1;
 				break;
@@ -378,6 +443,8 @@ int vgd_keyholder_main(vgd_keystore *ks, vgd_khring *ring, int fd, int sfd)
 			break;
 		}
 	}
+	/* Whatever was taken is answered: the slots go to the next one. */
+	vgd_khdirect_release(&h.dk);
 	vg_wipe(out, sizeof(out));
 	/* Wipe and unmap the keys; the rest of the process image goes with
 	 * _exit (free() could need brk, which the filter forbids). */

@@ -60,7 +60,10 @@ typedef struct {
 
 /* The keyholder: take request records from its ring and put replies in
  * it (memory mapped before the filter; khring.h), sleep on the ring's
- * futex (FUTEX_WAIT only: the front is the one that wakes), ring the
+ * futex (FUTEX_WAIT), and with its direct slots (direct.h, memory also
+ * mapped before the filter) sleep on all of them at once (futex_waitv)
+ * and wake a client waiting for its reply (FUTEX_WAKE, which only wakes
+ * sleepers on a word; it passes nothing), ring the
  * front's doorbell (write) and see the front close (recvfrom) on its
  * channel socket, answer the supervisor's pings and report a violation on
  * its own channel (recvfrom, write), log to stderr (write), random salt
@@ -77,6 +80,8 @@ static const rule keyholder_rules[] = {
 	IF1(write, EQ(0, 2)),
 	IF1(write, IS_FD(0, V_REPORT_FD)),
 	IF1(futex, EQ(1, FUTEX_WAIT)),
+	IF1(futex, EQ(1, FUTEX_WAKE)),
+	ANY(futex_waitv),
 	ANY(getrandom),    ANY(getpid),       ANY(clock_gettime),
 	ANY(munlock),      ANY(munmap),       ANY(rt_sigreturn),
 	ANY(exit),         ANY(exit_group),
@@ -90,9 +95,14 @@ static const rule keyholder_rules[] = {
  * descriptors; requests go to the keyholders and replies come back
  * through shared rings (khring.h: mmap of the ring a channel arrives
  * with, futex to wake a keyholder, recv of its doorbell). It receives
- * descriptors only on its control channel (recvmsg there) and passes
- * none: no sendmsg, sendmmsg or recvmmsg, whose message headers are
- * memory seccomp cannot read. Memory is never executable: mmap and
+ * descriptors only on its control channel (recvmsg there). It passes one
+ * kind: a direct slot's memfd to the client it grants it (sendmsg with
+ * SCM_RIGHTS, front_direct.c). seccomp cannot read a message header, so
+ * a subverted front could pass any descriptor it holds: its keyholder
+ * channels and rings, the slots, the listening socket. None of them is
+ * or leads to key material, and each only lets the receiver ask for the
+ * signatures the subverted front could ask for itself. No sendmmsg or
+ * recvmmsg. Memory is never executable: mmap and
  * mprotect without PROT_EXEC. fcntl only reads and sets descriptor flags, never
  * O_ASYNC, and no F_SETOWN/F_SETSIG (which would let it deliver signals).
  * libevent creates its
@@ -103,6 +113,7 @@ static const rule keyholder_rules[] = {
 static const rule front_rules[] = {
 	ANY(read),          ANY(write),          ANY(writev),
 	ANY(recvfrom),      ANY(sendto),         ANY(accept4),
+	ANY(sendmsg),
 	ANY(close),
 	IF1(recvmsg, IS_FD(0, V_REPORT_FD)),
 	ANY(getsockopt),

@@ -76,7 +76,8 @@ static void on_sigterm(evutil_socket_t sig, short what, void *arg)
  * if we may, else serve fewer connections and say so. */
 static int front_fd_budget(sup *s)
 {
-	rlim_t reserve = 3u * (rlim_t)s->nslots + 32u + VGD_FRONT_HELD_MAX;
+	rlim_t reserve = 3u * (rlim_t)s->nslots + 32u + VGD_FRONT_HELD_MAX +
+			 (rlim_t)s->nslots * (1u + (rlim_t)s->cfg->direct_slots);
 	rlim_t need = (rlim_t)s->cfg->max_connections + reserve;
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
@@ -209,6 +210,21 @@ static void plan_cpus(sup *s, const vgd_config *cfg)
 		s->kh_cpu[i] = pin ? cpus[i % n] : -1;
 }
 
+/* The direct slots (direct.h) of every keyholder slot, made once: a
+ * reload that adds keyholders gives the new ones none. */
+static int make_direct(sup *s)
+{
+	int n = s->cfg->direct_slots;
+	s->ndirect = n > 0 ? s->nslots : 0;
+	for (int i = 0; i < s->ndirect; i++) {
+		if (vgd_direct_create(&s->direct[i], n) < 0 || vgd_direct_map(&s->direct[i], 0) < 0) {
+			vgd_err("direct slots: %s", strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int vgd_supervisor_main(vgd_config *cfg)
 {
 	static sup S; /* the supervisor's state: one per process */
@@ -250,7 +266,7 @@ int vgd_supervisor_main(vgd_config *cfg)
 		return 1;
 
 	plan_cpus(s, cfg);
-	if (front_fd_budget(s) < 0)
+	if (front_fd_budget(s) < 0 || make_direct(s) < 0)
 		return 1;
 	for (int i = 0; i < s->nslots; i++)
 		if (vgd_sup_spawn_keyholder(s, i) < 0)

@@ -98,6 +98,15 @@ static void reap_front(sup *s, pid_t pid, int st)
 static void reap_keyholder(sup *s, child *k, int st)
 {
 	vgd_sup_child_unwatch(k);
+	if (k->slot >= 0 && k->slot < s->ndirect) {
+		/* Its direct slots go to the next keyholder of the slot, which
+		 * answers what this one took and did not answer (direct.h). */
+		uint32_t pid = (uint32_t)k->pid;
+		vgd_ddir *d = s->direct[k->slot].dir;
+		if (__atomic_compare_exchange_n(&d->owner, &pid, 0, 0, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			vgd_direct_wake(&d->owner);
+	}
 	int current = k->gen == s->gen && !s->stopping;
 	int clean = WIFEXITED(st) && WEXITSTATUS(st) == 0;
 	if (died_of_violation(st))

@@ -28,6 +28,7 @@
 #include <sys/types.h>
 
 #include "config.h"
+#include "direct.h"
 #include "keystore.h"
 #include "ratelog.h"
 #include "record.h"
@@ -87,6 +88,10 @@ struct sup {
 	int kh_cpu[VGD_KH_MAX];
 	int pending_fds[VGD_KH_MAX];   /* channels made before the front exists */
 	int pending_rings[VGD_KH_MAX]; /* and their rings (memfds, khring.h) */
+	/* Direct slots of the keyholder slots that existed at start
+	 * (direct.h), kept for the daemon's life; the directories mapped. */
+	vgd_direct direct[VGD_KH_MAX];
+	int ndirect;
 	uint64_t restarts, front_restarts, violations, hung, dropped;
 	/* crash-loop brake: restarts in the current one-second window, and
 	 * the pause the brake imposes next (doubles while the loop goes on) */

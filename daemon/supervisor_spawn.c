@@ -123,8 +123,18 @@ int vgd_sup_spawn_keyholder(sup *s, int slot)
 		int pin = s->kh_cpu[slot] >= 0 ? vgd_cpu_pin(s->kh_cpu[slot]) : 0;
 		/* A name operators (ps, top) and tests can tell apart. */
 		(void)prctl(PR_SET_NAME, "vgd-keyholder", 0, 0, 0);
-		int keep[] = {sv[1], sc[1], mfd};
-		close_fds_except(keep, 3);
+		int keep[3 + 1 + VGD_DIRECT_MAX];
+		int nk = 0;
+		keep[nk++] = sv[1];
+		keep[nk++] = sc[1];
+		keep[nk++] = mfd;
+		vgd_direct *dir = slot < s->ndirect ? &s->direct[slot] : NULL;
+		if (dir) {
+			keep[nk++] = dir->dir_fd;
+			for (int i = 0; i < dir->nslots; i++)
+				keep[nk++] = dir->slot_fd[i];
+		}
+		close_fds_except(keep, nk);
 		vgd_log_setup("keyholder", s->cfg->log_level);
 		if (pin < 0)
 			vgd_warn("keyholder %d: cannot pin to CPU %d; running unpinned", slot,
@@ -138,6 +148,24 @@ int vgd_sup_spawn_keyholder(sup *s, int slot)
 			vgd_keystore_wipe(&s->ks);
 			vgd_sandbox_exit(1);
 		}
+		/* Its direct slots likewise (the supervisor's mapping of the
+		 * directory came with the fork; the slots are mapped here). */
+		vgd_direct kd = {0};
+		uint32_t self = (uint32_t)getpid(); /* before the filter */
+		if (dir) {
+			kd = *dir;
+			kd.dir = NULL;
+			if (vgd_direct_map(&kd, 1) < 0) {
+				vgd_err("cannot map the direct slots: %s", strerror(errno));
+				vgd_keystore_wipe(&s->ks);
+				vgd_sandbox_exit(1);
+			}
+			vgd_direct_close_fds(&kd);
+		}
+		/* The directories' mappings that came with the fork: not this
+		 * keyholder's to keep. */
+		for (int i = 0; i < s->ndirect; i++)
+			vgd_direct_unmap_dir_only(&s->direct[i]);
 		/* Its own copy of the keys, locked by itself: locks are not
 		 * inherited across fork (doc/design.md, "Keys": they are locked).
 		 * Before the privilege drop, so RLIMIT_MEMLOCK of the user it
@@ -151,11 +179,18 @@ int vgd_sup_spawn_keyholder(sup *s, int slot)
 			vgd_keystore_wipe(&s->ks);
 			vgd_sandbox_exit(1);
 		}
-		vgd_sandbox_exit(vgd_keyholder_main(&s->ks, ring, sv[1], sc[1]));
+		vgd_sandbox_exit(vgd_keyholder_main(&s->ks, ring, dir ? &kd : NULL, self, sv[1],
+						    sc[1]));
 	}
 	close(sv[1]);
 	close(sc[1]);
 	*c = (child){.s = s, .pid = pid, .slot = slot, .gen = s->gen, .fd = -1, .reported = -1};
+	if (slot < s->ndirect) {
+		/* The newest keyholder of a slot serves its direct slots: the
+		 * one before it (a reload's) hands them over (direct.h). */
+		__atomic_store_n(&s->direct[slot].dir->want, (uint32_t)pid, __ATOMIC_SEQ_CST);
+		vgd_direct_wake(&s->direct[slot].dir->want);
+	}
 	if (vgd_sup_child_watch(s, c, sc[0]) < 0) {
 		vgd_err("cannot watch keyholder %d's channel", slot);
 		close(sc[0]);
@@ -194,7 +229,7 @@ int vgd_sup_spawn_front(sup *s)
 	if (pid == 0) {
 		child_signals();
 		(void)prctl(PR_SET_NAME, "vgd-front", 0, 0, 0);
-		int keep[2 * VGD_KH_MAX + 2];
+		static int keep[2 * VGD_KH_MAX + 2 + VGD_KH_MAX * (1 + VGD_DIRECT_MAX)];
 		int nk = 0;
 		keep[nk++] = sv[1];
 		keep[nk++] = s->listen_fd;
@@ -203,6 +238,11 @@ int vgd_sup_spawn_front(sup *s)
 				keep[nk++] = s->pending_fds[i];
 				keep[nk++] = s->pending_rings[i];
 			}
+		for (int i = 0; i < s->ndirect; i++) {
+			keep[nk++] = s->direct[i].dir_fd;
+			for (int j = 0; j < s->direct[i].nslots; j++)
+				keep[nk++] = s->direct[i].slot_fd[j];
+		}
 		close_fds_except(keep, nk);
 		/* The front must never see key material. */
 		vgd_keystore_drop_secrets(&s->ks);
@@ -224,6 +264,8 @@ int vgd_sup_spawn_front(sup *s)
 			.generation = s->gen,
 			.ncpus = s->ncpus,
 			.kh_cpu = s->kh_cpu,
+			.direct = s->direct,
+			.ndirect = s->ndirect,
 		};
 		vgd_sandbox_exit(vgd_front_main(&a));
 	}

@@ -53,7 +53,7 @@ static void kh_start(kh *k)
 		close(mfd);
 		vgd_keystore ks;
 		memset(&ks, 0, sizeof(ks));
-		_exit(own ? vgd_keyholder_main(&ks, own, sv[1], -1) : 3);
+		_exit(own ? vgd_keyholder_main(&ks, own, NULL, 0, sv[1], -1) : 3);
 	}
 	close(mfd);
 	close(sv[1]);

@@ -1,0 +1,140 @@
+/* front_direct.c: the front's part in direct slots (direct.h): granting a
+ * slot to a connection that asks in its hello, binding it to the
+ * connection's uid and gid for good, passing its descriptor, and taking
+ * the lease back when the connection ends. The front never maps a slot;
+ * it writes only vgd's own directory. Nothing here is secret. */
+#include "front_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
+
+int vgd_front_direct_init(front *f, const vgd_direct *d, int n)
+{
+	f->direct = d;
+	f->ndirect = d ? n : 0;
+	if (f->ndirect == 0)
+		return 0;
+	f->dheld = calloc((size_t)f->ndirect, sizeof(*f->dheld));
+	if (!f->dheld)
+		return -1;
+	/* An earlier front's connections are gone: their leases end here
+	 * (a client that kept its mapping gets "not leased" and goes back to
+	 * the socket). */
+	for (int k = 0; k < f->ndirect; k++)
+		for (int i = 0; i < d[k].nslots; i++)
+			STORE(&d[k].dir->slot[i].lease, 0);
+	f->lease_next = vgd_now_us() << 16;
+	return 0;
+}
+
+/* The first free slot that uid/gid may have (pass 0: bound to it; pass
+ * 1: bound to nobody yet), starting at keyholder start: 0 and *k, *i, or
+ * -1. */
+static int find_free(const front *f, const conn *c, int pass, int start, int *k, int *i)
+{
+	for (int n = 0; n < f->ndirect; n++) {
+		int kk = (start + n) % f->ndirect;
+		const vgd_direct *d = &f->direct[kk];
+		for (int j = 0; j < d->nslots; j++) {
+			const vgd_dslot_owner *o = &d->dir->slot[j];
+			if (f->dheld[kk][j])
+				continue;
+			int fits = pass == 0 ? o->bound && o->uid == (uint32_t)c->uid &&
+						       o->gid == (uint32_t)c->gid
+					     : !o->bound;
+			if (fits) {
+				*k = kk;
+				*i = j;
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
+int vgd_front_direct_grant(front *f, conn *c, uint64_t *lease, int *fd)
+{
+	if (f->ndirect == 0)
+		return -1;
+	if (c->has_direct) /* a second hello: the same slot */
+		vgd_front_direct_release(f, c);
+	int k, i, start = (int)(f->direct_rr++ % (unsigned)f->ndirect);
+	if (find_free(f, c, 0, start, &k, &i) < 0 && find_free(f, c, 1, start, &k, &i) < 0)
+		return -1;
+	vgd_dslot_owner *o = &f->direct[k].dir->slot[i];
+	if (!o->bound) {
+		/* Bound for good: a mapping cannot be taken back. */
+		o->uid = (uint32_t)c->uid;
+		o->gid = (uint32_t)c->gid;
+		STORE(&o->bound, 1);
+	}
+	uint64_t l = ++f->lease_next;
+	STORE(&o->lease, l);
+	f->dheld[k][i] = c;
+	c->has_direct = 1;
+	c->dk = k;
+	c->di = i;
+	*lease = l;
+	*fd = f->direct[k].slot_fd[i];
+	return 0;
+}
+
+void vgd_front_direct_release(front *f, conn *c)
+{
+	if (!c->has_direct)
+		return;
+	STORE(&f->direct[c->dk].dir->slot[c->di].lease, 0);
+	f->dheld[c->dk][c->di] = NULL;
+	c->has_direct = 0;
+}
+
+int vgd_front_direct_send(conn *c, const uint8_t *frame, long n, int fd)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	memset(&u, 0, sizeof(u));
+	struct iovec iov = {(void *)frame, (size_t)n};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			   .msg_controllen = sizeof(u.buf)};
+	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+	h->cmsg_level = SOL_SOCKET;
+	h->cmsg_type = SCM_RIGHTS;
+	h->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(h), &fd, sizeof(int));
+	ssize_t w;
+	do
+		w = sendmsg(c->fd, &m, MSG_DONTWAIT | MSG_NOSIGNAL);
+	while (w < 0 && errno == EINTR);
+	if (w <= 0)
+		return -1;
+	if (w < n)
+		vgd_front_conn_send(c, frame + w, n - w);
+	return 0;
+}
+
+uint64_t vgd_front_direct_count(const front *f, int op, int errors)
+{
+	uint64_t v = 0;
+	for (int k = 0; k < f->ndirect; k++)
+		v += errors ? f->direct[k].dir->errors[op] : f->direct[k].dir->count[op];
+	return v;
+}
+
+uint64_t vgd_front_direct_other(const front *f, int which)
+{
+	uint64_t v = 0;
+	for (int k = 0; k < f->ndirect; k++) {
+		const vgd_direct *d = &f->direct[k];
+		if (which == 0)
+			for (int i = 0; i < d->nslots; i++)
+				v += f->dheld[k][i] != NULL;
+		else
+			v += which == 1 ? d->dir->refused : d->dir->poisoned;
+	}
+	return v;
+}
