@@ -67,6 +67,9 @@ vg_client *vg_client_new(const char *path)
 		if (!*end && v >= 0) /* anything else: the default */
 			c->spin_us = v > VGC_SPIN_US_MAX ? VGC_SPIN_US_MAX : (int)v;
 	}
+	/* VGD_DIRECT=0: no direct slot (direct.c), read once like the spin. */
+	const char *direct = getenv("VGD_DIRECT");
+	c->direct_off = direct && strcmp(direct, "0") == 0;
 	c->max_inflight = VG_PROTO_MAX_INFLIGHT;
 	c->free_head = c->q_head = c->q_tail = -1;
 	return c;

@@ -76,6 +76,7 @@ int vgc_forked_check(vg_client *c)
 	c->rlen = 0;
 	c->preread = 0;
 	c->blocking = 0;
+	vgc_direct_drop(c, 1);
 	vgc_drop_all(c);
 	return 1;
 }
@@ -187,6 +188,7 @@ void vgc_conn_close(vg_client *c)
 	c->rlen = 0;
 	c->preread = 0;
 	c->blocking = 0;
+	vgc_direct_drop(c, 0);
 }
 
 int vgc_conn_flush(vg_client *c)

@@ -23,6 +23,9 @@ enum { CS_NONE, CS_CONNECTING, CS_RETRY, CS_UP };
 enum { RQ_FREE, RQ_QUEUED, RQ_SENT, RQ_ZOMBIE, RQ_DONE };
 
 enum { CPU_HINT_UNKNOWN, CPU_HINT_ASKED, CPU_HINT_YES, CPU_HINT_NO };
+/* A connection's direct slot: not asked yet, none (the daemon gave none,
+ * or VGD_DIRECT=0), or mapped. */
+enum { DIRECT_UNKNOWN, DIRECT_NONE, DIRECT_UP };
 
 /* 1 if op's requests may carry CLIENT_CPU (the operation table says). */
 static inline int vgc_op_takes_cpu(uint8_t op)
@@ -103,6 +106,13 @@ struct vg_client {
 	 * (PROTOCOL.md 6.10): CPU_HINT_* below; conn.c resets it with every
 	 * new connection, hint.c asks with a hello. */
 	int cpu_hint;
+	/* The direct slot (direct.c, vg/direct.h): DIRECT_* below, the
+	 * mapped slot, its lease and the last req_seq used. */
+	int dstate;
+	int direct_off;   /* VGD_DIRECT=0 when vg_client_new ran */
+	struct vg_direct_slot_s *dslot;
+	uint64_t dlease;
+	uint32_t dseq;
 	uint32_t inflight; /* SENT + ZOMBIE */
 	uint32_t zombies;
 	size_t npending;   /* QUEUED + SENT, not own: callbacks owed */
@@ -173,6 +183,18 @@ VGC_HIDDEN void vgc_hint_caps_done(vg_client *c, void *arg, int st, const vg_rep
 VGC_HIDDEN void vgc_hint_learn(vg_client *c, uint32_t caps);
 /* Remove CLIENT_CPU from r's frame: it goes to a new connection. */
 VGC_HIDDEN void vgc_hint_strip(struct vgc_req *r);
+
+/* direct.c */
+/* A blocking call's request through the connection's direct slot,
+ * asking for one first when the connection has none yet and is idle.
+ * Returns 1 with *st and rep (its result points into the slot until the
+ * next call) filled, or 0: the call goes through the socket. */
+VGC_HIDDEN int vgc_direct_call(vg_client *c, const vg_request *rq, int *st, vg_reply *rep);
+/* After rep's result has been copied: wipe the slot's copy. */
+VGC_HIDDEN void vgc_direct_done(vg_client *c);
+/* The connection goes (closed, reset or forked): so does its slot
+ * (forked: the child never had the mapping, MADV_DONTFORK). */
+VGC_HIDDEN void vgc_direct_drop(vg_client *c, int forked);
 
 /* errors.c */
 VGC_HIDDEN int vgc_set_err(vg_client *c, int err, const char *reason, size_t rlen);

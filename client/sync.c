@@ -12,6 +12,7 @@
 
 #include "internal.h"
 #include "req.h"
+#include "vg/direct.h"
 
 struct sync_ctx {
 	int done;
@@ -57,6 +58,18 @@ static int run(vg_client *c, int err, const vg_request *rq, struct sync_ctx *x)
 	if (err < 0)
 		return vgc_set_err(c, err, NULL, 0);
 	x->done = 0;
+	/* Through the connection's direct slot when it has one (direct.c):
+	 * the same completion, the same checks. */
+	int dst;
+	vg_reply drep;
+	if (vgc_direct_call(c, rq, &dst, &drep)) {
+		char reason[VG_DIRECT_REASON_LEN];
+		memcpy(reason, drep.reason, drep.reason_len);
+		reason[drep.reason_len] = 0;
+		sync_done(c, x, dst, dst == VGC_E_TIMEOUT ? NULL : &drep, reason);
+		vgc_direct_done(c);
+		return x->status;
+	}
 	int r = vgc_submit(c, rq, NULL, sync_done, x);
 	if (r < 0)
 		return r == VGC_E_CONNECT ? r : vgc_set_err(c, r, NULL, 0);

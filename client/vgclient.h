@@ -58,6 +58,17 @@
  * an exit), and the kernel may move the thread to another CPU, away from
  * the vgd front that follows it. Asynchronous calls never spin.
  *
+ * DIRECT SLOTS. A blocking sign, x25519 or rsa-private call on a
+ * connection with nothing else outstanding asks vgd, once per
+ * connection, for a direct slot (PROTOCOL.md 6.11): a page of shared
+ * memory through which its requests go straight to a vgd keyholder. When
+ * it gets one, those calls write their request there and wait on it
+ * (spinning as above, then sleeping on a futex), with the same checks of
+ * the reply; anything else, and every asynchronous call, uses the socket.
+ * A request that times out through the slot gives the slot up for that
+ * connection. VGD_DIRECT=0 in the environment (read by vg_client_new)
+ * keeps every call on the socket. A child of fork() does not inherit the slot.
+ *
  * WHAT A RESULT CAN BE. Before any caller sees a successful reply, the
  * library checks its RESULT against the request that asked for it (one
  * check, shared by synchronous and asynchronous calls), so a broken or

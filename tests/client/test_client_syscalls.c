@@ -2,9 +2,13 @@
  * calls and allocations, against a real vgd. This executable defines
  * recv, send, poll, getpid and malloc itself, so the calls libvgclient
  * (linked statically) makes go through these counters before reaching
- * the kernel or libc. A TLS server signs once per handshake; the budget
- * asserted here is what the provider's blocking path (nginx) and its
- * async path (HAProxy) pay per signature. */
+ * the kernel or libc; syscall() too, for the futex calls of a direct
+ * slot (PROTOCOL.md 6.11). A TLS server signs once per handshake; the
+ * budget asserted here is what the provider's blocking path (nginx), with
+ * and without a direct slot, and its async path (HAProxy) pay per
+ * signature. */
+#include <dlfcn.h>
+#include <linux/futex.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,8 +27,25 @@
 
 static struct {
 	int on;
-	int recv, send, poll, getpid, malloc;
+	int recv, send, poll, getpid, malloc, futex;
 } N;
+
+/* libvgclient's direct slot waits and wakes with syscall(SYS_futex, ...). */
+long syscall(long n, ...)
+{
+	static long (*real)(long, ...);
+	if (!real)
+		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	va_list ap;
+	va_start(ap, n);
+	long a[6];
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (N.on && n == SYS_futex)
+		N.futex++;
+	return real(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
 
 ssize_t recv(int fd, void *buf, size_t len, int flags)
 {
@@ -152,6 +173,42 @@ static void on_done(int status, const uint8_t *res, size_t len, const char *why,
 	done++;
 }
 
+/* Through a direct slot (the default: test_sync_sign_budget and
+ * test_sync_sign_spins run with VGD_DIRECT=0): no send, recv or poll at
+ * all, no allocation, no getpid; the futex calls are the keyholder's
+ * wake-up and the wait for the reply (a third when a late wake-up of the
+ * call before ends a wait early). */
+static void test_direct_sign_budget(void **state)
+{
+	uint8_t msg[32] = {4}, sig[64];
+	size_t sl;
+	unsetenv("VGD_DIRECT");
+	vg_client *c = vg_client_new(D.sock);
+	setenv("VGD_DIRECT", "0", 1);
+	assert_non_null(c);
+	vg_client_set_timeout(c, 60000);
+	/* The first call connects (and its hello asks about the CPU hint),
+	 * the second asks for the slot. */
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(vg_client_sign(c, "ed", VGC_ALG_ED25519, msg, 32, sig, 64, &sl), 0);
+	int two = 0;
+	for (int i = 0; i < 20; i++) {
+		count(1);
+		int r = vg_client_sign(c, "ed", VGC_ALG_ED25519, msg, 32, sig, 64, &sl);
+		count(0);
+		assert_int_equal(r, 0);
+		assert_int_equal(N.send, 0);
+		assert_int_equal(N.recv, 0);
+		assert_int_equal(N.poll, 0);
+		assert_int_equal(N.getpid, 0);
+		assert_int_equal(N.malloc, 0);
+		assert_true(N.futex <= 3);
+		two += N.futex <= 2;
+	}
+	vg_client_free(c);
+	assert_true(two >= 15);
+}
+
 /* Asynchronous: a submit is one send and no allocation; a process() that
  * finds replies reads them with one recv. */
 static void test_async_budget(void **state)
@@ -183,9 +240,11 @@ int main(void)
 	/* The budgets below are those of a call that sleeps at once;
 	 * test_sync_sign_spins turns the spin on for its own client. */
 	setenv("VGD_SPIN_US", "0", 1);
+	setenv("VGD_DIRECT", "0", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sync_sign_budget),
 		cmocka_unit_test(test_sync_sign_spins),
+		cmocka_unit_test(test_direct_sign_budget),
 		cmocka_unit_test(test_async_budget),
 	};
 	return cmocka_run_group_tests_name("client-syscalls", tests, setup, teardown);
