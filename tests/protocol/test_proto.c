@@ -922,7 +922,8 @@ static void test_req_item_rules(void **state)
 		expect_req(buf, raw_end(), VG_ST_MALFORMED, "unknown item");
 	}
 	/* Known tags forbidden for the opcode: every reply-only tag in sign,
-	 * and every tag at all in hello/list-keys/stats. */
+	 * and every tag at all in hello (but DIRECT: test_req_direct),
+	 * list-keys and stats. */
 	for (uint16_t t = VG_T_RESULT; t <= VG_T_MAX; t++) {
 		if (t == VG_T_CLIENT_CPU) /* allowed in sign (test_req_client_cpu) */
 			continue;
@@ -936,6 +937,8 @@ static void test_req_item_rules(void **state)
 	static const uint8_t bare_ops[] = { VG_OP_HELLO, VG_OP_LIST_KEYS, VG_OP_STATS };
 	for (size_t i = 0; i < sizeof bare_ops; i++) {
 		for (uint16_t t = 1; t <= VG_T_MAX; t++) {
+			if (bare_ops[i] == VG_OP_HELLO && t == VG_T_DIRECT)
+				continue;
 			raw_begin(bare_ops[i]);
 			vg_put(&W, t, d32, 1);
 			expect_req(buf, raw_end(), VG_ST_MALFORMED, "item not allowed");
@@ -1146,6 +1149,46 @@ static void test_req_client_cpu(void **state)
 		vg_put_u32(&W, VG_T_CLIENT_CPU, 1);
 		expect_req(buf, raw_end(), VG_ST_MALFORMED, "item not allowed");
 	}
+}
+
+/* DIRECT (PROTOCOL.md 6.11): an optional u64 in hello only, decoded into
+ * req.direct; eight bytes or malformed; absent gives 0. */
+static void test_req_direct(void **state)
+{
+	(void)state;
+	vg_request r;
+	const char *why = NULL;
+	raw_begin(VG_OP_HELLO);
+	assert_int_equal(vg_request_decode(buf, raw_end(), &r, &why), VG_ST_OK);
+	assert_int_equal(r.direct, 0);
+	static const uint64_t vals[] = {1, 2, 0x0102030405060708ull, ~0ull};
+	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+		raw_begin(VG_OP_HELLO);
+		vg_put_u64(&W, VG_T_DIRECT, vals[i]);
+		assert_int_equal(vg_request_decode(buf, raw_end(), &r, &why), VG_ST_OK);
+		assert_true(r.direct == vals[i]);
+	}
+	raw_begin(VG_OP_HELLO);
+	vg_put_u32(&W, VG_T_DIRECT, 1);
+	expect_req(buf, raw_end(), VG_ST_MALFORMED, "bad item length");
+	static const uint8_t not_here[] = {VG_OP_PING, VG_OP_LIST_KEYS, VG_OP_STATS};
+	for (size_t i = 0; i < sizeof not_here; i++) {
+		raw_begin(not_here[i]);
+		vg_put_u64(&W, VG_T_DIRECT, 1);
+		expect_req(buf, raw_end(), VG_ST_MALFORMED, "item not allowed");
+	}
+	/* In a reply: a hello's, at the top level, eight bytes. */
+	uint8_t rb[128];
+	vg_writer w;
+	vg_frame_begin(&w, rb, sizeof rb, VG_OP_HELLO | VG_OP_REPLY, VG_ST_OK, 1);
+	vg_put_u64(&w, VG_T_DIRECT, 42);
+	vg_reply rep;
+	long n = vg_frame_end(&w);
+	assert_int_equal(vg_reply_decode(rb, (size_t)n, &rep), VG_ST_OK);
+	vg_frame_begin(&w, rb, sizeof rb, VG_OP_HELLO | VG_OP_REPLY, VG_ST_OK, 1);
+	vg_put_u32(&w, VG_T_DIRECT, 42);
+	n = vg_frame_end(&w);
+	assert_int_equal(vg_reply_decode(rb, (size_t)n, &rep), VG_ST_MALFORMED);
 }
 
 static void test_req_other_values(void **state)
@@ -1486,6 +1529,7 @@ int main(void)
 		cmocka_unit_test(test_req_item_rules),
 		cmocka_unit_test(test_req_sign_values),
 		cmocka_unit_test(test_req_client_cpu),
+		cmocka_unit_test(test_req_direct),
 		cmocka_unit_test(test_req_other_values),
 		cmocka_unit_test(test_req_key_names),
 		cmocka_unit_test(test_writer_overflow),

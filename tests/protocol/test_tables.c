@@ -131,6 +131,14 @@ static void test_op_item_rules(void **state)
 			 * KEY, ALG, DATA, TLS_ROLE, SIG_FORMAT, CLIENT_CPU are "req") */
 			int req_only = t <= VG_T_TLS_ROLE || t == VG_T_SIG_FORMAT ||
 				       t == VG_T_CLIENT_CPU;
+			/* DIRECT: in hello's request and reply (6.11), nowhere
+			 * else. */
+			if (t == VG_T_DIRECT) {
+				int h = op == VG_OP_HELLO;
+				assert_int_equal(q, h ? VG_RULE_OPT : VG_RULE_NO);
+				assert_int_equal(p, h ? VG_RULE_OPT : VG_RULE_NO);
+				continue;
+			}
 			if (!req_only)
 				assert_int_equal(q, VG_RULE_NO);
 			if (req_only || t == VG_T_REASON)
@@ -385,8 +393,11 @@ static void test_bit_names(void **state)
 	assert_int_equal(VG_CAP_ECDSA, 0x20);
 	assert_string_equal(vg_cap_name(VG_CAP_CPU_HINT), "cpu-hint");
 	assert_int_equal(VG_CAP_CPU_HINT, 0x40);
-	assert_string_equal(vg_cap_name(1u << 7), "unknown");
-	/* PROTOCOL.md 11: this daemon's hello says CAPS 0x7f */
+	assert_string_equal(vg_cap_name(VG_CAP_DIRECT), "direct");
+	assert_int_equal(VG_CAP_DIRECT, 0x80);
+	assert_string_equal(vg_cap_name(1u << 8), "unknown");
+	/* What the tables give; the daemon adds DIRECT when it has slots
+	 * (PROTOCOL.md 11.5: 0xff). */
 	assert_int_equal(vg_caps(), 0x7f);
 }
 
