@@ -30,6 +30,11 @@
 /* The id of the hello that asks for a slot: outside the request table's
  * ids (its slot index 0xffff is never used, VGC_MAX_SLOTS). */
 #define DIRECT_HELLO_ID 0xffffffffu
+/* How long a request waits in the slot before it goes to the socket
+ * instead (wait_reply): far above a keyholder's pass with a full batch
+ * (tens of ms for RSA-4096), and below vgd's own liveness deadlines, so a
+ * stopped or restarting keyholder delays a call by this much at most. */
+#define VGC_DIRECT_PATIENCE_MS 1000
 
 void vgc_direct_drop(vg_client *c, int forked)
 {
@@ -151,12 +156,18 @@ static void futex(uint32_t *word, int op, uint32_t val, const struct timespec *t
 }
 
 /* Wait for the reply to seq: spin (yielding) for spin_us, then sleep on
- * rep_seq. 0, or -1 on the timeout. */
+ * rep_seq. 0; -1 on the timeout; -2 when the slot has not answered within
+ * VGC_DIRECT_PATIENCE_MS, shorter than the timeout: its keyholder is down
+ * or stopped, and the socket, where vgd's front moves a request to
+ * another keyholder, answers sooner. */
 static int wait_reply(vg_client *c, uint32_t seq)
 {
 	vg_direct_slot *s = c->dslot;
 	long long now = vgc_now_us();
 	long long deadline = c->timeout_ms > 0 ? now + (long long)c->timeout_ms * 1000 : 0;
+	int patient = !deadline || c->timeout_ms > 2 * VGC_DIRECT_PATIENCE_MS;
+	if (patient)
+		deadline = now + (long long)VGC_DIRECT_PATIENCE_MS * 1000;
 	for (long long end = now + c->spin_us; LOAD(&s->rep_seq) != seq;) {
 		if (vgc_now_us() >= end)
 			break;
@@ -167,7 +178,7 @@ static int wait_reply(vg_client *c, uint32_t seq)
 		if (deadline) {
 			long long left = deadline - vgc_now_us();
 			if (left <= 0)
-				return -1;
+				return patient ? -2 : -1;
 			ts.tv_sec = (time_t)(left / 1000000);
 			ts.tv_nsec = (long)(left % 1000000) * 1000;
 			tp = &ts;
@@ -209,9 +220,15 @@ int vgc_direct_call(vg_client *c, const vg_request *rq, int *st, vg_reply *rep)
 	/* The request's bytes are the caller's (an RSA input, a hash): not
 	 * left in the slot. */
 	explicit_bzero(q->data, rq->data_len);
-	if (waited < 0) {
+	if (waited == -2) {
 		/* Its reply may still come into the slot: the slot is done
-		 * for on this connection. */
+		 * for on this connection, and the socket answers this call
+		 * (which may then run twice: every operation is safe to run
+		 * again, and only one answer reaches the caller). */
+		give_up(c);
+		return 0;
+	}
+	if (waited < 0) {
 		give_up(c);
 		*st = VGC_E_TIMEOUT;
 		memset(rep, 0, sizeof(*rep));

@@ -65,8 +65,10 @@
  * it gets one, those calls write their request there and wait on it
  * (spinning as above, then sleeping on a futex), with the same checks of
  * the reply; anything else, and every asynchronous call, uses the socket.
- * A request that times out through the slot gives the slot up for that
- * connection. VGD_DIRECT=0 in the environment (read by vg_client_new)
+ * A request the slot has not answered within a second (its keyholder is
+ * stopped or restarting) goes to the socket instead, where vgd moves it
+ * to another keyholder, and the connection gives its slot up (the
+ * operation may then run twice; one answer reaches the caller). VGD_DIRECT=0 in the environment (read by vg_client_new)
  * keeps every call on the socket. A child of fork() does not inherit the slot.
  *
  * WHAT A RESULT CAN BE. Before any caller sees a successful reply, the

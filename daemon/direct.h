@@ -40,6 +40,15 @@ typedef struct {
 	uint64_t lease;   /* the holding connection's lease; 0: none */
 } vgd_dslot_owner;
 
+/* A refusal the front logs as it logs its own (the keyholder's words). */
+#define VGD_DENY_RING 64
+typedef struct {
+	uint32_t slot;
+	uint8_t op, status; /* VG_ST_NOT_ALLOWED or VG_ST_UNKNOWN_KEY */
+	char key[VG_PROTO_MAX_KEY_NAME + 1];  /* as the client wrote it: checked before it is logged */
+	char why[VG_DIRECT_REASON_LEN];
+} vgd_deny;
+
 typedef struct {
 	_Alignas(64) uint32_t want;  /* supervisor: the pid that should serve */
 	_Alignas(64) uint32_t owner; /* the pid serving now, 0: none */
@@ -49,6 +58,18 @@ typedef struct {
 	uint64_t errors[VG_OP_MAX + 1];
 	uint64_t poisoned; /* requests answered INTERNAL: their keyholder died twice */
 	uint64_t refused;  /* requests with a stale lease or an invalid record */
+	/* Per slot, for the front: requests answered (its connection is not
+	 * idle while they come), refused by a policy (NOT_ALLOWED) and for a
+	 * key the slot's uid may not use or that does not exist (UNKNOWN_KEY):
+	 * the front counts and logs those as it does its own. */
+	uint64_t served[VGD_DIRECT_MAX];
+	uint64_t denied[VGD_DIRECT_MAX];
+	uint64_t unknown[VGD_DIRECT_MAX];
+	/* Refusals to log, written by the serving keyholder (head), taken by
+	 * the front (tail); a full ring drops the newest, as a rate limit. */
+	_Alignas(64) uint32_t deny_head;
+	_Alignas(64) uint32_t deny_tail;
+	vgd_deny deny[VGD_DENY_RING];
 } vgd_ddir;
 
 #define VGD_DDIR_SIZE (((sizeof(vgd_ddir) + 4095) / 4096) * 4096)

@@ -247,6 +247,7 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	vgd_front_conn_free_released(f);
 	/* Read after settle(), which stamps connections and keyholders. */
 	uint64_t now = vgd_now_ms();
+	vgd_front_direct_sync(f, now);
 	for (conn *c = f->conns, *nx; c; c = nx) {
 		nx = c->next;
 		if (c->dead)

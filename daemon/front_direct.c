@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vg/proto_tables.h"
+
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
 
 int vgd_front_direct_init(front *f, const vgd_direct *d, int n)
@@ -18,14 +20,19 @@ int vgd_front_direct_init(front *f, const vgd_direct *d, int n)
 	if (f->ndirect == 0)
 		return 0;
 	f->dheld = calloc((size_t)f->ndirect, sizeof(*f->dheld));
-	if (!f->dheld)
+	f->dseen = calloc((size_t)f->ndirect, sizeof(*f->dseen));
+	if (!f->dheld || !f->dseen)
 		return -1;
 	/* An earlier front's connections are gone: their leases end here
 	 * (a client that kept its mapping gets "not leased" and goes back to
 	 * the socket). */
 	for (int k = 0; k < f->ndirect; k++)
-		for (int i = 0; i < d[k].nslots; i++)
+		for (int i = 0; i < d[k].nslots; i++) {
 			STORE(&d[k].dir->slot[i].lease, 0);
+			f->dseen[k][i][0] = d[k].dir->served[i];
+			f->dseen[k][i][1] = d[k].dir->denied[i];
+			f->dseen[k][i][2] = d[k].dir->unknown[i];
+		}
 	f->lease_next = vgd_now_us() << 16;
 	return 0;
 }
@@ -115,6 +122,75 @@ int vgd_front_direct_send(conn *c, const uint8_t *frame, long n, int fd)
 	if (w < n)
 		vgd_front_conn_send(c, frame + w, n - w);
 	return 0;
+}
+
+/* 1 if name is a key name the protocol allows (it came from a client:
+ * anything else is not logged as it is). */
+static int loggable(const char *name)
+{
+	size_t n = strnlen(name, VG_PROTO_MAX_KEY_NAME + 1);
+	if (n == 0 || n > VG_PROTO_MAX_KEY_NAME)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char ch = name[i];
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+/* The refusals the keyholder of k queued, logged as the front logs its
+ * own (front_ops.c), rate limits included. */
+static void log_denials(front *f, int k)
+{
+	vgd_ddir *dir = f->direct[k].dir;
+	uint32_t tail = dir->deny_tail, head = __atomic_load_n(&dir->deny_head, __ATOMIC_SEQ_CST);
+	if (head - tail > VGD_DENY_RING)
+		tail = head - VGD_DENY_RING; /* not the keyholder's to break */
+	for (; tail != head; tail++) {
+		vgd_deny e = dir->deny[tail % VGD_DENY_RING];
+		e.key[VG_PROTO_MAX_KEY_NAME] = 0;
+		e.why[sizeof(e.why) - 1] = 0;
+		const vgd_dslot_owner *o = &dir->slot[e.slot % VGD_DIRECT_MAX];
+		conn *c = f->dheld[k][e.slot % VGD_DIRECT_MAX];
+		int pid = c ? (int)c->pid : 0;
+		const char *key = loggable(e.key) ? e.key : "(not a key name)";
+		if (e.status == VG_ST_NOT_ALLOWED) {
+			vgd_front_log(f, VGD_LK_DENIED, "denied: uid %u pid %d, key '%s': %s (direct slot)",
+				      (unsigned)o->uid, pid, key, e.why);
+			continue;
+		}
+		int exists = 0;
+		for (size_t i = 0; i < f->nkeys && !exists; i++)
+			exists = strcmp(f->keys[i].name, e.key) == 0;
+		vgd_front_log(f, VGD_LK_DENIED, "denied: uid %u gid %u pid %d %s key '%s' (%s, direct slot)",
+			      (unsigned)o->uid, (unsigned)o->gid, pid,
+			      exists ? "may not use" : "asked for unknown", key, vg_op_name(e.op));
+	}
+	__atomic_store_n(&dir->deny_tail, tail, __ATOMIC_SEQ_CST);
+}
+
+void vgd_front_direct_sync(front *f, uint64_t now_ms)
+{
+	for (int k = 0; k < f->ndirect; k++) {
+		vgd_ddir *dir = f->direct[k].dir;
+		for (int i = 0; i < f->direct[k].nslots; i++) {
+			uint64_t *seen = f->dseen[k][i];
+			uint64_t served = __atomic_load_n(&dir->served[i], __ATOMIC_RELAXED);
+			uint64_t denied = __atomic_load_n(&dir->denied[i], __ATOMIC_RELAXED);
+			uint64_t unknown = __atomic_load_n(&dir->unknown[i], __ATOMIC_RELAXED);
+			conn *c = f->dheld[k][i];
+			if (served != seen[0] && c)
+				c->last_active_ms = now_ms;
+			f->stats.denied += denied - seen[1];
+			f->stats.unknown_key += unknown - seen[2];
+			seen[0] = served;
+			seen[1] = denied;
+			seen[2] = unknown;
+		}
+		log_denials(f, k);
+	}
 }
 
 uint64_t vgd_front_direct_count(const front *f, int op, int errors)

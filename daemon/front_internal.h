@@ -207,6 +207,9 @@ struct front {
 	const vgd_direct *direct;
 	int ndirect;
 	conn *(*dheld)[VGD_DIRECT_MAX];
+	/* The directory's per-slot counts as last taken in (served,
+	 * denied, unknown key). */
+	uint64_t (*dseen)[VGD_DIRECT_MAX][3];
 	unsigned direct_rr;
 	uint64_t lease_next;
 	khchan *retiring[VGD_KH_PROCS_MAX];
@@ -417,6 +420,10 @@ void vgd_front_direct_release(front *f, conn *c);
  * what the socket does not take at once is queued. 0, or -1 (nothing
  * sent). */
 int vgd_front_direct_send(conn *c, const uint8_t *frame, long n, int fd);
+/* Take in what the keyholders did through the slots: a held slot's
+ * connection is active while its requests come; refusals are counted and
+ * logged as the front's own are. From the tick and before stats. */
+void vgd_front_direct_sync(front *f, uint64_t now_ms);
 /* The direct slots' counts, added to the front's stats. */
 uint64_t vgd_front_direct_count(const front *f, int op, int errors);
 uint64_t vgd_front_direct_other(const front *f, int which); /* 0 held, 1 refused, 2 poisoned */

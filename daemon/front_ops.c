@@ -56,6 +56,7 @@ static void put_stat(vg_writer *w, const char *name, uint64_t v)
 static long encode_stats(front *f, const conn *c, uint32_t id)
 {
 	vg_writer w;
+	vgd_front_direct_sync(f, vgd_now_ms());
 	vg_frame_begin(&w, f->frame, sizeof(f->frame), VG_OP_STATS | VG_OP_REPLY, VG_ST_OK, id);
 	for (int op = 1; op <= VG_OP_MAX; op++) {
 		const vg_op_info *info = vg_op_get(op);

@@ -49,11 +49,25 @@ static void answer(vgd_khdirect *k, int i, uint32_t seq, uint64_t lease, int sta
 		vgd_direct_wake(&s->rep_seq);
 	/* Counted as the front counts its own: the operation's count and
 	 * its errors (the front adds them to its stats). */
+	dir->served[i]++;
+	dir->denied[i] += status == VG_ST_NOT_ALLOWED;
+	dir->unknown[i] += status == VG_ST_UNKNOWN_KEY;
+	uint32_t head = dir->deny_head;
+	if ((status == VG_ST_NOT_ALLOWED || status == VG_ST_UNKNOWN_KEY) &&
+	    head - LOAD(&dir->deny_tail) < VGD_DENY_RING) {
+		vgd_deny *e = &dir->deny[head % VGD_DENY_RING];
+		e->slot = (uint32_t)i;
+		e->op = k->op[i];
+		e->status = (uint8_t)status;
+		memcpy(e->key, k->key[i], sizeof(e->key));
+		memcpy(e->why, s->rep.reason, sizeof(e->why));
+		STORE(&dir->deny_head, head + 1);
+	}
 	int op = k->op[i];
-	if (status == VG_ST_OK && op > 0 && op <= VG_OP_MAX)
+	if (op > 0 && op <= VG_OP_MAX) {
 		dir->count[op]++;
-	else if (op > 0 && op <= VG_OP_MAX)
-		dir->errors[op]++;
+		dir->errors[op] += status != VG_ST_OK;
+	}
 }
 
 void vgd_khdirect_claim(vgd_khdirect *k)
@@ -135,8 +149,11 @@ int vgd_khdirect_take(vgd_khdirect *k, uint8_t in[][VGD_KREQ_MAX], size_t len[],
 		memcpy(&h, (const void *)&s->req, offsetof(struct vg_direct_req, data));
 		k->lease[i] = h.lease;
 		k->op[i] = h.op;
+		memcpy(k->key[i], h.key, VG_PROTO_MAX_KEY_NAME);
+		k->key[i][VG_PROTO_MAX_KEY_NAME] = 0;
 		uint64_t job = VGD_JOB_DIRECT | (uint64_t)i << 32 | seq;
 		if (o.lease == 0 || h.lease != o.lease) {
+			k->op[i] = 0; /* not an operation: counted as refused only */
 			k->d->dir->refused++;
 			vgd_khdirect_refuse(k, job, VG_ST_UNAVAILABLE,
 					    "direct slot not leased to this connection: use the socket");
@@ -144,6 +161,7 @@ int vgd_khdirect_take(vgd_khdirect *k, uint8_t in[][VGD_KREQ_MAX], size_t len[],
 		}
 		if (h.data_len > VG_PROTO_MAX_DATA ||
 		    memchr(h.key, 0, VG_PROTO_MAX_KEY_NAME + 1) == NULL) {
+			k->op[i] = 0;
 			k->d->dir->refused++;
 			vgd_khdirect_refuse(k, job, VG_ST_MALFORMED, "invalid direct request");
 			continue;

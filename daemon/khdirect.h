@@ -27,6 +27,7 @@ typedef struct {
 	uint32_t seen[VGD_DIRECT_MAX];  /* each slot's req_seq last taken */
 	uint64_t lease[VGD_DIRECT_MAX]; /* and that request's lease */
 	uint8_t op[VGD_DIRECT_MAX];     /* and operation, for the counts */
+	char key[VGD_DIRECT_MAX][VG_PROTO_MAX_KEY_NAME + 1]; /* and key, for the log */
 } vgd_khdirect;
 
 void vgd_khdirect_init(vgd_khdirect *k, vgd_direct *d, uint32_t self);

@@ -321,6 +321,9 @@ static void test_affinity_mask(void **state)
 
 int main(void)
 {
+	/* The front's dispatch is what is checked: libvgclient's calls stay
+	 * on the socket, not a direct slot (test_direct.c). */
+	setenv("VGD_DIRECT", "0", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_pinned_per_cpu, setup_default, teardown),
 		cmocka_unit_test_setup_teardown(test_dispatch_local, setup_default, teardown),

@@ -2,7 +2,8 @@
  * vgd. libvgclient's blocking calls take the slot and get the same,
  * verified results as over the socket; a raw client written from
  * PROTOCOL.md alone (here) asks for a slot and uses it; a slot is bound to
- * its first uid for good and answers only what that uid may do; a client
+ * its first uid for good and answers only what that uid may do (its
+ * refusals logged as the front logs its own); a client
  * that scribbles over its slot while others sign cannot crash, stall or
  * confuse vgd, and cannot resize its slot; a keyholder killed while
  * direct requests run leaves none unanswered; a front restart revokes
@@ -256,6 +257,9 @@ static void test_bound_for_good(void **state)
 		/* A key only root may use looks like no key at all. */
 		if (raw_sign(&r, "ed-root", "hello") != VG_ST_UNKNOWN_KEY)
 			_exit(13);
+		/* A name no key can have: refused, and not logged as written. */
+		if (raw_sign(&r, "evil\nname", "hello") != VG_ST_UNKNOWN_KEY)
+			_exit(14);
 		ssize_t w = write(p[1], &r.ino, sizeof(r.ino));
 		(void)w;
 		raw_close(&r);
@@ -270,6 +274,11 @@ static void test_bound_for_good(void **state)
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 0);
 	assert_int_equal(rd, (ssize_t)sizeof(other));
+	/* The front logs the keyholder's refusals as its own. */
+	assert_true(dt_wait_log(&D, "denied: uid 12345 gid 54321 pid", 2, 2000));
+	assert_true(dt_wait_log(&D, "may not use key 'ed-root' (sign, direct slot)", 1, 2000));
+	assert_true(dt_wait_log(&D, "asked for unknown key '(not a key name)'", 1, 2000));
+	assert_int_equal(vgt_log_count(&D, "evil"), 0);
 	/* Root asks for slots until none is left: never the other uid's. */
 	raw r[8];
 	int got = 0;
