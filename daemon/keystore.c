@@ -50,8 +50,8 @@ int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *
 		snprintf(why, whylen, "%s", reason);
 		goto out;
 	}
-	/* The parser names only types with a row; a type without one is
-	 * this file's mistake, not the key file's. */
+	/* The parser names only types that have a row: one without is
+	 * vgd's mistake, not the key file's. */
 	const vgd_keytype *t = vgd_keytype_get(kf->type);
 	r = VGD_E_INTERNAL;
 	if (t == NULL) {
