@@ -28,9 +28,9 @@ typedef struct {
 	 * (the kernels' key types are opaque, so a function). */
 	size_t (*secret_size)(void);
 	/* The parsed key file kf (kf->type is this row's) into the arena
-	 * slot secret (secret_cap bytes, at least secret_size()): checked,
-	 * with whatever the kernels precompute. 0, or a negative VGD_E_*
-	 * with why; on failure the slot holds nothing to wipe. */
+	 * slot secret (at least secret_size() bytes: the caller checks):
+	 * checked, with whatever the kernels precompute. 0, or a negative
+	 * VGD_E_* with why; on failure the slot holds nothing to wipe. */
 	int (*load)(const vgd_keyfile *kf, void *secret, char *why, size_t whylen);
 	/* The public description of a loaded key: info->pub, pub_len, and
 	 * RSA's rsa_e. 0, or a negative VGD_E_* with why (the caller then
