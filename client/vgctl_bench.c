@@ -129,7 +129,7 @@ static int pick_defaults(struct bench *b, const char *opname, const char *alg)
 	else if (opname && strcmp(opname, "sign") != 0)
 		return BAD_OP;
 	else
-		b->op = k.type == VGC_KEY_X25519 ? OP_X25519 : OP_SIGN;
+		b->op = vg_key_type_allow(k.type) & VG_ALLOW_X25519 ? OP_X25519 : OP_SIGN;
 	if (b->op == OP_SIGN) {
 		/* --alg names any algorithm but the TLS 1.3 mode (--op tls13);
 		 * by default the key's TLS 1.3 scheme, what a server signs. */

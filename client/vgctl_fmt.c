@@ -137,43 +137,45 @@ static size_t der_uint_len(const uint8_t *v, size_t n)
 	return der_hdr_len(body) + body;
 }
 
-/* RFC 5480: SEQUENCE { SEQUENCE { OID id-ecPublicKey, OID namedCurve },
- * BIT STRING { 0 unused bits, the uncompressed point } }. Every length is
- * below 128, so the prefix is fixed per curve. */
-static size_t ec_spki(const vgc_key_info *k, uint8_t *out, size_t cap)
-{
-	static const uint8_t p256[] = {0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48,
-				       0xce, 0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a, 0x86, 0x48,
-				       0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00};
-	static const uint8_t p384[] = {0x30, 0x76, 0x30, 0x10, 0x06, 0x07, 0x2a, 0x86,
-				       0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x05, 0x2b,
-				       0x81, 0x04, 0x00, 0x22, 0x03, 0x62, 0x00};
-	const uint8_t *pre = k->type == VGC_KEY_ECDSA_P256 ? p256 : p384;
-	size_t pl = k->type == VGC_KEY_ECDSA_P256 ? sizeof(p256) : sizeof(p384);
-	size_t point = k->type == VGC_KEY_ECDSA_P256 ? 65 : 97;
-
-	if (k->pub_len != point || k->pub[0] != 0x04 || cap < pl + point)
-		return 0;
-	memcpy(out, pre, pl);
-	memcpy(out + pl, k->pub, point);
-	return pl + point;
-}
+/* The key types whose SubjectPublicKeyInfo is a fixed prefix and then the
+ * public value KEYINFO carries: every length is below 128, so the DER
+ * header bytes are constant. RFC 8410: SEQUENCE { SEQUENCE { OID
+ * 1.3.101.112|110 }, BIT STRING { 0 unused bits, 32-byte key } }. RFC
+ * 5480: SEQUENCE { SEQUENCE { OID id-ecPublicKey, OID namedCurve }, BIT
+ * STRING { 0 unused bits, the uncompressed point } }. The client does not
+ * link the daemon's key-type rows, and the protocol's carry no X.509:
+ * vgctl keeps this one. RSA's is built from n and e below. */
+static const struct {
+	int type;
+	uint8_t prefix[26];
+	size_t prefix_len, pub_len;
+	int point; /* 1: the value must be an uncompressed SEC 1 point (04||X||Y) */
+} fixed_spki[] = {
+	{VGC_KEY_ED25519, {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00},
+	 12, 32, 0},
+	{VGC_KEY_X25519, {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x03, 0x21, 0x00},
+	 12, 32, 0},
+	{VGC_KEY_ECDSA_P256,
+	 {0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01,
+	  0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00},
+	 26, 65, 1},
+	{VGC_KEY_ECDSA_P384,
+	 {0x30, 0x76, 0x30, 0x10, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02,
+	  0x01, 0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22, 0x03, 0x62, 0x00},
+	 23, 97, 1},
+};
 
 size_t vgctl_spki(const vgc_key_info *k, uint8_t *out, size_t cap)
 {
-	if (k->type == VGC_KEY_ECDSA_P256 || k->type == VGC_KEY_ECDSA_P384)
-		return ec_spki(k, out, cap);
-	/* RFC 8410: SEQUENCE { SEQUENCE { OID 1.3.101.112|110 }, BIT STRING
-	 * { 0 unused bits, 32-byte key } }: a fixed 12-byte prefix. */
-	static const uint8_t ed_prefix[12] = {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03,
-					      0x2b, 0x65, 0x70, 0x03, 0x21, 0x00};
-	if (k->type == VGC_KEY_ED25519 || k->type == VGC_KEY_X25519) {
-		if (k->pub_len != 32 || cap < 44)
+	for (size_t i = 0; i < sizeof(fixed_spki) / sizeof(fixed_spki[0]); i++) {
+		size_t pl = fixed_spki[i].prefix_len, n = fixed_spki[i].pub_len;
+		if (fixed_spki[i].type != k->type)
+			continue;
+		if (k->pub_len != n || (fixed_spki[i].point && k->pub[0] != 0x04) || cap < pl + n)
 			return 0;
-		memcpy(out, ed_prefix, 12);
-		out[8] = k->type == VGC_KEY_ED25519 ? 0x70 : 0x6e;
-		memcpy(out + 12, k->pub, 32);
-		return 44;
+		memcpy(out, fixed_spki[i].prefix, pl);
+		memcpy(out + pl, k->pub, n);
+		return pl + n;
 	}
 	if (k->type != VGC_KEY_RSA || k->pub_len == 0 || k->rsa_e_len == 0)
 		return 0;

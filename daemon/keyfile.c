@@ -73,8 +73,6 @@ static int der_small_uint(der_cur *c, unsigned *v)
 	return 0;
 }
 
-static const uint8_t oid_ed25519[] = {0x2b, 0x65, 0x70};
-static const uint8_t oid_x25519[] = {0x2b, 0x65, 0x6e};
 static const uint8_t oid_rsa[] = {0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01};
 
 static int oid_is(const der_cur *oid, const uint8_t *want, size_t n)
@@ -110,8 +108,20 @@ static int parse_pkcs1(der_cur *c, vgd_keyfile *kf, const char **why)
 /* ---- EC keys (RFC 5915 ECPrivateKey, RFC 5480 parameters) ---- */
 
 static const uint8_t oid_ec_public_key[] = {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01};
-static const uint8_t oid_p256[] = {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07};
-static const uint8_t oid_p384[] = {0x2b, 0x81, 0x04, 0x00, 0x22};
+
+/* The named curves vgd serves (RFC 5480): the key type each names and
+ * the bytes of its scalars (and of a coordinate). The file's syntax is
+ * this file's; what a type then does is its daemon row's (keytype.c),
+ * which this parser does not link: the fuzz target builds it alone. */
+static const struct {
+	uint8_t oid[9];
+	uint8_t len;
+	int type;
+	size_t scalar;
+} named_curves[] = {
+	{{0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07}, 8, VG_KEY_ECDSA_P256, 32},
+	{{0x2b, 0x81, 0x04, 0x00, 0x22}, 5, VG_KEY_ECDSA_P384, 48},
+};
 
 #define EC_WANT "(vgd supports P-256 prime256v1 and P-384 secp384r1)"
 
@@ -134,10 +144,14 @@ static const struct {
 	 "unsupported EC curve brainpoolP512r1 " EC_WANT},
 };
 
-/* Bytes of a scalar (and of a coordinate) on the curve of an EC key type. */
+/* Bytes of a scalar (and of a coordinate) on the curve of an EC key type,
+ * 0 for another type. */
 static size_t ec_scalar_len(int type)
 {
-	return type == VG_KEY_ECDSA_P256 ? 32 : type == VG_KEY_ECDSA_P384 ? 48 : 0;
+	for (size_t i = 0; i < sizeof(named_curves) / sizeof(named_curves[0]); i++)
+		if (named_curves[i].type == type)
+			return named_curves[i].scalar;
+	return 0;
 }
 
 /* ECParameters ::= CHOICE { namedCurve OID, implicitCurve NULL,
@@ -157,14 +171,11 @@ static int parse_ec_params(der_cur *c, int *type, const char **why)
 	}
 	if (der_get(c, 0x06, &oid) < 0)
 		return VGD_E_DECODE;
-	if (oid_is(&oid, oid_p256, sizeof(oid_p256))) {
-		*type = VG_KEY_ECDSA_P256;
-		return 0;
-	}
-	if (oid_is(&oid, oid_p384, sizeof(oid_p384))) {
-		*type = VG_KEY_ECDSA_P384;
-		return 0;
-	}
+	for (size_t i = 0; i < sizeof(named_curves) / sizeof(named_curves[0]); i++)
+		if (oid_is(&oid, named_curves[i].oid, named_curves[i].len)) {
+			*type = named_curves[i].type;
+			return 0;
+		}
 	*why = "unsupported EC curve " EC_WANT;
 	for (size_t i = 0; i < sizeof(other_curves) / sizeof(other_curves[0]); i++)
 		if (oid_is(&oid, other_curves[i].oid, other_curves[i].len))
@@ -241,6 +252,16 @@ static int parse_sec1(der_cur *c, int type, vgd_keyfile *kf, const char **why)
 	return 0;
 }
 
+/* The RFC 8410 algorithms vgd serves: the key type each OID names. Their
+ * private key is a 32-byte CurvePrivateKey. */
+static const struct {
+	uint8_t oid[3];
+	int type;
+} rfc8410_algs[] = {
+	{{0x2b, 0x65, 0x70}, VG_KEY_ED25519},
+	{{0x2b, 0x65, 0x6e}, VG_KEY_X25519},
+};
+
 /* OneAsymmetricKey ::= SEQUENCE { version 0|1, AlgorithmIdentifier,
  *   privateKey OCTET STRING, [0] attributes OPTIONAL, [1] publicKey OPTIONAL } */
 static int parse_pkcs8(der_cur *c, vgd_keyfile *kf, const char **why)
@@ -285,9 +306,10 @@ static int parse_pkcs8(der_cur *c, vgd_keyfile *kf, const char **why)
 			return VGD_E_DECODE;
 		return parse_sec1(&priv, curve, kf, why);
 	}
-	int type = oid_is(&oid, oid_ed25519, sizeof(oid_ed25519))  ? VG_KEY_ED25519
-		   : oid_is(&oid, oid_x25519, sizeof(oid_x25519)) ? VG_KEY_X25519
-								   : 0;
+	int type = 0;
+	for (size_t i = 0; i < sizeof(rfc8410_algs) / sizeof(rfc8410_algs[0]); i++)
+		if (oid_is(&oid, rfc8410_algs[i].oid, sizeof(rfc8410_algs[i].oid)))
+			type = rfc8410_algs[i].type;
 	if (!type) {
 		*why = "unsupported key algorithm (want Ed25519, X25519, RSA or EC)";
 		return VGD_E_UNSUPPORTED;

@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "keyops.h"
 #include "khdirect.h"
+#include "keytype.h"
 #include "khring.h"
 #include "log.h"
 #include "khbatch.h"
@@ -107,14 +108,11 @@ static int check_request(const uint8_t *buf, size_t n, const vgd_kreq **out)
 }
 
 /* Key types whose operations are slow next to the VGD_KH_HOLD_US a reply
- * may be held: RSA (up to a millisecond) and ECDSA (15-50 us with the
- * assembly tiers, 0.3-0.8 ms in portable C). For ECDSA with the tiers the
- * choice made no measurable difference (vgload --mode saturation, two
- * runs each way: P-256 55-62 k req/s flushing, 47-48 k holding, within
- * this machine's noise), so the cautious one stays. */
+ * may be held: their rows say (keytype.c, which gives the reasons). */
 static int slow_key(int type)
 {
-	return type == VG_KEY_RSA || type == VG_KEY_ECDSA_P256 || type == VG_KEY_ECDSA_P384;
+	const vgd_keytype *t = vgd_keytype_get(type);
+	return t != NULL && t->slow;
 }
 
 /* Requests are taken as many as the ring holds at once (all the front

@@ -1,13 +1,16 @@
 /* keyops.c: sign / x25519 / rsa-private on a held key, driven by the
  * protocol's operation and algorithm tables (vg/proto_tables.h): the
  * tables say which key type and policy bit a request needs and what its
- * DATA is; this file holds the kernel calls. Secret: the key's secret
- * part; inputs and outputs here are not secret (they go back to the
- * client), except X25519 shared values, which only the client sees. */
+ * DATA is; the key type's daemon row (keytype.h) which kernel call runs
+ * it. This file holds those kernel calls and the batches' prepare and
+ * finish halves. Secret: the key's secret part; inputs and outputs here
+ * are not secret (they go back to the client), except X25519 shared
+ * values, which only the client sees. */
 #include "keyops.h"
 
 #include <string.h>
 
+#include "keytype.h"
 #include "vg/ecdsa.h"
 #include "vg/ed25519.h"
 #include "vg/error.h"
@@ -149,43 +152,84 @@ static int ecdsa_encode(const vg_ecdsa_key *ek, uint8_t fmt, int r, const uint8_
 	return vgd_status_from_kernel(r, &why->text);
 }
 
-/* ECDSA over a digest, one signature. */
-static int ecdsa_sign(const vg_ecdsa_key *ek, uint8_t fmt, const uint8_t *in, size_t len,
-		      uint8_t *out, size_t *out_len, vgd_reason *why)
+/* ---- the key-type rows' operations (keytype.h) ---- */
+
+int vgd_kt_ed25519_sign(const vg_alg_info *a, uint8_t fmt, const void *secret, const uint8_t *in,
+			size_t len, uint8_t *out, size_t *out_len, vgd_reason *why)
 {
+	const vgd_secret_25519 *s = secret;
+	(void)a;
+	(void)fmt;
+	(void)why;
+	vg_ed25519_sign_expanded(out, in, len, s->expanded, s->pk);
+	*out_len = VG_ED25519_SIG_LEN;
+	return VG_ST_OK;
+}
+
+int vgd_kt_rsa_sign(const vg_alg_info *a, uint8_t fmt, const void *secret, const uint8_t *in,
+		    size_t len, uint8_t *out, size_t *out_len, vgd_reason *why)
+{
+	const vg_rsa_key *rk = secret;
+	vg_hash_alg h = kernel_hash(a->digest);
+	size_t k = vg_rsa_key_bytes(rk);
+	(void)fmt;
+	int r = a->pad == VG_PAD_PSS ? vg_rsa_sign_pss(rk, h, in, len, out, k)
+				     : vg_rsa_sign_pkcs1(rk, h, in, len, out, k);
+	*out_len = k;
+	return vgd_status_from_kernel(r, &why->text);
+}
+
+/* ECDSA over a digest, one signature. */
+int vgd_kt_ecdsa_sign(const vg_alg_info *a, uint8_t fmt, const void *secret, const uint8_t *in,
+		      size_t len, uint8_t *out, size_t *out_len, vgd_reason *why)
+{
+	const vg_ecdsa_key *ek = secret;
 	uint8_t raw[VG_ECDSA_MAX_SIG_LEN];
+	(void)a;
 	int r = vg_ecdsa_sign(ek, in, len, raw, vg_ecdsa_sig_len(vg_ecdsa_key_curve(ek)));
 	return ecdsa_encode(ek, fmt, r, raw, out, out_len, why);
 }
 
-/* The kernel call of a signature row: in is the message (VG_DATA_MESSAGE)
- * or the digest (VG_DATA_DIGEST) the row expects; fmt the SIG_FORMAT
- * (0: the row's default). out holds VG_PROTO_MAX_RESULT bytes. */
+int vgd_kt_x25519_agree(const void *secret, const uint8_t *peer, size_t len, uint8_t *out,
+			size_t *out_len, vgd_reason *why)
+{
+	const vgd_secret_25519 *s = secret;
+
+	if (len != VG_PROTO_X25519_LEN)
+		return fail(why, VG_R_X25519_DATA_LEN);
+	if (vg_x25519(out, s->seed, peer) < 0)
+		return fail(why, VG_R_LOW_ORDER);
+	*out_len = VG_PROTO_X25519_LEN;
+	return VG_ST_OK;
+}
+
+int vgd_kt_rsa_private(const void *secret, const uint8_t *in, size_t len, uint8_t *out,
+		       size_t *out_len, vgd_reason *why)
+{
+	const vg_rsa_key *rk = secret;
+	size_t k = vg_rsa_key_bytes(rk);
+	int r;
+
+	if (len != k)
+		return fail(why, VG_R_MODULUS_LEN);
+	r = vg_rsa_private(rk, out, in, len);
+	if (r == VG_E_RANGE)
+		return fail(why, VG_R_NOT_BELOW_MODULUS);
+	*out_len = k;
+	return vgd_status_from_kernel(r, &why->text);
+}
+
+/* The kernel call of a signature row, through its key type's row: in is
+ * the message (VG_DATA_MESSAGE) or the digest (VG_DATA_DIGEST) the row
+ * expects; fmt the SIG_FORMAT (0: the row's default). out holds
+ * VG_PROTO_MAX_RESULT bytes. */
 static int kernel_sign(const vg_alg_info *a, uint8_t fmt, const void *secret, const uint8_t *in,
 		       size_t len, uint8_t *out, size_t *out_len, vgd_reason *why)
 {
-	switch (a->key_type) {
-	case VG_KEY_ED25519: {
-		const vgd_secret_25519 *s = secret;
-		vg_ed25519_sign_expanded(out, in, len, s->expanded, s->pk);
-		*out_len = VG_ED25519_SIG_LEN;
-		return VG_ST_OK;
-	}
-	case VG_KEY_RSA: {
-		const vg_rsa_key *rk = secret;
-		vg_hash_alg h = kernel_hash(a->digest);
-		size_t k = vg_rsa_key_bytes(rk);
-		int r = a->pad == VG_PAD_PSS ? vg_rsa_sign_pss(rk, h, in, len, out, k)
-					     : vg_rsa_sign_pkcs1(rk, h, in, len, out, k);
-		*out_len = k;
-		return vgd_status_from_kernel(r, &why->text);
-	}
-	case VG_KEY_ECDSA_P256:
-	case VG_KEY_ECDSA_P384:
-		return ecdsa_sign(secret, fmt, in, len, out, out_len, why);
-	default:
+	const vgd_keytype *t = vgd_keytype_get(a->key_type);
+	if (t == NULL || t->sign == NULL)
 		return fail(why, VG_R_ALG_KEY_MISMATCH);
-	}
+	return t->sign(a, fmt, secret, in, len, out, out_len, why);
 }
 
 /* The row a signature request signs with and the bytes it signs (*row,
@@ -238,40 +282,39 @@ static int sign(const vgd_keyinfo *info, const void *secret, uint8_t alg, uint8_
 	return kernel_sign(a, fmt, secret, data, len, out, out_len, why);
 }
 
-static int x25519(const void *secret, const uint8_t *data, size_t len, uint8_t *out,
-		  size_t *out_len, vgd_reason *why)
+/* An operation other than sign through the key's row: agree (x25519)
+ * or rsa_private; a type without it cannot get here past the policy
+ * check (the operation's row names its key type), hence the fallback. */
+static int x25519(const vgd_keyinfo *info, const void *secret, const uint8_t *data, size_t len,
+		  uint8_t *out, size_t *out_len, vgd_reason *why)
 {
-	const vgd_secret_25519 *s = secret;
-
-	if (len != VG_PROTO_X25519_LEN)
-		return fail(why, VG_R_X25519_DATA_LEN);
-	if (vg_x25519(out, s->seed, data) < 0)
-		return fail(why, VG_R_LOW_ORDER);
-	*out_len = VG_PROTO_X25519_LEN;
-	return VG_ST_OK;
+	const vgd_keytype *t = vgd_keytype_get(info->type);
+	if (t == NULL || t->agree == NULL)
+		return fail(why, VG_R_NOT_KEY_OP);
+	return t->agree(secret, data, len, out, out_len, why);
 }
 
-static int rsa_private(const void *secret, const uint8_t *data, size_t len, uint8_t *out,
-		       size_t *out_len, vgd_reason *why)
+static int rsa_private(const vgd_keyinfo *info, const void *secret, const uint8_t *data, size_t len,
+		       uint8_t *out, size_t *out_len, vgd_reason *why)
 {
-	const vg_rsa_key *rk = secret;
-	size_t k = vg_rsa_key_bytes(rk);
-	int r;
+	const vgd_keytype *t = vgd_keytype_get(info->type);
+	if (t == NULL || t->rsa_private == NULL)
+		return fail(why, VG_R_NOT_KEY_OP);
+	return t->rsa_private(secret, data, len, out, out_len, why);
+}
 
-	if (len != k)
-		return fail(why, VG_R_MODULUS_LEN);
-	r = vg_rsa_private(rk, out, data, len);
-	if (r == VG_E_RANGE)
-		return fail(why, VG_R_NOT_BELOW_MODULUS);
-	*out_len = k;
-	return vgd_status_from_kernel(r, &why->text);
+/* Is the key's type one of a batch family's (its row's VGD_KB_*)? */
+static int in_family(const vgd_keyinfo *info, int kind)
+{
+	const vgd_keytype *t = vgd_keytype_get(info->type);
+	return t != NULL && t->batch == kind;
 }
 
 int vgd_keyop_rsa_prepare(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8_t alg,
 			  uint8_t tls_role, uint8_t sig_format, const uint8_t *data, size_t len,
 			  vgd_rsa_op *o, vgd_reason *why)
 {
-	if (info->type != VG_KEY_RSA || (op != VG_OP_SIGN && op != VG_OP_RSA_PRIVATE))
+	if (!in_family(info, VGD_KB_RSA) || (op != VG_OP_SIGN && op != VG_OP_RSA_PRIVATE))
 		return -1;
 	int st = vgd_request_check(info, op, alg, len, why);
 	if (st != VG_ST_OK)
@@ -292,7 +335,7 @@ int vgd_keyop_rsa_prepare(const vgd_keyinfo *info, const void *secret, uint8_t o
 	st = sign_input(info, alg, tls_role, sig_format, &a, &data, &len, content, digest, why);
 	if (st != VG_ST_OK)
 		return st;
-	if (a->key_type != VG_KEY_RSA)
+	if (a->key_type != info->type)
 		return fail(why, VG_R_ALG_KEY_MISMATCH);
 	const vg_rsa_public_key *pub = vg_rsa_key_public(rk);
 	vg_hash_alg h = kernel_hash(a->digest);
@@ -316,7 +359,7 @@ int vgd_keyop_ed25519_prepare(const vgd_keyinfo *info, const void *secret, uint8
 			      uint8_t alg, uint8_t tls_role, uint8_t sig_format,
 			      const uint8_t *data, size_t len, vgd_ed25519_op *o, vgd_reason *why)
 {
-	if (info->type != VG_KEY_ED25519 || op != VG_OP_SIGN)
+	if (!in_family(info, VGD_KB_ED25519) || op != VG_OP_SIGN)
 		return -1;
 	int st = vgd_request_check(info, op, alg, len, why);
 	if (st != VG_ST_OK)
@@ -326,7 +369,7 @@ int vgd_keyop_ed25519_prepare(const vgd_keyinfo *info, const void *secret, uint8
 	st = sign_input(info, alg, tls_role, sig_format, &a, &data, &len, o->content, digest, why);
 	if (st != VG_ST_OK)
 		return st;
-	if (a->key_type != VG_KEY_ED25519)
+	if (a->key_type != info->type)
 		return fail(why, VG_R_ALG_KEY_MISMATCH);
 	o->key = secret;
 	o->msg = data;
@@ -338,8 +381,7 @@ int vgd_keyop_ecdsa_prepare(const vgd_keyinfo *info, const void *secret, uint8_t
 			    uint8_t tls_role, uint8_t sig_format, const uint8_t *data, size_t len,
 			    vgd_ecdsa_op *o, vgd_reason *why)
 {
-	if ((info->type != VG_KEY_ECDSA_P256 && info->type != VG_KEY_ECDSA_P384) ||
-	    op != VG_OP_SIGN)
+	if (!in_family(info, VGD_KB_ECDSA) || op != VG_OP_SIGN)
 		return -1;
 	int st = vgd_request_check(info, op, alg, len, why);
 	if (st != VG_ST_OK)
@@ -368,7 +410,7 @@ int vgd_keyop_ecdsa_finish(const vgd_ecdsa_op *o, int rc, const uint8_t *raw, ui
 int vgd_keyop_x25519_prepare(const vgd_keyinfo *info, const void *secret, uint8_t op,
 			     const uint8_t *data, size_t len, vgd_x25519_op *o, vgd_reason *why)
 {
-	if (info->type != VG_KEY_X25519 || op != VG_OP_X25519)
+	if (!in_family(info, VGD_KB_X25519) || op != VG_OP_X25519)
 		return -1;
 	int st = vgd_request_check(info, op, 0, len, why);
 	if (st != VG_ST_OK)
@@ -403,9 +445,9 @@ int vgd_keyop_run(const vgd_keyinfo *info, const void *secret, uint8_t op, uint8
 	case VG_OP_SIGN:
 		return sign(info, secret, alg, tls_role, sig_format, data, len, out, out_len, why);
 	case VG_OP_X25519:
-		return x25519(secret, data, len, out, out_len, why);
+		return x25519(info, secret, data, len, out, out_len, why);
 	case VG_OP_RSA_PRIVATE:
-		return rsa_private(secret, data, len, out, out_len, why);
+		return rsa_private(info, secret, data, len, out, out_len, why);
 	}
 	return fail(why, VG_R_NOT_KEY_OP);
 }

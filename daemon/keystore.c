@@ -1,5 +1,6 @@
-/* keystore.c: load key files into locked memory (see keystore.h).
- * Secret: file contents, seeds, RSA private values, EC private scalars.
+/* keystore.c: load key files into locked memory (see keystore.h); what
+ * each key type's loading, description and wipe are is its row's
+ * (keytype.h). Secret: file contents and the keys' slots.
  * Every scratch copy is in secmem and wiped. */
 #include "keystore.h"
 
@@ -13,92 +14,23 @@
 
 #include "errcode.h"
 #include "keyfile.h"
+#include "keytype.h"
 #include "log.h"
 #include "secmem.h"
-#include "vg/ecdsa.h"
-#include "vg/ed25519.h"
 #include "vg/proto.h"
 #include "vg/proto_tables.h"
-#include "vg/rsa.h"
-#include "vg/wipe.h"
-#include "vg/x25519.h"
 
 #define KEYFILE_MAX (64u * 1024)
 
 size_t vgd_key_secret_size(void)
 {
-	size_t a = sizeof(vgd_secret_25519);
-	size_t r = vg_rsa_key_size();
-	size_t e = vg_ecdsa_key_size();
-	size_t s = a > r ? a : r;
-	s = s > e ? s : e;
+	size_t s = 0;
+	for (int t = 1; t <= VG_KEY_MAX; t++) {
+		const vgd_keytype *k = vgd_keytype_get(t);
+		size_t n = k ? k->secret_size() : 0;
+		s = n > s ? n : s;
+	}
 	return (s + 63) & ~(size_t)63;
-}
-
-/* Bits of a big-endian unsigned integer (a public modulus). */
-static size_t be_bits(const uint8_t *p, size_t n)
-{
-	while (n > 0 && p[0] == 0) {
-		p++;
-		n--;
-	}
-	if (n == 0)
-		return 0;
-	size_t bits = 8 * (n - 1);
-	for (unsigned v = p[0]; v != 0; v >>= 1)
-		bits++;
-	return bits;
-}
-
-/* The kernels' curve of an EC key type, 0 for another type. */
-static vg_ecdsa_curve ec_curve(int type)
-{
-	return type == VG_KEY_ECDSA_P256   ? VG_ECDSA_P256
-	       : type == VG_KEY_ECDSA_P384 ? VG_ECDSA_P384
-					   : (vg_ecdsa_curve)0;
-}
-
-/* Does the public point a key file carries (uncompressed, or compressed:
- * the sign of Y in the prefix) name the key's own point pub (04||X||Y)?
- * Public values: no need for constant time. */
-static int ec_pub_matches(const uint8_t *file, size_t file_len, const uint8_t *pub, size_t len)
-{
-	size_t n = (len - 1) / 2;
-	if (file_len == len)
-		return memcmp(file, pub, len) == 0;
-	return file_len == 1 + n && file[0] == (uint8_t)(0x02 | (pub[len - 1] & 1)) &&
-	       memcmp(file + 1, pub + 1, n) == 0;
-}
-
-/* Load an EC key into its arena slot (a vg_ecdsa_key) and its public
- * point into info. */
-static int load_ec(const vgd_keyfile *kf, vgd_keyinfo *info, void *secret, size_t secret_cap,
-		   char *why, size_t whylen)
-{
-	vg_ecdsa_key *ek = secret;
-	size_t pl;
-	if (secret_cap < vg_ecdsa_key_size()) {
-		snprintf(why, whylen, "internal: secret slot too small");
-		return VGD_E_INTERNAL;
-	}
-	int r = vg_ecdsa_key_init(ek, ec_curve(kf->type), kf->ec_d, kf->ec_d_len);
-	if (r == VG_E_KEY) {
-		snprintf(why, whylen, "EC private key out of range (zero, or not below the order)");
-		return VGD_E_INVALID;
-	}
-	if (r < 0) {
-		snprintf(why, whylen, "EC key rejected: %s", vg_strerror(r));
-		return vgd_err_from_kernel(r);
-	}
-	const uint8_t *pub = vg_ecdsa_key_public(ek, &pl);
-	if (kf->ec_pub_len != 0 && !ec_pub_matches(kf->ec_pub, kf->ec_pub_len, pub, pl)) {
-		snprintf(why, whylen, "the public key in the file does not match its private key");
-		vg_ecdsa_key_wipe(ek);
-		return VGD_E_INVALID;
-	}
-	memcpy(info->pub, pub, pl);
-	info->pub_len = pl;
-	return 0;
 }
 
 int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *secret,
@@ -118,58 +50,26 @@ int vgd_key_from_bytes(const uint8_t *buf, size_t len, vgd_keyinfo *info, void *
 		snprintf(why, whylen, "%s", reason);
 		goto out;
 	}
+	/* The parser names only types that have a row: one without is
+	 * vgd's mistake, not the key file's. */
+	const vgd_keytype *t = vgd_keytype_get(kf->type);
+	r = VGD_E_INTERNAL;
+	if (t == NULL) {
+		snprintf(why, whylen, "internal: no loader for key type %d", kf->type);
+		goto out;
+	}
 	info->type = (uint8_t)kf->type;
-	if (kf->type == VG_KEY_RSA) {
-		if (secret_cap < vg_rsa_key_size()) {
-			r = VGD_E_INTERNAL;
-			snprintf(why, whylen, "internal: secret slot too small");
-			goto out;
-		}
-		vg_rsa_key *rk = secret;
-		size_t bits = be_bits(kf->rsa.n, kf->rsa.n_len);
-		const char *check = "";
-		r = vg_rsa_key_init_why(rk, &kf->rsa, &check);
-		if (r < 0 && (bits < VG_RSA_MIN_BITS || bits > VG_RSA_MAX_BITS)) {
-			/* Say what would do, not only that this does not. */
-			snprintf(why, whylen,
-				 "RSA key rejected: %zu-bit modulus; vgd supports RSA keys of "
-				 "%d to %d bits",
-				 bits, VG_RSA_MIN_BITS, VG_RSA_MAX_BITS);
-			r = vgd_err_from_kernel(r);
-			goto out;
-		}
-		if (r < 0) {
-			/* The check that failed (n is not p*q, dp is not d
-			 * mod (p-1), ...): "invalid key" alone sends an admin
-			 * guessing. */
-			snprintf(why, whylen, "RSA key rejected: %s",
-				 check[0] ? check : vg_strerror(r));
-			r = vgd_err_from_kernel(r);
-			goto out;
-		}
-		r = vg_rsa_public_export(vg_rsa_key_public(rk), info->pub, sizeof(info->pub),
-					 &info->pub_len, info->rsa_e, sizeof(info->rsa_e),
-					 &info->rsa_e_len);
-		if (r < 0) {
-			snprintf(why, whylen, "RSA public exponent larger than 64 bits");
-			vg_rsa_key_wipe(rk);
-			r = vgd_err_from_kernel(r);
-			goto out;
-		}
-	} else if (ec_curve(kf->type) != 0) {
-		r = load_ec(kf, info, secret, secret_cap, why, whylen);
-		if (r < 0)
-			goto out;
-	} else {
-		vgd_secret_25519 *s = secret;
-		memcpy(s->seed, kf->seed, 32);
-		if (kf->type == VG_KEY_ED25519) {
-			vg_ed25519_expand(s->expanded, s->seed);
-			vg_ed25519_public_key(s->pk, s->seed);
-		} else
-			vg_x25519_base(s->pk, s->seed);
-		memcpy(info->pub, s->pk, 32);
-		info->pub_len = 32;
+	if (secret_cap < t->secret_size()) {
+		snprintf(why, whylen, "internal: secret slot too small");
+		goto out;
+	}
+	r = t->load(kf, secret, why, whylen);
+	if (r < 0)
+		goto out;
+	r = t->describe(secret, info, why, whylen);
+	if (r < 0) {
+		t->wipe(secret);
+		goto out;
 	}
 	r = 0;
 out:
@@ -445,10 +345,9 @@ void vgd_keystore_wipe(vgd_keystore *ks)
 		for (size_t i = 0; i < ks->n; i++) {
 			if (!ks->info || !ks->secret[i])
 				continue;
-			if (ks->info[i].type == VG_KEY_RSA)
-				vg_rsa_key_wipe(ks->secret[i]);
-			else if (ec_curve(ks->info[i].type) != 0)
-				vg_ecdsa_key_wipe(ks->secret[i]);
+			const vgd_keytype *t = vgd_keytype_get(ks->info[i].type);
+			if (t != NULL)
+				t->wipe(ks->secret[i]);
 		}
 		vgd_secmem_free(ks->arena, ks->arena_len);
 	}

@@ -1,4 +1,5 @@
-/* khbatch.c: the keyholder's batches (khbatch.h): each family's take
+/* khbatch.c: the keyholder's batches (khbatch.h): one row per batch
+ * family, reached through a key type's row (keytype.h), with its take
  * (the request made ready by keyops.c's prepare, every check included)
  * and run (the family's multi-buffer kernel, then each request's own
  * status). Secret: the keys the operations point to and the X25519
@@ -7,6 +8,7 @@
 
 #include <string.h>
 
+#include "keytype.h"
 #include "vg/ecdsa_mb.h"
 #include "vg/ed25519_mb.h"
 #include "vg/proto_reason.h"
@@ -40,43 +42,6 @@ void vgd_khreply_finish(vgd_khreply *r, int status, size_t out_len, const char *
 	memcpy(r->rep.reason, why, n);
 	r->rep.reason[n] = 0;
 	r->rep.result_len = (uint32_t)out_len;
-}
-
-int vgd_khbatch_take(vgd_khbatch *b, const vgd_keyinfo *info, const void *secret,
-		     const vgd_kreq *q)
-{
-	const uint8_t *data = (const uint8_t *)q + sizeof(vgd_kreq);
-	vgd_reason why = {.text = ""};
-	int kind, st;
-	switch (info->type) {
-	case VG_KEY_RSA:
-		kind = VGD_KB_RSA;
-		st = vgd_keyop_rsa_prepare(info, secret, q->op, q->alg, q->role, q->fmt, data,
-					   q->data_len, &b->rsa[b->n[kind]], &why);
-		break;
-	case VG_KEY_ECDSA_P256:
-	case VG_KEY_ECDSA_P384:
-		kind = VGD_KB_ECDSA;
-		st = vgd_keyop_ecdsa_prepare(info, secret, q->op, q->alg, q->role, q->fmt, data,
-					     q->data_len, &b->ec[b->n[kind]], &why);
-		break;
-	case VG_KEY_ED25519:
-		kind = VGD_KB_ED25519;
-		st = vgd_keyop_ed25519_prepare(info, secret, q->op, q->alg, q->role, q->fmt, data,
-					       q->data_len, &b->ed[b->n[kind]], &why);
-		break;
-	case VG_KEY_X25519:
-		kind = VGD_KB_X25519;
-		st = vgd_keyop_x25519_prepare(info, secret, q->op, data, q->data_len,
-					      &b->x[b->n[kind]], &why);
-		break;
-	default:
-		return -1;
-	}
-	if (st != VG_ST_OK)
-		return -1;
-	vgd_khreply_start(&b->out[kind][b->n[kind]++], q);
-	return kind;
 }
 
 /* RSA: vg_rsa_private_mb (each result still checked with its public
@@ -172,14 +137,66 @@ static void run_x25519(vgd_khbatch *b)
 	}
 }
 
+/* Each family's take: the request made ready in its slot by keyops.c's
+ * prepare (every check included). */
+static int take_rsa(vgd_khbatch *b, const vgd_keyinfo *info, const void *secret, const vgd_kreq *q,
+		    const uint8_t *data, vgd_reason *why)
+{
+	return vgd_keyop_rsa_prepare(info, secret, q->op, q->alg, q->role, q->fmt, data,
+				     q->data_len, &b->rsa[b->n[VGD_KB_RSA]], why);
+}
+
+static int take_ecdsa(vgd_khbatch *b, const vgd_keyinfo *info, const void *secret,
+		      const vgd_kreq *q, const uint8_t *data, vgd_reason *why)
+{
+	return vgd_keyop_ecdsa_prepare(info, secret, q->op, q->alg, q->role, q->fmt, data,
+				       q->data_len, &b->ec[b->n[VGD_KB_ECDSA]], why);
+}
+
+static int take_ed25519(vgd_khbatch *b, const vgd_keyinfo *info, const void *secret,
+			const vgd_kreq *q, const uint8_t *data, vgd_reason *why)
+{
+	return vgd_keyop_ed25519_prepare(info, secret, q->op, q->alg, q->role, q->fmt, data,
+					 q->data_len, &b->ed[b->n[VGD_KB_ED25519]], why);
+}
+
+static int take_x25519(vgd_khbatch *b, const vgd_keyinfo *info, const void *secret,
+		       const vgd_kreq *q, const uint8_t *data, vgd_reason *why)
+{
+	return vgd_keyop_x25519_prepare(info, secret, q->op, data, q->data_len,
+					&b->x[b->n[VGD_KB_X25519]], why);
+}
+
+/* The families, by VGD_KB_* value: a key type reaches one through its
+ * row's batch. */
+static const struct {
+	int (*take)(vgd_khbatch *b, const vgd_keyinfo *info, const void *secret, const vgd_kreq *q,
+		    const uint8_t *data, vgd_reason *why);
+	void (*run)(vgd_khbatch *b);
+} families[VGD_KB_KINDS] = {
+	[VGD_KB_RSA] = {take_rsa, run_rsa},
+	[VGD_KB_ECDSA] = {take_ecdsa, run_ecdsa},
+	[VGD_KB_ED25519] = {take_ed25519, run_ed25519},
+	[VGD_KB_X25519] = {take_x25519, run_x25519},
+};
+
+int vgd_khbatch_take(vgd_khbatch *b, const vgd_keyinfo *info, const void *secret, const vgd_kreq *q)
+{
+	const uint8_t *data = (const uint8_t *)q + sizeof(vgd_kreq);
+	vgd_reason why = {.text = ""};
+	const vgd_keytype *t = vgd_keytype_get(info->type);
+	if (t == NULL || t->batch < 0 || t->batch >= VGD_KB_KINDS)
+		return -1;
+	int kind = t->batch;
+	if (families[kind].take(b, info, secret, q, data, &why) != VG_ST_OK)
+		return -1;
+	vgd_khreply_start(&b->out[kind][b->n[kind]++], q);
+	return kind;
+}
+
 void vgd_khbatch_run(vgd_khbatch *b, int kind)
 {
-	if (b->n[kind] == 0)
+	if (kind < 0 || kind >= VGD_KB_KINDS || b->n[kind] == 0)
 		return;
-	switch (kind) {
-	case VGD_KB_RSA: run_rsa(b); break;
-	case VGD_KB_ECDSA: run_ecdsa(b); break;
-	case VGD_KB_ED25519: run_ed25519(b); break;
-	case VGD_KB_X25519: run_x25519(b); break;
-	}
+	families[kind].run(b);
 }

@@ -16,13 +16,13 @@
 #include <stdint.h>
 
 #include "keyops.h"
+#include "keytype.h"
 #include "keystore.h"
 #include "record.h"
 
 /* Requests per batch: what every family's kernel takes in one call. */
 #define VGD_KB_MAX 8
 
-enum { VGD_KB_RSA, VGD_KB_ECDSA, VGD_KB_ED25519, VGD_KB_X25519, VGD_KB_KINDS };
 
 /* A reply record and its result, as the keyholder puts it in its ring. */
 typedef struct {
@@ -47,8 +47,9 @@ void vgd_khreply_finish(vgd_khreply *r, int status, size_t out_len, const char *
 
 /* Add request q (checked by the keyholder's check_request; its DATA
  * follows it and must stay in place until its batch runs) on the key
- * described by info and secret to its family's batch, if it has one and
- * passes every check: the batch's kind (see b->n[kind] for whether it is
+ * described by info and secret to its family's batch (its key type's
+ * row names the family), if it has one and passes every check: the
+ * batch's kind (see b->n[kind] for whether it is
  * now full), or -1 (the keyholder runs it alone, which answers a failed
  * check with the same status). */
 int vgd_khbatch_take(vgd_khbatch *b, const vgd_keyinfo *info, const void *secret,

@@ -97,10 +97,12 @@ static int check_config(vgd_config *cfg)
 	printf("%s: OK: socket %s, %zu key(s)\n", cfg->path, cfg->socket_path, ks.n);
 	for (size_t i = 0; i < ks.n; i++) {
 		const vgd_keyinfo *k = &ks.info[i];
-		/* The type names the curve (ecdsa-p256); RSA adds the
-		 * modulus's size in bits. */
+		/* The type names the curve (ecdsa-p256); a type whose size
+		 * is its modulus's (the protocol's row has no bits: RSA) adds
+		 * that size in bits. */
+		const vg_key_type_info *t = vg_key_type_get(k->type);
 		printf("  %-24s %s", k->name, vg_key_type_name(k->type));
-		if (k->type == VG_KEY_RSA)
+		if (t != NULL && t->bits == 0)
 			printf("-%zu", modulus_bits(k->pub, k->pub_len));
 		printf("\n");
 	}

@@ -4,8 +4,9 @@
  * Adding a signature algorithm (for a key type vgd already loads):
  *   1. protocol/include/vg/proto.h: its VG_ALG_* value (raise VG_ALG_MAX);
  *   2. the row below;
- *   3. daemon/keyops.c kernel_sign(): the kernel call, if its key type and
- *      padding do not have one yet;
+ *   3. daemon/keyops.c: the kernel call, in the sign entry point its key
+ *      type's daemon row names (vgd_kt_*_sign, daemon/keytype.c), if its
+ *      key type and padding do not have one yet;
  *   4. client/vgclient.h: the VGC_ALG_* constant of the public API;
  *   5. protocol/PROTOCOL.md 4.2: its line;
  *   6. the tests' own lists, written from the specifications, which fail
@@ -16,14 +17,19 @@
  * TLS 1.3 mode, vgctl's names, --help and --hash, vgctl bench's default,
  * the provider's choice of algorithm, the table walks in the tests)
  * reads the row.
- * A new key type also needs: its VG_KEY_* value (raise VG_KEY_MAX) and
- * row here, a VG_CAP_* bit with its name (optab.c), VGC_KEY_* in
- * vgclient.h (asserted in client/client.c), loading (daemon/keyfile.c,
- * keystore.c: its secret in the key arena, vgd_key_secret_size, its
- * wipe), its kernel call in daemon/keyops.c, the keyholder's choice of which replies to hold
- * (keyholder.c: a slow key type like RSA), its SubjectPublicKeyInfo in
- * vgctl (client/vgctl_fmt.c) and, to be used from OpenSSL, a key
- * manager and signature in provider/. */
+ * A new key type is its kernel and two rows: its VG_KEY_* value (raise
+ * VG_KEY_MAX) and row here (with a VG_CAP_* bit and its name in optab.c
+ * unless it shares one, as the ECDSA curves do), and its daemon row
+ * (daemon/keytype.c: secret size, loader, public description, wipe,
+ * kernel calls, batch family, slow flag, generate). Outside those rows,
+ * each for the reason CONTRIBUTING.md "Adding a key type" gives: its OID
+ * in daemon/keyfile.c (named_curves[] or rfc8410_algs[]; the fuzz target
+ * builds that parser without the kernels), a batch family in
+ * daemon/khbatch.c only for a new multi-buffer kernel, VGC_KEY_* in
+ * vgclient.h (asserted in client/client.c), its SubjectPublicKeyInfo in
+ * vgctl (client/vgctl_fmt.c fixed_spki[]; RSA's is built), PROTOCOL.md
+ * 4.1 and 6.9, the list in tests/daemon/test_keytype.c and, to be used
+ * from OpenSSL, a key manager and signature in provider/. */
 #include <string.h>
 
 #include "vg/proto_tables.h"

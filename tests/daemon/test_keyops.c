@@ -16,6 +16,7 @@
 
 #include "errcode.h"
 #include "keyops.h"
+#include "keytype.h"
 #include "khbatch.h"
 #include "keystore.h"
 #include "record.h"
@@ -58,10 +59,7 @@ static key load(const char *file)
 
 static void unload(key *k)
 {
-	if (k->info.type == VG_KEY_RSA)
-		vg_rsa_key_wipe(k->secret);
-	if (k->info.type == VG_KEY_ECDSA_P256 || k->info.type == VG_KEY_ECDSA_P384)
-		vg_ecdsa_key_wipe(k->secret);
+	vgd_keytype_get(k->info.type)->wipe(k->secret);
 	free(k->secret);
 }
 
