@@ -98,7 +98,18 @@ enum vg_tag {
 	VG_T_SERVER = 20,    /* string: daemon name and version */
 	VG_T_SIG_FORMAT = 21,/* u8 enum vg_sig_format (sign with an ECDSA ALG) */
 	VG_T_CLIENT_CPU = 22,/* u32: the CPU the client sent from, a hint (VG_CAP_CPU_HINT) */
-	VG_T_MAX = 22,
+	/* stats: one key's use by one uid (PROTOCOL.md 6.8). The row without
+	 * USE_KEY and USE_UID is the "other" row: uses past the table's bound. */
+	VG_T_USE = 23,          /* nested: [USE_KEY, USE_UID], USE_OK, USE_ERRORS,
+				 * USE_REFUSED, USE_LAST_MS, USE_LAST_PID (repeatable) */
+	VG_T_USE_KEY = 24,      /* string: key name */
+	VG_T_USE_UID = 25,      /* u32: the caller's uid (SO_PEERCRED) */
+	VG_T_USE_OK = 26,       /* u64: successful key operations */
+	VG_T_USE_ERRORS = 27,   /* u64: failed ones (bad input, internal, ...) */
+	VG_T_USE_REFUSED = 28,  /* u64: refused (ACL, policy, overloaded) */
+	VG_T_USE_LAST_MS = 29,  /* u64: last use, Unix time in milliseconds */
+	VG_T_USE_LAST_PID = 30, /* u32: the pid that used it last (SO_PEERCRED) */
+	VG_T_MAX = 30,
 };
 
 /* Signature algorithms: wire values. What each one is (key type, hash,
