@@ -227,7 +227,7 @@ int vg_item_next(vg_cursor *c, vg_item *it);
 int vg_item_u8(const vg_item *it, uint8_t *v);
 int vg_item_u32(const vg_item *it, uint32_t *v);
 int vg_item_u64(const vg_item *it, uint64_t *v);
-/* A cursor over a nested item's children (LIMIT, KEYINFO, STAT). */
+/* A cursor over a nested item's children (LIMIT, KEYINFO, STAT, USE). */
 vg_cursor vg_item_cursor(const vg_item *it);
 
 /* ---- requests (daemon side decodes, client side encodes) ---- */
@@ -321,8 +321,8 @@ typedef struct {
 /* Decode a frame from the daemon: a reply (reply bit set) or a connection
  * error (VG_OP_CONN_ERROR, id 0, status nonzero). As strict as
  * PROTOCOL.md 4 and 7: item framing and fixed widths; each known tag only
- * where the spec puts it (top level, or inside LIMIT, KEYINFO, STAT), at
- * most once there unless repeatable (VERSION, KEYINFO, STAT at the top),
+ * where the spec puts it (top level, or inside LIMIT, KEYINFO, STAT, USE), at
+ * most once there unless repeatable (VERSION, KEYINFO, STAT, USE at the top),
  * with the children a nested item requires; REASON (at most
  * VG_PROTO_MAX_REASON bytes) exactly once in an error and never in a
  * success; an error carries no other known item; SERVER at most
