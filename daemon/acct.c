@@ -5,6 +5,7 @@
  * few steps and no tombstones are needed. */
 #include "acct.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -90,11 +91,37 @@ void vgd_acct_note(vgd_acct *a, uint32_t key, uint32_t uid, uint32_t pid,
 	count(row, pid, outcome, wall_ms);
 }
 
+void vgd_acct_set_name(vgd_acct *a, uint32_t uid, const char *name)
+{
+	unsigned i = 0;
+	while (i < a->nnames && a->names[i].uid != uid)
+		i++;
+	if (i == VGD_ACCT_NAMES)
+		return;
+	if (i == a->nnames)
+		a->nnames++;
+	a->names[i].uid = uid;
+	snprintf(a->names[i].name, sizeof(a->names[i].name), "%s", name);
+}
+
+/* " (name)" for a uid the supervisor named, else "". At most one line
+ * per row and interval asks: a walk of VGD_ACCT_NAMES is cheap there. */
+static void name_of(const vgd_acct *a, uint32_t uid, char *buf, size_t cap)
+{
+	buf[0] = 0;
+	for (unsigned i = 0; i < a->nnames; i++)
+		if (a->names[i].uid == uid) {
+			snprintf(buf, cap, " (%s)", a->names[i].name);
+			return;
+		}
+}
+
 /* The interval's line of one row, and its interval counts cleared. The
  * KEY= and UID= fields at the end are for grep and journalctl --grep:
  * vgd logs plain lines to stderr, which the journal stores as MESSAGE.
- * The front may not read /etc/passwd (no open under its sandbox), so the
- * uid is a number. */
+ * The front may not read /etc/passwd (no open under its sandbox): the
+ * user name is the supervisor's (vgd_acct_set_name), for the uids the
+ * keys' ACLs name; other uids are numbers. */
 static void log_row(vgd_acct *a, vgd_acct_row *row, const char *name)
 {
 	if (row->iv_ok == 0 && row->iv_errors == 0 && row->iv_refused == 0)
@@ -104,11 +131,14 @@ static void log_row(vgd_acct *a, vgd_acct_row *row, const char *name)
 		vgd_info("keys past the use table's %u rows: %u sign, %u errors, %u refused in the "
 			 "last %u s KEY=* UID=*",
 			 a->max_rows, row->iv_ok, row->iv_errors, row->iv_refused, secs);
-	else
-		vgd_info("key %s: %u sign, %u errors, %u refused for uid %u in the last %u s "
+	else {
+		char user[VG_PROTO_MAX_KEY_NAME + 4];
+		name_of(a, row->uid, user, sizeof(user));
+		vgd_info("key %s: %u sign, %u errors, %u refused for uid %u%s in the last %u s "
 			 "(last pid %u) KEY=%s UID=%u",
 			 name, row->iv_ok, row->iv_errors, row->iv_refused, (unsigned)row->uid,
-			 secs, (unsigned)row->last_pid, name, (unsigned)row->uid);
+			 user, secs, (unsigned)row->last_pid, name, (unsigned)row->uid);
+	}
 	row->iv_ok = row->iv_errors = row->iv_refused = 0;
 }
 

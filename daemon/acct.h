@@ -28,6 +28,9 @@
 /* Index slots: a power of two, twice the rows, so a probe stays short. */
 #define VGD_ACCT_SLOTS 512
 #define VGD_ACCT_INTERVAL_MS 60000u
+/* User names the log lines can give (the supervisor resolves them: the
+ * front may not read /etc/passwd); other uids are numbers. */
+#define VGD_ACCT_NAMES 64
 
 enum vgd_acct_outcome {
 	VGD_ACCT_OK,      /* the key operation succeeded */
@@ -52,6 +55,11 @@ typedef struct {
 	vgd_acct_row other; /* uses that found no row (its key and uid mean nothing) */
 	uint64_t overflowed; /* notes that went to other */
 	uint64_t interval_ms, interval_start_ms; /* monotonic */
+	struct {
+		uint32_t uid;
+		char name[VG_PROTO_MAX_KEY_NAME + 1];
+	} names[VGD_ACCT_NAMES];
+	unsigned nnames;
 } vgd_acct;
 
 /* An empty table; max_rows 0 means VGD_ACCT_ROWS (tests lower it),
@@ -73,6 +81,10 @@ void vgd_acct_tick(vgd_acct *a, uint64_t now_ms, const vgd_keyinfo *keys, size_t
  * with one log line per key. */
 void vgd_acct_rekey(vgd_acct *a, const vgd_keyinfo *old, size_t nold, const vgd_keyinfo *keys,
 		    size_t nkeys);
+
+/* uid's user name for the log lines (NUL-terminated, cut to fit); past
+ * VGD_ACCT_NAMES names, new uids are ignored. */
+void vgd_acct_set_name(vgd_acct *a, uint32_t uid, const char *name);
 
 /* The key index of name in keys, or -1 (a job that outlived its key set). */
 long vgd_acct_key_index(const vgd_keyinfo *keys, size_t nkeys, const char *name);

@@ -170,6 +170,10 @@ static void ctl_readable(evutil_socket_t fd, short what, void *arg)
 			if (f->pending && f->npending == f->pending_cap)
 				keys_install(f);
 			break;
+		case VGD_CTL_UIDNAME:
+			m.info.name[sizeof(m.info.name) - 1] = 0;
+			vgd_acct_set_name(&f->acct, m.index, m.info.name);
+			break;
 		case VGD_CTL_COUNTERS:
 			f->stats.keyholder_restarts = m.restarts;
 			f->stats.sandbox_violations = m.violations;

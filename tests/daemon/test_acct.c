@@ -320,6 +320,8 @@ static void test_interval_lines(void **state)
 	wait_sums(" KEY=ed-root UID=12345", 0, 0, 1);
 	assert_true(dt_wait_log(&D, " sign, 0 errors, 0 refused for uid 12345 in the last 1 s (last pid ",
 				1, 1000));
+	/* uid 0 is named (the supervisor looks the name up), 12345 is not */
+	assert_true(dt_wait_log(&D, " for uid 0 (root) in the last 1 s (last pid ", 1, 1000));
 	int before = wait_sums(" KEY=ed UID=0", 5, 1, 0);
 	vg_client *c = vg_client_new(D.sock);
 	for (int i = 0; i < 50; i++)
