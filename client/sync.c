@@ -331,12 +331,24 @@ static void parse_use(const vg_item *it, vgc_key_use *u)
 				u->other = 0;
 			}
 			break;
-		case VG_T_USE_UID: u->uid = (uint32_t)be_uint(ch.val, 4); break;
-		case VG_T_USE_OK: u->ok = be_uint(ch.val, 8); break;
-		case VG_T_USE_ERRORS: u->errors = be_uint(ch.val, 8); break;
-		case VG_T_USE_REFUSED: u->refused = be_uint(ch.val, 8); break;
-		case VG_T_USE_LAST_MS: u->last_ms = be_uint(ch.val, 8); break;
-		case VG_T_USE_LAST_PID: u->last_pid = (uint32_t)be_uint(ch.val, 4); break;
+		case VG_T_USE_UID:
+			u->uid = (uint32_t)be_uint(ch.val, 4);
+			break;
+		case VG_T_USE_OK:
+			u->ok = be_uint(ch.val, 8);
+			break;
+		case VG_T_USE_ERRORS:
+			u->errors = be_uint(ch.val, 8);
+			break;
+		case VG_T_USE_REFUSED:
+			u->refused = be_uint(ch.val, 8);
+			break;
+		case VG_T_USE_LAST_MS:
+			u->last_ms = be_uint(ch.val, 8);
+			break;
+		case VG_T_USE_LAST_PID:
+			u->last_pid = (uint32_t)be_uint(ch.val, 4);
+			break;
 		}
 	}
 }

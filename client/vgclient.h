@@ -212,11 +212,11 @@ typedef struct {
 	char key[VGC_KEY_NAME_MAX + 1]; /* NUL-terminated */
 	int other;
 	uint32_t uid;
-	uint64_t ok;        /* successful key operations (signatures, x25519, rsa-private) */
-	uint64_t errors;    /* failed ones */
-	uint64_t refused;   /* refused: key ACL or policy, daemon overloaded */
-	uint64_t last_ms;   /* last use, Unix time in milliseconds */
-	uint32_t last_pid;  /* the process that used it last */
+	uint64_t ok;       /* successful key operations (signatures, x25519, rsa-private) */
+	uint64_t errors;   /* failed ones */
+	uint64_t refused;  /* refused: key ACL or policy, daemon overloaded */
+	uint64_t last_ms;  /* last use, Unix time in milliseconds */
+	uint32_t last_pid; /* the process that used it last */
 } vgc_key_use;
 
 typedef struct {

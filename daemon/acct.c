@@ -59,8 +59,7 @@ static vgd_acct_row *row_for(vgd_acct *a, uint32_t key, uint32_t uid)
 	return row;
 }
 
-static void count(vgd_acct_row *row, uint32_t pid, enum vgd_acct_outcome outcome,
-		  uint64_t wall_ms)
+static void count(vgd_acct_row *row, uint32_t pid, enum vgd_acct_outcome outcome, uint64_t wall_ms)
 {
 	switch (outcome) {
 	case VGD_ACCT_OK:
@@ -185,7 +184,7 @@ void vgd_acct_rekey(vgd_acct *a, const vgd_keyinfo *old, size_t nold, const vgd_
 	/* Rows are compacted in place (their order kept) and reindexed. A key
 	 * is looked up once per row: a reload is rare and rows are few. */
 	unsigned kept = 0;
-	uint8_t said[VGD_MAX_KEYS] = { 0 }; /* the keys whose reset was logged */
+	uint8_t said[VGD_MAX_KEYS] = {0}; /* the keys whose reset was logged */
 	memset(a->slot, 0, sizeof(a->slot));
 	for (unsigned i = 0; i < a->nrows; i++) {
 		vgd_acct_row row = a->rows[i];

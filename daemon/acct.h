@@ -43,7 +43,7 @@ typedef struct {
 	uint64_t last_ms;             /* last use: Unix time, milliseconds */
 	uint32_t last_pid;
 	uint32_t uid;
-	uint32_t key;                 /* index in the current key set */
+	uint32_t key;                          /* index in the current key set */
 	uint32_t iv_ok, iv_errors, iv_refused; /* this interval's, for its log line */
 } vgd_acct_row;
 
@@ -51,8 +51,8 @@ typedef struct {
 	vgd_acct_row rows[VGD_ACCT_ROWS];
 	uint16_t slot[VGD_ACCT_SLOTS]; /* 0: empty, else a row's index + 1 */
 	unsigned nrows;
-	unsigned max_rows; /* VGD_ACCT_ROWS, or fewer for tests */
-	vgd_acct_row other; /* uses that found no row (its key and uid mean nothing) */
+	unsigned max_rows;   /* VGD_ACCT_ROWS, or fewer for tests */
+	vgd_acct_row other;  /* uses that found no row (its key and uid mean nothing) */
 	uint64_t overflowed; /* notes that went to other */
 	uint64_t interval_ms, interval_start_ms; /* monotonic */
 	struct {

@@ -50,6 +50,13 @@ static void put_stat(vg_writer *w, const char *name, uint64_t v)
 	vg_put_close(w);
 }
 
+/* A USE item at most: its header, a 64-byte key, the uid, four u64s and
+ * the pid, each with its 4-byte item header. Every row of a full table
+ * and the counters (about 4 KiB) fit one reply frame. */
+#define USE_ITEM_MAX (4 + (4 + VG_PROTO_MAX_KEY_NAME) + 8 + 4 * 12 + 8)
+_Static_assert((VGD_ACCT_ROWS + 1) * USE_ITEM_MAX + 16384 <= VG_PROTO_MAX_FRAME,
+	       "the stats reply holds every row of the use table");
+
 static void put_use(vg_writer *w, const vgd_acct_row *r, const char *key)
 {
 	vg_put_open(w, VG_T_USE);

@@ -50,11 +50,14 @@ void vgd_front_answer(front *f, conn *c, uint8_t op, uint32_t id, int status, co
 static enum vgd_acct_outcome job_outcome(int status)
 {
 	switch (status) {
-	case VG_ST_OK: return VGD_ACCT_OK;
+	case VG_ST_OK:
+		return VGD_ACCT_OK;
 	case VG_ST_UNKNOWN_KEY:
 	case VG_ST_NOT_ALLOWED:
-	case VG_ST_OVERLOADED: return VGD_ACCT_REFUSED;
-	default: return VGD_ACCT_ERROR;
+	case VG_ST_OVERLOADED:
+		return VGD_ACCT_REFUSED;
+	default:
+		return VGD_ACCT_ERROR;
 	}
 }
 
@@ -63,9 +66,8 @@ static enum vgd_acct_outcome job_outcome(int status)
  * counted (its rows were reset, acct.h). */
 static void job_acct(front *f, const job *j, int status)
 {
-	long ki = j->key_gen == f->generation
-			  ? (long)j->key_index
-			  : vgd_acct_key_index(f->keys, f->nkeys, j->key);
+	long ki = j->key_gen == f->generation ? (long)j->key_index
+					      : vgd_acct_key_index(f->keys, f->nkeys, j->key);
 	if (ki >= 0 && (size_t)ki < f->nkeys)
 		vgd_front_acct(f, j->c, (size_t)ki, job_outcome(status));
 }

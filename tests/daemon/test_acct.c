@@ -30,16 +30,16 @@
 #define OTHER_GID 54321
 #define ROWS 8
 
-#define KEYS_COMMON                                                                      \
-	"[key ed]\nfile = ed25519.pem\nallow = sign\n\n"                                 \
-	"[key ed-root]\nfile = ed25519.pem\nallow = sign\nuids = 0\n\n"                  \
-	"[key ed-other]\nfile = ed25519.pem\nallow = sign\nuids = 12345\n\n"             \
-	"[key ed-tls]\nfile = ed25519-b.pem\nallow = tls13\n\n"                          \
-	"[key o1]\nfile = ed25519.pem\nallow = sign\n\n"                                 \
-	"[key o2]\nfile = ed25519.pem\nallow = sign\n\n"                                 \
-	"[key o3]\nfile = ed25519.pem\nallow = sign\n\n"                                 \
-	"[key o4]\nfile = ed25519.pem\nallow = sign\n\n"                                 \
-	"[key o5]\nfile = ed25519.pem\nallow = sign\n\n"                                 \
+#define KEYS_COMMON                                                                                \
+	"[key ed]\nfile = ed25519.pem\nallow = sign\n\n"                                           \
+	"[key ed-root]\nfile = ed25519.pem\nallow = sign\nuids = 0\n\n"                            \
+	"[key ed-other]\nfile = ed25519.pem\nallow = sign\nuids = 12345\n\n"                       \
+	"[key ed-tls]\nfile = ed25519-b.pem\nallow = tls13\n\n"                                    \
+	"[key o1]\nfile = ed25519.pem\nallow = sign\n\n"                                           \
+	"[key o2]\nfile = ed25519.pem\nallow = sign\n\n"                                           \
+	"[key o3]\nfile = ed25519.pem\nallow = sign\n\n"                                           \
+	"[key o4]\nfile = ed25519.pem\nallow = sign\n\n"                                           \
+	"[key o5]\nfile = ed25519.pem\nallow = sign\n\n"                                           \
 	"[key o6]\nfile = ed25519.pem\nallow = sign\n\n"
 static const char keys[] = KEYS_COMMON "[key ed-load]\nfile = ed25519.pem\nallow = sign\n";
 static const char globals[] = "socket_mode = 0666\nmax_queue = 1\n";
@@ -60,7 +60,7 @@ static int setup(void **state)
 	(void)state;
 	static char interval[] = "VGD_TEST_ACCT_INTERVAL_MS=1000";
 	static char rows[] = "VGD_TEST_ACCT_ROWS=8";
-	char *env[] = { interval, rows, NULL };
+	char *env[] = {interval, rows, NULL};
 	if (geteuid() != 0) {
 		printf("# not root: cannot run a client as another uid\n");
 		return -1;
@@ -78,7 +78,7 @@ static int teardown(void **state)
 
 static int sign(vg_client *c, const char *key, int alg)
 {
-	uint8_t sig[512], dg[32] = { 3 };
+	uint8_t sig[512], dg[32] = {3};
 	size_t sl;
 	if (alg == VGC_ALG_ED25519)
 		return vg_client_sign(c, key, alg, "msg", 3, sig, sizeof(sig), &sl);
@@ -129,7 +129,8 @@ static int child_uses(const char *sock)
 		if (u[i].other || u[i].uid != OTHER_UID)
 			return 6;
 	const vgc_key_use *r = row(u, n, "ed", OTHER_UID);
-	if (!r || r->ok != 3 || r->errors != 0 || r->refused != 0 || r->last_pid != (uint32_t)getpid())
+	if (!r || r->ok != 3 || r->errors != 0 || r->refused != 0 ||
+	    r->last_pid != (uint32_t)getpid())
 		return 7;
 	r = row(u, n, "ed-other", OTHER_UID);
 	if (!r || r->ok != 1)
@@ -195,7 +196,8 @@ static void test_counts(void **state)
 	assert_int_equal(r->errors, 1);
 	assert_int_equal(r->refused, 0);
 	assert_int_equal(r->last_pid, getpid());
-	assert_true((long long)r->last_ms >= t_first_ms - 1000 && (long long)r->last_ms <= t_last_ms + 1000);
+	assert_true((long long)r->last_ms >= t_first_ms - 1000 &&
+		    (long long)r->last_ms <= t_last_ms + 1000);
 	r = row(u, n, "ed-tls", 0);
 	assert_non_null(r);
 	assert_int_equal(r->ok, 0);
@@ -204,7 +206,8 @@ static void test_counts(void **state)
 	assert_non_null(r);
 	assert_int_equal(r->ok, 3);
 	assert_int_equal(r->last_pid, child_pid);
-	assert_true((long long)r->last_ms >= t_first_ms - 1000 && (long long)r->last_ms <= t_last_ms + 1000);
+	assert_true((long long)r->last_ms >= t_first_ms - 1000 &&
+		    (long long)r->last_ms <= t_last_ms + 1000);
 	r = row(u, n, "ed-other", OTHER_UID);
 	assert_non_null(r);
 	assert_int_equal(r->ok, 1);
@@ -281,7 +284,8 @@ static int log_sums(const char *tail, long long sum[3])
 		unsigned long long a, b, c;
 		if (p)
 			p = strchr(p + strlen("front: key "), ':');
-		if (!p || sscanf(p, ": %llu sign, %llu errors, %llu refused for uid ", &a, &b, &c) != 3)
+		if (!p ||
+		    sscanf(p, ": %llu sign, %llu errors, %llu refused for uid ", &a, &b, &c) != 3)
 			continue;
 		sum[0] += (long long)a;
 		sum[1] += (long long)b;
@@ -318,8 +322,9 @@ static void test_interval_lines(void **state)
 	wait_sums(" KEY=ed-tls UID=0", 0, 0, 2);
 	wait_sums(" KEY=ed UID=12345", 3, 0, 0);
 	wait_sums(" KEY=ed-root UID=12345", 0, 0, 1);
-	assert_true(dt_wait_log(&D, " sign, 0 errors, 0 refused for uid 12345 in the last 1 s (last pid ",
-				1, 1000));
+	assert_true(dt_wait_log(
+		&D, " sign, 0 errors, 0 refused for uid 12345 in the last 1 s (last pid ", 1,
+		1000));
 	/* uid 0 is named (the supervisor looks the name up), 12345 is not */
 	assert_true(dt_wait_log(&D, " for uid 0 (root) in the last 1 s (last pid ", 1, 1000));
 	int before = wait_sums(" KEY=ed UID=0", 5, 1, 0);
@@ -394,7 +399,7 @@ static void test_overflow(void **state)
 	free(u);
 	assert_true(n0 >= 0 && n0 < ROWS);
 	int fit = ROWS - n0, past = 3;
-	static const char *const o[] = { "o1", "o2", "o3", "o4", "o5", "o6" };
+	static const char *const o[] = {"o1", "o2", "o3", "o4", "o5", "o6"};
 	assert_true(fit + past <= 6);
 	for (int i = 0; i < fit + past; i++)
 		assert_int_equal(sign(c, o[i], VGC_ALG_ED25519), 0);
@@ -421,10 +426,8 @@ static void test_overflow(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_counts),
-		cmocka_unit_test(test_overload_refused),
-		cmocka_unit_test(test_interval_lines),
-		cmocka_unit_test(test_reload),
+		cmocka_unit_test(test_counts),         cmocka_unit_test(test_overload_refused),
+		cmocka_unit_test(test_interval_lines), cmocka_unit_test(test_reload),
 		cmocka_unit_test(test_overflow),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -607,8 +607,8 @@ static void put_use(vg_writer *w, const char *key, int skip)
 		vg_put_str(w, VG_T_USE_KEY, key);
 	if (key && skip != VG_T_USE_UID)
 		vg_put_u32(w, VG_T_USE_UID, 33);
-	static const uint16_t u64s[] = { VG_T_USE_OK, VG_T_USE_ERRORS, VG_T_USE_REFUSED,
-					 VG_T_USE_LAST_MS };
+	static const uint16_t u64s[] = {VG_T_USE_OK, VG_T_USE_ERRORS, VG_T_USE_REFUSED,
+					VG_T_USE_LAST_MS};
 	for (size_t i = 0; i < sizeof u64s / sizeof u64s[0]; i++)
 		if (skip != u64s[i])
 			vg_put_u64(w, u64s[i], 7);
@@ -636,9 +636,9 @@ static void test_reply_use(void **state)
 	put_use(&w, NULL, 0);
 	reply_ok(vg_frame_end(&w), VG_OP_STATS, 3, &rep);
 	assert_int_equal(vg_reply_check(&rep), 0);
-	static const int required[] = { VG_T_USE_OK, VG_T_USE_ERRORS, VG_T_USE_REFUSED,
-					VG_T_USE_LAST_MS, VG_T_USE_LAST_PID, VG_T_USE_KEY,
-					VG_T_USE_UID };
+	static const int required[] = {VG_T_USE_OK,      VG_T_USE_ERRORS,   VG_T_USE_REFUSED,
+				       VG_T_USE_LAST_MS, VG_T_USE_LAST_PID, VG_T_USE_KEY,
+				       VG_T_USE_UID};
 	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
 		vg_frame_begin(&w, buf, sizeof buf, VG_OP_STATS | VG_OP_REPLY, 0, 3);
 		put_use(&w, "web", required[i]);
