@@ -329,6 +329,79 @@ int vg_client_stats(vg_client *c, vgc_stat **stats)
 	return run(c, e, &rq, &x);
 }
 
+/* One USE item: its children into u (unknown ones skipped). */
+static void parse_use(const vg_item *it, vgc_key_use *u)
+{
+	vg_cursor cc = vg_item_cursor(it);
+	vg_item ch;
+	memset(u, 0, sizeof(*u));
+	u->other = 1;
+	while (vg_item_next(&cc, &ch) == 1) {
+		switch (ch.tag) {
+		case VG_T_USE_KEY:
+			if (ch.len < sizeof(u->key)) {
+				memcpy(u->key, ch.val, ch.len);
+				u->other = 0;
+			}
+			break;
+		case VG_T_USE_UID:
+			u->uid = (uint32_t)be_uint(ch.val, 4);
+			break;
+		case VG_T_USE_OK:
+			u->ok = be_uint(ch.val, 8);
+			break;
+		case VG_T_USE_ERRORS:
+			u->errors = be_uint(ch.val, 8);
+			break;
+		case VG_T_USE_REFUSED:
+			u->refused = be_uint(ch.val, 8);
+			break;
+		case VG_T_USE_LAST_MS:
+			u->last_ms = be_uint(ch.val, 8);
+			break;
+		case VG_T_USE_LAST_PID:
+			u->last_pid = (uint32_t)be_uint(ch.val, 4);
+			break;
+		}
+	}
+}
+
+/* vg_reply_decode has checked each USE's children and their widths. */
+static int take_uses(vg_client *c, struct sync_ctx *x, const vg_reply *rep)
+{
+	size_t n = 0, cap = 0;
+	vgc_key_use *out = NULL;
+	vg_cursor cur = rep->items;
+	vg_item it;
+	while (vg_item_next(&cur, &it) == 1) {
+		if (it.tag != VG_T_USE)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			vgc_key_use *nu = realloc(out, cap * sizeof(*out));
+			if (!nu) {
+				free(out);
+				return vgc_set_err(c, VGC_E_NOMEM, NULL, 0);
+			}
+			out = nu;
+		}
+		parse_use(&it, &out[n++]);
+	}
+	*(vgc_key_use **)x->obj = out;
+	return (int)n;
+}
+
+int vg_client_key_use(vg_client *c, vgc_key_use **uses)
+{
+	vg_request rq;
+	if (!uses)
+		return vgc_set_err(c, VGC_E_INVALID, NULL, 0);
+	*uses = NULL;
+	struct sync_ctx x = {.take = take_uses, .obj = uses};
+	int e = vgc_req_key(&rq, VG_OP_STATS, NULL);
+	return run(c, e, &rq, &x);
+}
+
 static int take_hello(vg_client *c, struct sync_ctx *x, const vg_reply *rep)
 {
 	vgc_hello *out = x->obj;

@@ -218,6 +218,20 @@ typedef struct {
 	uint64_t value;
 } vgc_stat;
 
+/* One key's use by one caller uid since the key was loaded (the stats
+ * reply's USE items, PROTOCOL.md 6.8). other = 1: the daemon's "other"
+ * row, uses past its table's bound (key empty, uid 0). */
+typedef struct {
+	char key[VGC_KEY_NAME_MAX + 1]; /* NUL-terminated */
+	int other;
+	uint32_t uid;
+	uint64_t ok;       /* successful key operations (signatures, x25519, rsa-private) */
+	uint64_t errors;   /* failed ones */
+	uint64_t refused;  /* refused: key ACL or policy, daemon overloaded */
+	uint64_t last_ms;  /* last use, Unix time in milliseconds */
+	uint32_t last_pid; /* the process that used it last */
+} vgc_key_use;
+
 typedef struct {
 	int versions[8];
 	size_t n_versions;
@@ -318,6 +332,10 @@ VGC_API int vg_client_list_keys(vg_client *c, vgc_key_info **keys);
 VGC_API int vg_client_public_key(vg_client *c, const char *key, vgc_key_info *out);
 /* Daemon statistics; *stats malloc'ed (free()); returns the count. */
 VGC_API int vg_client_stats(vg_client *c, vgc_stat **stats);
+/* Who used which key: the rows of the daemon's use table this caller may
+ * see (root: all; others: their own uid's, for keys they may use); *uses
+ * malloc'ed (free()); returns the count. */
+VGC_API int vg_client_key_use(vg_client *c, vgc_key_use **uses);
 
 /* ------------------------------------------------------------------ */
 /* Asynchronous calls                                                  */

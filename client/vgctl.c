@@ -53,7 +53,7 @@ static void usage(FILE *out)
 		"                             file with 32 bytes or 64 hex digits (default hex)\n"
 		"  rsa-private NAME [--in FILE|FILE] [--out FILE] [--raw|--hex|--base64]\n"
 		"                             raw m^d mod n of the input (modulus length)\n"
-		"  stats                      daemon counters\n"
+		"  stats                      daemon counters, and who used which key\n"
 		"  bench [NAME] [--op ping|sign|tls13|x25519] [--alg ALG] [--size BYTES]\n"
 		"        [--concurrency N] [--count N | --seconds S]\n"
 		"                             N requests in flight (async) on one connection;\n"
@@ -303,12 +303,64 @@ static int cmd_keys(vg_client *c, int json)
 	return EX_OK;
 }
 
+/* A Unix time in milliseconds as ISO 8601 UTC, e.g. 2026-12-07T21:30:01.250Z. */
+static void fmt_time(char *buf, size_t cap, uint64_t ms)
+{
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+	if (ms == 0 || !gmtime_r(&t, &tm)) {
+		snprintf(buf, cap, "-");
+		return;
+	}
+	size_t n = strftime(buf, cap, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, cap - n, ".%03uZ", (unsigned)(ms % 1000));
+}
+
+/* The use table's rows (vg_client_key_use): one "use" line each, or the
+ * JSON array "use" inside the stats object. */
+static void print_uses(const vgc_key_use *u, int n, int json)
+{
+	for (int i = 0; i < n; i++) {
+		char when[48];
+		fmt_time(when, sizeof(when), u[i].last_ms);
+		if (json) {
+			printf("%s{", i ? "," : "");
+			if (u[i].other) {
+				printf("\"other\":true");
+			} else {
+				printf("\"key\":");
+				vgctl_json_str(stdout, u[i].key);
+				printf(",\"uid\":%u", (unsigned)u[i].uid);
+			}
+			printf(",\"sign\":%llu,\"errors\":%llu,\"refused\":%llu,\"last_ms\":%llu,"
+			       "\"last\":\"%s\",\"last_pid\":%u}",
+			       (unsigned long long)u[i].ok, (unsigned long long)u[i].errors,
+			       (unsigned long long)u[i].refused, (unsigned long long)u[i].last_ms,
+			       when, (unsigned)u[i].last_pid);
+			continue;
+		}
+		if (u[i].other)
+			printf("use (other)");
+		else
+			printf("use %s uid %u", u[i].key, (unsigned)u[i].uid);
+		printf(": %llu sign, %llu errors, %llu refused; last %s pid %u\n",
+		       (unsigned long long)u[i].ok, (unsigned long long)u[i].errors,
+		       (unsigned long long)u[i].refused, when, (unsigned)u[i].last_pid);
+	}
+}
+
 static int cmd_stats(vg_client *c, int json)
 {
 	vgc_stat *s;
+	vgc_key_use *u;
 	int n = vg_client_stats(c, &s);
 	if (n < 0)
 		return vgctl_fail(c, n);
+	int nu = vg_client_key_use(c, &u);
+	if (nu < 0) {
+		free(s);
+		return vgctl_fail(c, nu);
+	}
 	if (json)
 		printf("{");
 	for (int i = 0; i < n; i++) {
@@ -321,8 +373,12 @@ static int cmd_stats(vg_client *c, int json)
 		}
 	}
 	if (json)
-		printf("}\n");
+		printf("%s\"use\":[", n ? "," : "");
+	print_uses(u, nu, json);
+	if (json)
+		printf("]}\n");
 	free(s);
+	free(u);
 	return EX_OK;
 }
 

@@ -49,6 +49,17 @@ typedef struct {
 	char why[VG_DIRECT_REASON_LEN];
 } vgd_deny;
 
+/* Uses of a key through a slot, counted by the serving keyholder per
+ * (slot, key name) so that the front's use table (acct.h) sees direct
+ * requests too; the front takes the differences in. Counts only grow. */
+#define VGD_DUSE 256
+typedef struct {
+	uint32_t used; /* 1 once the entry is a (slot, key) pair's */
+	uint32_t slot;
+	char key[VG_PROTO_MAX_KEY_NAME + 1];
+	uint64_t ok, errors, refused;
+} vgd_duse;
+
 typedef struct {
 	_Alignas(64) uint32_t want;  /* supervisor: the pid that should serve */
 	_Alignas(64) uint32_t owner; /* the pid serving now, 0: none */
@@ -70,6 +81,8 @@ typedef struct {
 	_Alignas(64) uint32_t deny_head;
 	_Alignas(64) uint32_t deny_tail;
 	vgd_deny deny[VGD_DENY_RING];
+	vgd_duse use[VGD_DUSE];
+	uint64_t use_overflowed; /* uses of pairs past VGD_DUSE (not in the table) */
 } vgd_ddir;
 
 #define VGD_DDIR_SIZE (((sizeof(vgd_ddir) + 4095) / 4096) * 4096)

@@ -56,6 +56,7 @@ static void on_deferred(evutil_socket_t fd, short what, void *arg)
 /* ---- supervisor control channel ---- */
 static void keys_install(front *f)
 {
+	vgd_acct_rekey(&f->acct, f->keys, f->nkeys, f->pending, f->npending);
 	free(f->keys);
 	f->keys = f->pending;
 	f->nkeys = f->npending;
@@ -169,6 +170,10 @@ static void ctl_readable(evutil_socket_t fd, short what, void *arg)
 			if (f->pending && f->npending == f->pending_cap)
 				keys_install(f);
 			break;
+		case VGD_CTL_UIDNAME:
+			m.info.name[sizeof(m.info.name) - 1] = 0;
+			vgd_acct_set_name(&f->acct, m.index, m.info.name);
+			break;
 		case VGD_CTL_COUNTERS:
 			f->stats.keyholder_restarts = m.restarts;
 			f->stats.sandbox_violations = m.violations;
@@ -267,6 +272,7 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	}
 	for (int k = 0; k < VGD_LK_COUNT; k++)
 		vgd_ratelog_tick(&f->logs[k], now); /* summaries of suppressed lines */
+	vgd_acct_tick(&f->acct, now, f->keys, f->nkeys); /* each interval's use lines */
 	/* A keyholder that has had jobs and no progress for job_timeout is
 	 * hung (stopped, looping): its jobs go to another keyholder, and its
 	 * channel is closed (the supervisor's ping restarts it). */
@@ -313,6 +319,24 @@ static int may_poll(front *f)
 	for (int i = 0; i < f->nkh; i++)
 		busy += f->kh[i] && f->kh[i]->out.len > 0;
 	return busy < f->ncpus;
+}
+
+/* The use table (acct.h). vgd-testhooks takes a shorter interval and
+ * fewer rows from the environment, so tests see the interval's lines and
+ * the other row without waiting a minute or using 257 keys. */
+static void acct_init(front *f)
+{
+	unsigned rows = 0;
+	uint64_t interval = 0;
+#ifdef VGD_TEST_HOOKS
+	const char *e = getenv("VGD_TEST_ACCT_INTERVAL_MS");
+	if (e)
+		interval = strtoull(e, NULL, 10);
+	e = getenv("VGD_TEST_ACCT_ROWS");
+	if (e)
+		rows = (unsigned)strtoul(e, NULL, 10);
+#endif
+	vgd_acct_init(&f->acct, rows, interval, vgd_now_ms());
 }
 
 /* The event loop. With busy_poll_us set, after a pass that did work the
@@ -368,6 +392,7 @@ int vgd_front_main(const vgd_front_args *a)
 			 VGD_LOG_WARN);
 	vgd_ratelog_init(&f->logs[VGD_LK_POISON], "poisoned",
 			 "requests given up on after crashing keyholders", VGD_LOG_ERR);
+	acct_init(f);
 	f->out_limit = a->cfg->max_reply_buffers;
 	f->ncpus = a->ncpus > 0 ? a->ncpus : 1;
 	vgd_front_follow_init(f);

@@ -21,7 +21,8 @@ int vgd_front_direct_init(front *f, const vgd_direct *d, int n)
 		return 0;
 	f->dheld = calloc((size_t)f->ndirect, sizeof(*f->dheld));
 	f->dseen = calloc((size_t)f->ndirect, sizeof(*f->dseen));
-	if (!f->dheld || !f->dseen)
+	f->useen = calloc((size_t)f->ndirect, sizeof(*f->useen));
+	if (!f->dheld || !f->dseen || !f->useen)
 		return -1;
 	/* An earlier front's connections are gone: their leases end here
 	 * (a client that kept its mapping gets "not leased" and goes back to
@@ -32,6 +33,12 @@ int vgd_front_direct_init(front *f, const vgd_direct *d, int n)
 			f->dseen[k][i][0] = d[k].dir->served[i];
 			f->dseen[k][i][1] = d[k].dir->denied[i];
 			f->dseen[k][i][2] = d[k].dir->unknown[i];
+		}
+	for (int k = 0; k < f->ndirect; k++)
+		for (int u = 0; u < VGD_DUSE; u++) {
+			f->useen[k][u][0] = d[k].dir->use[u].ok;
+			f->useen[k][u][1] = d[k].dir->use[u].errors;
+			f->useen[k][u][2] = d[k].dir->use[u].refused;
 		}
 	f->lease_next = vgd_now_us() << 16;
 	return 0;
@@ -171,6 +178,48 @@ static void log_denials(front *f, int k)
 	__atomic_store_n(&dir->deny_tail, tail, __ATOMIC_SEQ_CST);
 }
 
+/* The uses counted through k's slots since the last look, into the
+ * front's use table (acct.h) as if the front had seen them: the slot's
+ * uid, its connection's pid, the key by name in the current set (a name
+ * that is no key, as on the socket, is not counted). */
+static void take_uses(front *f, int k)
+{
+	vgd_ddir *dir = f->direct[k].dir;
+	uint64_t wall = 0;
+	for (int u = 0; u < VGD_DUSE; u++) {
+		vgd_duse *e = &dir->use[u];
+		if (!__atomic_load_n(&e->used, __ATOMIC_SEQ_CST))
+			continue;
+		uint64_t now[3] = {__atomic_load_n(&e->ok, __ATOMIC_SEQ_CST),
+				   __atomic_load_n(&e->errors, __ATOMIC_SEQ_CST),
+				   __atomic_load_n(&e->refused, __ATOMIC_SEQ_CST)};
+		uint64_t *seen = f->useen[k][u];
+		if (now[0] == seen[0] && now[1] == seen[1] && now[2] == seen[2])
+			continue;
+		char key[VG_PROTO_MAX_KEY_NAME + 1];
+		memcpy(key, e->key, sizeof(key));
+		key[VG_PROTO_MAX_KEY_NAME] = 0;
+		size_t ki = 0;
+		while (ki < f->nkeys && strcmp(f->keys[ki].name, key) != 0)
+			ki++;
+		uint32_t slot = e->slot % VGD_DIRECT_MAX;
+		const conn *c = f->dheld[k][slot];
+		static const enum vgd_acct_outcome outcome[3] = {VGD_ACCT_OK, VGD_ACCT_ERROR,
+								 VGD_ACCT_REFUSED};
+		if (!wall)
+			wall = vgd_acct_wall_ms();
+		for (int o = 0; o < 3; o++) {
+			/* A count can only grow; one that did not is not ours
+			 * to believe. */
+			uint64_t n = now[o] > seen[o] ? now[o] - seen[o] : 0;
+			for (; ki < f->nkeys && n > 0; n--)
+				vgd_acct_note(&f->acct, (uint32_t)ki, dir->slot[slot].uid,
+					      c ? (uint32_t)c->pid : 0, outcome[o], wall);
+			seen[o] = now[o];
+		}
+	}
+}
+
 void vgd_front_direct_sync(front *f, uint64_t now_ms)
 {
 	for (int k = 0; k < f->ndirect; k++) {
@@ -190,6 +239,7 @@ void vgd_front_direct_sync(front *f, uint64_t now_ms)
 			seen[2] = unknown;
 		}
 		log_denials(f, k);
+		take_uses(f, k);
 	}
 }
 

@@ -19,6 +19,9 @@
  *                    while every CPU has a busy keyholder and jobs wait;
  *   front_follow.c   the front's CPU: pinned to the one its clients name
  *                    in CLIENT_CPU hints while vgd is not saturated;
+ *   acct.c           (not front-only) the per-key, per-uid use table,
+ *                    fed by front_ops.c (refusals) and front_reply.c
+ *                    (keyholders' answers), logged at the tick;
  *   front_jobs.c     the job pool and job queues (a leaf).
  * A keyholder's reply thus never parses requests on its own stack: it
  * queues its connection for resumption, and the loop's settle step reads
@@ -34,6 +37,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#include "acct.h"
 #include "clock.h"
 #include "front.h"
 #include "khring.h"
@@ -106,6 +110,8 @@ struct job {
 	uint8_t sig_format; /* SIG_FORMAT, 0 if absent */
 	uint8_t kh_index; /* with a keyholder: its place in khchan.inflight */
 	uint16_t cost;    /* its work, in Ed25519 signatures (vg_key_type_info.cost) */
+	uint32_t key_index; /* its key in front.keys of generation key_gen (acct.h) */
+	unsigned key_gen;
 	char key[VG_PROTO_MAX_KEY_NAME + 1];
 	uint32_t data_len;
 	uint8_t *data;
@@ -210,6 +216,7 @@ struct front {
 	/* The directory's per-slot counts as last taken in (served,
 	 * denied, unknown key). */
 	uint64_t (*dseen)[VGD_DIRECT_MAX][3];
+	uint64_t (*useen)[VGD_DUSE][3]; /* and each use entry's (ok, errors, refused) */
 	unsigned direct_rr;
 	uint64_t lease_next;
 	khchan *retiring[VGD_KH_PROCS_MAX];
@@ -267,6 +274,7 @@ struct front {
 	int out_over, out_relief;
 	vgd_limits lim; /* from the config, replaced by a reload */
 	vgd_stats stats;
+	vgd_acct acct; /* who used which key (acct.h) */
 	vgd_ratelog logs[VGD_LK_COUNT];
 	uint8_t frame[VG_PROTO_MAX_FRAME];
 	uint8_t rec[VGD_KREP_MAX]; /* one keyholder reply, copied out of its ring */
@@ -309,6 +317,14 @@ void vgd_front_pump(front *f);
 void vgd_front_kh_attach(front *f, int index, int fd, int mfd);
 void vgd_front_kh_fail_all(front *f, int status, const char *reason);
 void vgd_front_kh_check_progress(front *f, uint64_t now_ms);
+
+/* A key operation's outcome for the use table (acct.h): key is its index
+ * in f->keys, c the caller (SO_PEERCRED's uid and pid). */
+static inline void vgd_front_acct(front *f, const conn *c, size_t key, int outcome)
+{
+	vgd_acct_note(&f->acct, (uint32_t)key, (uint32_t)c->uid, (uint32_t)c->pid,
+		      (enum vgd_acct_outcome)outcome, vgd_acct_wall_ms());
+}
 
 /* front_reply.c: every request is answered through vgd_front_answer() or
  * vgd_front_send_error() (directly or through vgd_front_job_finish())

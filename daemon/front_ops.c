@@ -51,6 +51,54 @@ static void put_stat(vg_writer *w, const char *name, uint64_t v)
 	vg_put_close(w);
 }
 
+/* A USE item at most: its header, a 64-byte key, the uid, four u64s and
+ * the pid, each with its 4-byte item header. Every row of a full table
+ * and the counters (about 4 KiB) fit one reply frame. */
+#define USE_ITEM_MAX (4 + (4 + VG_PROTO_MAX_KEY_NAME) + 8 + 4 * 12 + 8)
+_Static_assert((VGD_ACCT_ROWS + 1) * USE_ITEM_MAX + 16384 <= VG_PROTO_MAX_FRAME,
+	       "the stats reply holds every row of the use table");
+
+static void put_use(vg_writer *w, const vgd_acct_row *r, const char *key)
+{
+	vg_put_open(w, VG_T_USE);
+	if (key) { /* the other row names neither */
+		vg_put_str(w, VG_T_USE_KEY, key);
+		vg_put_u32(w, VG_T_USE_UID, r->uid);
+	}
+	vg_put_u64(w, VG_T_USE_OK, r->ok);
+	vg_put_u64(w, VG_T_USE_ERRORS, r->errors);
+	vg_put_u64(w, VG_T_USE_REFUSED, r->refused);
+	vg_put_u64(w, VG_T_USE_LAST_MS, r->last_ms);
+	vg_put_u32(w, VG_T_USE_LAST_PID, r->last_pid);
+	vg_put_close(w);
+}
+
+/* The use table's rows a caller sees (PROTOCOL.md 6.8): root sees every
+ * row, the other row and the table's own counters; anyone else only the
+ * rows of its own uid for keys it may use, so neither another uid's use
+ * nor a hidden key's existence shows (a refused try at a hidden key is
+ * counted, for root's eyes only). */
+static void encode_use(front *f, vg_writer *w, const conn *c)
+{
+	const vgd_acct *a = &f->acct;
+	int root = c->uid == 0;
+	for (unsigned i = 0; i < a->nrows; i++) {
+		const vgd_acct_row *r = &a->rows[i];
+		if (r->key >= f->nkeys)
+			continue;
+		const vgd_keyinfo *k = &f->keys[r->key];
+		if (root || (r->uid == (uint32_t)c->uid && vgd_acl_allows(k, c->uid, c->gid)))
+			put_use(w, r, k->name);
+	}
+	if (!root)
+		return;
+	if (a->other.ok || a->other.errors || a->other.refused)
+		put_use(w, &a->other, NULL);
+	put_stat(w, "use.rows", a->nrows);
+	put_stat(w, "use.rows_max", a->max_rows);
+	put_stat(w, "use.overflowed", a->overflowed);
+}
+
 /* The stats a caller sees. keys counts only the keys this caller may use
  * (as list-keys lists them): a hidden key's existence does not show. */
 static long encode_stats(front *f, const conn *c, uint32_t id)
@@ -129,6 +177,7 @@ static long encode_stats(front *f, const conn *c, uint32_t id)
 		put_stat(&w, name, f->logs[k].suppressed);
 	}
 	put_stat(&w, "keys.generation", f->generation);
+	encode_use(f, &w, c);
 	return vg_frame_end(&w);
 }
 
@@ -148,6 +197,11 @@ static void refuse_unseen_key(front *f, conn *c, const vg_request *rq, uint64_t 
 {
 	const vgd_keyinfo *k = find_key(f, rq->key);
 	f->stats.unknown_key++;
+	/* A use of a hidden key is refused by its ACL: counted in its row,
+	 * which only root and that key's users see (encode_use). Asking
+	 * for its public key is no use of it. */
+	if (k && vg_op_get(rq->op)->kind == VG_OPK_KEY)
+		vgd_front_acct(f, c, (size_t)(k - f->keys), VGD_ACCT_REFUSED);
 	vgd_front_log(f, VGD_LK_DENIED, "denied: uid %u gid %u pid %d %s key '%s' (%s)",
 		      (unsigned)c->uid, (unsigned)c->gid, (int)c->pid,
 		      k ? "may not use" : "asked for unknown", rq->key, vg_op_name(rq->op));
@@ -216,6 +270,10 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	}
 	case VG_OP_STATS: {
 		long n = encode_stats(f, c, rq->id);
+		if (n < 0) { /* cannot happen within the table's bound (acct.h) */
+			refuse(f, c, op, rq->id, VG_R_REPLY_TOO_LARGE, t0);
+			return;
+		}
 		vgd_stats_record(&f->stats, op, VG_ST_OK, vgd_now_us() - t0);
 		vgd_front_conn_send(c, f->frame, n);
 		return;
@@ -272,8 +330,11 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 		refuse_unseen_key(f, c, rq, t0);
 		return;
 	}
+	size_t ki = (size_t)(k - f->keys);
 	int st = vgd_request_check(k, rq->op, rq->alg, rq->data_len, &why);
 	if (st != VG_ST_OK) {
+		vgd_front_acct(f, c, ki,
+			       st == VG_ST_NOT_ALLOWED ? VGD_ACCT_REFUSED : VGD_ACCT_ERROR);
 		if (st == VG_ST_NOT_ALLOWED) {
 			f->stats.denied++;
 			vgd_front_log(f, VGD_LK_DENIED, "denied: uid %u pid %d, key '%s': %s",
@@ -284,6 +345,7 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	}
 	if (f->queue.len + f->nfair >= (size_t)f->lim.max_queue) {
 		f->stats.overloaded++;
+		vgd_front_acct(f, c, ki, VGD_ACCT_REFUSED);
 		refuse(f, c, rq->op, rq->id, VG_R_QUEUE_FULL, t0);
 		return;
 	}
@@ -292,6 +354,7 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	if (!j || (rq->data_len > INLINE_DATA && !big)) {
 		free(j);
 		free(big);
+		vgd_front_acct(f, c, ki, VGD_ACCT_ERROR);
 		refuse(f, c, rq->op, rq->id, VG_R_NO_MEMORY, t0);
 		return;
 	}
@@ -308,6 +371,8 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	j->role = rq->tls_role;
 	j->sig_format = rq->sig_format;
 	j->cost = job_cost(k);
+	j->key_index = (uint32_t)ki;
+	j->key_gen = f->generation;
 	memcpy(j->key, rq->key, sizeof(j->key));
 	j->data = big ? big : j->inline_data;
 	j->data_len = (uint32_t)rq->data_len;

@@ -31,6 +31,37 @@ static vgd_dslot_owner binding(const vgd_khdirect *k, int i)
 	return o;
 }
 
+/* Count one use of the slot's key (its name as the request gave it) in
+ * the directory's use table: open addressing on (slot, name). */
+static void count_use(vgd_khdirect *k, int i, int status)
+{
+	vgd_ddir *dir = k->d->dir;
+	const char *key = k->key[i];
+	uint32_t h = 2166136261u ^ (uint32_t)i;
+	for (const char *p = key; *p; p++)
+		h = (h ^ (uint8_t)*p) * 16777619u;
+	for (unsigned n = 0; n < VGD_DUSE; n++) {
+		vgd_duse *u = &dir->use[(h + n) % VGD_DUSE];
+		if (u->used && (u->slot != (uint32_t)i || strcmp(u->key, key) != 0))
+			continue;
+		if (!u->used) {
+			u->slot = (uint32_t)i;
+			memcpy(u->key, key, sizeof(u->key));
+			STORE(&u->used, 1);
+		}
+		/* as the front sorts its own outcomes (front_reply.c) */
+		if (status == VG_ST_OK)
+			STORE(&u->ok, u->ok + 1);
+		else if (status == VG_ST_NOT_ALLOWED || status == VG_ST_UNKNOWN_KEY ||
+			 status == VG_ST_OVERLOADED)
+			STORE(&u->refused, u->refused + 1);
+		else
+			STORE(&u->errors, u->errors + 1);
+		return;
+	}
+	dir->use_overflowed++;
+}
+
 static void answer(vgd_khdirect *k, int i, uint32_t seq, uint64_t lease, int status,
 		   const char *why, const uint8_t *result, uint32_t rlen)
 {
@@ -44,11 +75,10 @@ static void answer(vgd_khdirect *k, int i, uint32_t seq, uint64_t lease, int sta
 	if (rlen)
 		memcpy(s->rep.result, result, rlen);
 	vgd_ddir *dir = k->d->dir;
-	STORE(&s->rep_seq, seq);
-	if (LOAD(&s->client_waits))
-		vgd_direct_wake(&s->rep_seq);
 	/* Counted as the front counts its own: the operation's count and
-	 * its errors (the front adds them to its stats). */
+	 * its errors (the front adds them to its stats), before the reply is
+	 * published, so that a stats request the client sends after it
+	 * sees them. */
 	dir->served[i]++;
 	dir->denied[i] += status == VG_ST_NOT_ALLOWED;
 	dir->unknown[i] += status == VG_ST_UNKNOWN_KEY;
@@ -60,14 +90,20 @@ static void answer(vgd_khdirect *k, int i, uint32_t seq, uint64_t lease, int sta
 		e->op = k->op[i];
 		e->status = (uint8_t)status;
 		memcpy(e->key, k->key[i], sizeof(e->key));
-		memcpy(e->why, s->rep.reason, sizeof(e->why));
+		memset(e->why, 0, sizeof(e->why));
+		memcpy(e->why, why, strnlen(why, sizeof(e->why) - 1));
 		STORE(&dir->deny_head, head + 1);
 	}
 	int op = k->op[i];
+	if (op > 0 && op <= VG_OP_MAX && k->key[i][0])
+		count_use(k, i, status);
 	if (op > 0 && op <= VG_OP_MAX) {
 		dir->count[op]++;
 		dir->errors[op] += status != VG_ST_OK;
 	}
+	STORE(&s->rep_seq, seq);
+	if (LOAD(&s->client_waits))
+		vgd_direct_wake(&s->rep_seq);
 }
 
 void vgd_khdirect_claim(vgd_khdirect *k)

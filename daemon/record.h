@@ -96,6 +96,7 @@ enum vgd_ctl_type {
 	VGD_CTL_PING,          /* liveness: answer with a PONG carrying seq */
 	VGD_CTL_KH_RING,       /* + SCM_RIGHTS fd: the ring (khring.h) of the
 				* keyholder whose KH_ATTACH follows */
+	VGD_CTL_UIDNAME,       /* index: a uid, info.name: its user name (acct.h) */
 };
 
 /* What a child sends the supervisor on its own channel (the front on its

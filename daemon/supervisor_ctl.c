@@ -14,12 +14,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "acct.h"
 #include "clock.h"
 #include "log.h"
 
@@ -181,6 +184,40 @@ void vgd_sup_send_keys(sup *s)
 	memset(&m, 0, sizeof(m));
 	m.type = VGD_CTL_KEYS_END;
 	send_ctl(s, &m, -1);
+	vgd_sup_send_uid_names(s);
+}
+
+/* The user names of uid 0 and of the uids the keys' ACLs name, for the
+ * front's use lines (acct.h): the front may not read /etc/passwd. Looked
+ * up here when a front starts and at each reload, never in the front's
+ * loop; a uid without a name, or past VGD_ACCT_NAMES, stays a number. */
+void vgd_sup_send_uid_names(sup *s)
+{
+	uint32_t done[VGD_ACCT_NAMES];
+	unsigned n = 0;
+	for (size_t i = 0; i <= s->ks.n && n < VGD_ACCT_NAMES; i++) {
+		static const uid_t root = 0;
+		const uid_t *uids = i == 0 ? &root : s->ks.info[i - 1].uids;
+		size_t nu = i == 0 ? 1 : s->ks.info[i - 1].n_uids;
+		for (size_t j = 0; j < nu && n < VGD_ACCT_NAMES; j++) {
+			unsigned k = 0;
+			while (k < n && done[k] != (uint32_t)uids[j])
+				k++;
+			if (k < n)
+				continue;
+			done[n++] = (uint32_t)uids[j];
+			struct passwd pw, *res = NULL;
+			char buf[2048];
+			if (getpwuid_r(uids[j], &pw, buf, sizeof(buf), &res) != 0 || !res)
+				continue;
+			vgd_ctl m;
+			memset(&m, 0, sizeof(m));
+			m.type = VGD_CTL_UIDNAME;
+			m.index = (uint32_t)uids[j];
+			snprintf(m.info.name, sizeof(m.info.name), "%s", pw.pw_name);
+			send_ctl(s, &m, -1);
+		}
+	}
 }
 
 void vgd_sup_send_limits(sup *s)

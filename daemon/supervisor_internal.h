@@ -151,6 +151,7 @@ void vgd_sup_send_ping(sup *s, uint32_t seq);
 void vgd_sup_send_keyholder(sup *s, int slot, int fd, int mfd);
 void vgd_sup_send_counters(sup *s);
 void vgd_sup_send_keys(sup *s);
+void vgd_sup_send_uid_names(sup *s);
 void vgd_sup_send_limits(sup *s);
 void vgd_sup_send_drain(sup *s);
 

@@ -278,5 +278,6 @@ int vgd_sup_spawn_front(sup *s)
 	if (vgd_sup_ctl_open(s, sv[0]) < 0 || vgd_sup_child_watch(s, &s->front, sv[0]) < 0)
 		vgd_err("cannot watch the front's control channel");
 	vgd_sup_send_counters(s);
+	vgd_sup_send_uid_names(s); /* its keys came with the fork, their names come here */
 	return 0;
 }

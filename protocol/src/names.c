@@ -44,6 +44,14 @@ static const char *const tag_names[VG_T_MAX + 1] = {
 	[VG_T_SERVER] = "server",
 	[VG_T_SIG_FORMAT] = "sig-format",
 	[VG_T_CLIENT_CPU] = "client-cpu",
+	[VG_T_USE] = "use",
+	[VG_T_USE_KEY] = "use-key",
+	[VG_T_USE_UID] = "use-uid",
+	[VG_T_USE_OK] = "use-ok",
+	[VG_T_USE_ERRORS] = "use-errors",
+	[VG_T_USE_REFUSED] = "use-refused",
+	[VG_T_USE_LAST_MS] = "use-last-ms",
+	[VG_T_USE_LAST_PID] = "use-last-pid",
 	[VG_T_DIRECT] = "direct",
 };
 

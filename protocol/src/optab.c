@@ -66,7 +66,7 @@ static const vg_op_info ops[VG_OP_MAX + 1] = {
 	},
 	[VG_OP_STATS] = {
 		.op = VG_OP_STATS, .name = "stats", .kind = VG_OPK_LOCAL,
-		.rep = { [VG_T_STAT] = VG_RULE_MANY },
+		.rep = { [VG_T_STAT] = VG_RULE_MANY, [VG_T_USE] = VG_RULE_MANY },
 	},
 };
 

@@ -265,6 +265,14 @@ static const uint8_t tag_kind[VG_T_MAX + 1] = {
 	[VG_T_SERVER] = K_STR,
 	[VG_T_SIG_FORMAT] = K_U8,
 	[VG_T_CLIENT_CPU] = K_U32,
+	[VG_T_USE] = K_NEST,
+	[VG_T_USE_KEY] = K_STR,
+	[VG_T_USE_UID] = K_U32,
+	[VG_T_USE_OK] = K_U64,
+	[VG_T_USE_ERRORS] = K_U64,
+	[VG_T_USE_REFUSED] = K_U64,
+	[VG_T_USE_LAST_MS] = K_U64,
+	[VG_T_USE_LAST_PID] = K_U32,
 	[VG_T_DIRECT] = K_U64,
 };
 
@@ -651,7 +659,7 @@ long vg_frame_error_encode(const vg_frame_hdr *hdr, int why, uint8_t *buf, size_
  * Where each known tag may stand in a reply (PROTOCOL.md 4.1): at the top
  * level or inside one nested item; request-only tags nowhere. */
 
-enum place { P_NONE = 0, P_TOP, P_LIMIT, P_KEYINFO, P_STAT };
+enum place { P_NONE = 0, P_TOP, P_LIMIT, P_KEYINFO, P_STAT, P_USE };
 
 static const uint8_t reply_place[VG_T_MAX + 1] = {
 	[VG_T_KEY] = P_KEYINFO,
@@ -671,14 +679,23 @@ static const uint8_t reply_place[VG_T_MAX + 1] = {
 	[VG_T_LIM_MAX_FRAME] = P_LIMIT,
 	[VG_T_LIM_MAX_INFLIGHT] = P_LIMIT,
 	[VG_T_SERVER] = P_TOP,
+	[VG_T_USE] = P_TOP,
+	[VG_T_USE_KEY] = P_USE,
+	[VG_T_USE_UID] = P_USE,
+	[VG_T_USE_OK] = P_USE,
+	[VG_T_USE_ERRORS] = P_USE,
+	[VG_T_USE_REFUSED] = P_USE,
+	[VG_T_USE_LAST_MS] = P_USE,
+	[VG_T_USE_LAST_PID] = P_USE,
 	[VG_T_DIRECT] = P_TOP,
 };
 
 /* Tags that may repeat at the top level; every other known tag appears
  * at most once where it stands. */
-#define REPEATABLE (BIT(VG_T_VERSION) | BIT(VG_T_KEYINFO) | BIT(VG_T_STAT))
+#define REPEATABLE (BIT(VG_T_VERSION) | BIT(VG_T_KEYINFO) | BIT(VG_T_STAT) | BIT(VG_T_USE))
 
-/* The children a nested item must have (PROTOCOL.md 6.1, 6.3, 6.8). */
+/* The children a nested item must have (PROTOCOL.md 6.1, 6.3, 6.8). A
+ * USE names its key and uid, or neither (the "other" row). */
 static uint32_t required_children(int place)
 {
 	switch (place) {
@@ -686,6 +703,9 @@ static uint32_t required_children(int place)
 	case P_KEYINFO:
 		return BIT(VG_T_KEY) | BIT(VG_T_KEY_TYPE) | BIT(VG_T_PUBKEY) | BIT(VG_T_OPS);
 	case P_STAT: return BIT(VG_T_STAT_NAME) | BIT(VG_T_STAT_VALUE);
+	case P_USE:
+		return BIT(VG_T_USE_OK) | BIT(VG_T_USE_ERRORS) | BIT(VG_T_USE_REFUSED) |
+		       BIT(VG_T_USE_LAST_MS) | BIT(VG_T_USE_LAST_PID);
 	default: return 0;
 	}
 }
@@ -696,6 +716,7 @@ static int nested_place(uint16_t tag)
 	case VG_T_LIMIT: return P_LIMIT;
 	case VG_T_KEYINFO: return P_KEYINFO;
 	case VG_T_STAT: return P_STAT;
+	case VG_T_USE: return P_USE;
 	default: return P_NONE;
 	}
 }
@@ -726,6 +747,9 @@ static int check_reply_items(vg_cursor c, int place, uint32_t *seen)
 			uint32_t kids;
 			if (check_reply_items(vg_item_cursor(&it), inner, &kids) < 0 ||
 			    (kids & required_children(inner)) != required_children(inner))
+				return -1;
+			if (inner == P_USE &&
+			    !(kids & BIT(VG_T_USE_KEY)) != !(kids & BIT(VG_T_USE_UID)))
 				return -1;
 		}
 	}

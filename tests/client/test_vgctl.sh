@@ -34,6 +34,7 @@ V keys | grep -q '^rsa .*2048-bit' || fail "keys"
 V keys | grep -q '^rsa2050 .*2050-bit' || fail "keys gives RSA sizes in bits"
 V keys | grep -q '^ec384  *ecdsa-p384 .*allows: sign tls13' || fail "keys names the curve"
 V --json stats | json 'assert isinstance(d, dict) and len(d) > 0'
+V --json stats | json 'assert d["use"]==[], d["use"]' # no key used yet
 V stats >/dev/null
 
 # public keys: the same PEM openssl derives from the private key
@@ -146,6 +147,38 @@ V bench --count 200 --concurrency 4 | grep -q 'p99.9' || fail "bench ping"
 V bench x --count 50 --concurrency 8 | grep -q '^x25519 x' || fail "bench x25519"
 V --json bench ec256 --count 40 --concurrency 4 | json 'assert d["op"]=="sign" and d["alg"]==9 and d["requests"]==40 and d["errors"]==0, d'
 V --json bench ec384 --op tls13 --count 20 | json 'assert d["op"]=="tls13" and d["requests"]==20 and d["errors"]==0, d'
+
+# README, "Who used which key": the example's command, on a key the
+# example names, added by a reload. Uses since it was loaded: 4 signs and
+# 1 error from root, the last sign by a process whose pid we know.
+cat >>"$T/vgd.conf" <<CONF
+[key web-ecdsa]
+file = ecdsa-p256.pem
+allow = sign
+CONF
+kill -HUP "$VGD_PID"
+i=0
+until V keys | grep -q '^web-ecdsa '; do
+	i=$((i + 1))
+	[ $i -lt 600 ] || fail "vgd did not load web-ecdsa on reload"
+	sleep 0.1
+done
+expect 1 V sign web-ecdsa --alg ed25519 "$T/msg"
+for i in 1 2 3; do
+	V sign web-ecdsa --alg ecdsa-p256-sha256 --hash "$T/msg" >/dev/null
+done
+"$VG_VGCTL" --socket "$SOCK" sign web-ecdsa --alg ecdsa-p256-sha256 --hash "$T/msg" >/dev/null &
+pid=$!
+wait $pid || fail "sign web-ecdsa"
+line=$(VGD_SOCKET=$SOCK "$VG_VGCTL" stats | grep '^use web-ecdsa ' || true)
+echo "$line" | grep -Eq "^use web-ecdsa uid 0: 4 sign, 1 errors, 0 refused; last [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z pid $pid\$" ||
+	fail "the README's use line: '$line'"
+V --json stats | json 'u=[r for r in d["use"] if r.get("key")=="web-ecdsa"]; assert len(u)==1 and u[0]["uid"]==0 and u[0]["sign"]==4 and u[0]["errors"]==1 and u[0]["refused"]==0 and u[0]["last_pid"]=='"$pid"' and u[0]["last"].endswith("Z") and u[0]["last_ms"]>0, u'
+# refused by the key's policy: one more refusal in ed-tls's row (it was
+# used above: one tls13 signature, one refusal)
+V stats | grep -q '^use ed-tls uid 0: 1 sign, 0 errors, 1 refused; ' || fail "ed-tls's use: $(V stats | grep '^use ed-tls')"
+expect 1 V sign ed-tls --alg ed25519 "$T/msg"
+V stats | grep -q '^use ed-tls uid 0: 1 sign, 0 errors, 2 refused; ' || fail "policy refusal not counted"
 
 # keys, when the caller may use none (a vgd reloaded with no key sections):
 # a line on stderr says so, instead of nothing at all; exit 0; --json is an

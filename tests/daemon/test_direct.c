@@ -220,6 +220,53 @@ static void test_library_uses_slot(void **state)
 	assert_int_equal(held, 0);
 }
 
+/* Uses through a slot reach the front's use table (vgctl stats' "use"
+ * rows) exactly, with the caller's uid and pid. */
+static void test_use_table(void **state)
+{
+	(void)state;
+	vg_client *c = client();
+	uint64_t errors0 = 0;
+	vgc_key_use *u0;
+	int k0 = vg_client_key_use(c, &u0);
+	for (int i = 0; i < k0; i++)
+		if (u0[i].uid == 0 && strcmp(u0[i].key, "x") == 0)
+			errors0 = u0[i].errors;
+	free(u0);
+	uint8_t sig[80], msg[8] = {3};
+	size_t n;
+	/* The first call goes over the socket, the rest through the slot;
+	 * both paths count. An X25519 key cannot sign: BAD_INPUT, an error. */
+	for (int i = 0; i < 25; i++)
+		assert_int_equal(vg_client_sign(c, "x", VGC_ALG_ED25519, msg, sizeof(msg), sig,
+						sizeof(sig), &n), VGC_E_BAD_INPUT);
+	uint8_t dg[32] = {5};
+	for (int i = 0; i < 30; i++)
+		assert_int_equal(vg_client_sign(c, "ec256", VGC_ALG_ECDSA_P256_SHA256, dg, 32, sig,
+						sizeof(sig), &n), 0);
+	assert_int_equal(dt_stat(D.sock, "direct.slots_held"), 1);
+	long long end = dt_now_ms() + 5000;
+	uint64_t ok = 0, errors = 0;
+	uint32_t pid = 0;
+	while (dt_now_ms() < end && (ok < 30 || errors < errors0 + 25)) {
+		usleep(150000); /* the front takes the slots' counts in each tick */
+		vgc_key_use *u;
+		int k = vg_client_key_use(c, &u);
+		for (int i = 0; i < k; i++)
+			if (u[i].uid == 0 && strcmp(u[i].key, "ec256") == 0) {
+				ok = u[i].ok;
+				pid = u[i].last_pid;
+			} else if (u[i].uid == 0 && strcmp(u[i].key, "x") == 0) {
+				errors = u[i].errors;
+			}
+		free(u);
+	}
+	assert_int_equal(ok, 30);
+	assert_int_equal(errors, errors0 + 25);
+	assert_int_equal(pid, (uint32_t)getpid());
+	vg_client_free(c);
+}
+
 /* VGD_DIRECT=0 keeps a client on the socket. */
 static void test_env_off(void **state)
 {
@@ -449,6 +496,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_library_uses_slot),
 		cmocka_unit_test(test_env_off),
+		cmocka_unit_test(test_use_table),
 		cmocka_unit_test(test_bound_for_good),
 		cmocka_unit_test(test_scribbler),
 		cmocka_unit_test(test_keyholder_killed),

@@ -598,6 +598,58 @@ static void test_reply_strict(void **state)
 
 /* A connection error (PROTOCOL.md 7.1): opcode 0xff, id 0, an error with
  * its REASON; told apart from every reply. */
+/* A USE item (PROTOCOL.md 6.8) with its counters, and key/uid unless
+ * NULL; skip: one child left out (0: none). */
+static void put_use(vg_writer *w, const char *key, int skip)
+{
+	vg_put_open(w, VG_T_USE);
+	if (key && skip != VG_T_USE_KEY)
+		vg_put_str(w, VG_T_USE_KEY, key);
+	if (key && skip != VG_T_USE_UID)
+		vg_put_u32(w, VG_T_USE_UID, 33);
+	static const uint16_t u64s[] = {VG_T_USE_OK, VG_T_USE_ERRORS, VG_T_USE_REFUSED,
+					VG_T_USE_LAST_MS};
+	for (size_t i = 0; i < sizeof u64s / sizeof u64s[0]; i++)
+		if (skip != u64s[i])
+			vg_put_u64(w, u64s[i], 7);
+	if (skip != VG_T_USE_LAST_PID)
+		vg_put_u32(w, VG_T_USE_LAST_PID, 4242);
+	vg_put_close(w);
+}
+
+/* The stats reply's USE rows: repeatable beside STAT, the other row
+ * names neither key nor uid, a row names both or neither, each counter
+ * is required, and only stats carries them. */
+static void test_reply_use(void **state)
+{
+	vg_writer w;
+	vg_reply rep;
+
+	(void)state;
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_STATS | VG_OP_REPLY, 0, 3);
+	vg_put_open(&w, VG_T_STAT);
+	vg_put_str(&w, VG_T_STAT_NAME, "use.rows");
+	vg_put_u64(&w, VG_T_STAT_VALUE, 2);
+	vg_put_close(&w);
+	put_use(&w, "web", 0);
+	put_use(&w, "mail", 0);
+	put_use(&w, NULL, 0);
+	reply_ok(vg_frame_end(&w), VG_OP_STATS, 3, &rep);
+	assert_int_equal(vg_reply_check(&rep), 0);
+	static const int required[] = {VG_T_USE_OK,      VG_T_USE_ERRORS,   VG_T_USE_REFUSED,
+				       VG_T_USE_LAST_MS, VG_T_USE_LAST_PID, VG_T_USE_KEY,
+				       VG_T_USE_UID};
+	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
+		vg_frame_begin(&w, buf, sizeof buf, VG_OP_STATS | VG_OP_REPLY, 0, 3);
+		put_use(&w, "web", required[i]);
+		assert_int_equal(decode_w(&w), VG_ST_MALFORMED);
+	}
+	vg_frame_begin(&w, buf, sizeof buf, VG_OP_LIST_KEYS | VG_OP_REPLY, 0, 3);
+	put_use(&w, "web", 0);
+	reply_ok(vg_frame_end(&w), VG_OP_LIST_KEYS, 3, &rep);
+	assert_int_equal(vg_reply_check(&rep), VG_T_USE);
+}
+
 static void test_conn_error(void **state)
 {
 	vg_writer w;
@@ -1517,6 +1569,7 @@ int main(void)
 		cmocka_unit_test(test_reply_keys),
 		cmocka_unit_test(test_reply_results),
 		cmocka_unit_test(test_reply_stats),
+		cmocka_unit_test(test_reply_use),
 		cmocka_unit_test(test_reply_error),
 		cmocka_unit_test(test_reply_malformed),
 		cmocka_unit_test(test_reply_strict),

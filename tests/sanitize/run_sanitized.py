@@ -31,7 +31,7 @@ import sys
 # ASan's slower settle made it visible.
 TESTS = ["e2e", "vgctl", "client-sync", "client-async",
          "daemon-pipeline", "daemon-conns", "daemon-malformed", "daemon-access",
-         "daemon-crash", "daemon-reload", "daemon-stats", "daemon-checkconfig",
+         "daemon-crash", "daemon-reload", "daemon-stats", "daemon-acct", "daemon-checkconfig",
          "daemon-sched", "daemon-cpus", "daemon-completion", "daemon-spec",
          "sandbox-seccomp", "sandbox-privsep", "sandbox-liveness", "sandbox-keyfiles",
          "sandbox-supchan"]

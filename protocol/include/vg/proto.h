@@ -98,9 +98,20 @@ enum vg_tag {
 	VG_T_SERVER = 20,    /* string: daemon name and version */
 	VG_T_SIG_FORMAT = 21,/* u8 enum vg_sig_format (sign with an ECDSA ALG) */
 	VG_T_CLIENT_CPU = 22,/* u32: the CPU the client sent from, a hint (VG_CAP_CPU_HINT) */
-	VG_T_DIRECT = 23,    /* u64: hello asks for a direct slot (the layout version,
+	/* stats: one key's use by one uid (PROTOCOL.md 6.8). The row without
+	 * USE_KEY and USE_UID is the "other" row: uses past the table's bound. */
+	VG_T_USE = 23,          /* nested: [USE_KEY, USE_UID], USE_OK, USE_ERRORS,
+				 * USE_REFUSED, USE_LAST_MS, USE_LAST_PID (repeatable) */
+	VG_T_USE_KEY = 24,      /* string: key name */
+	VG_T_USE_UID = 25,      /* u32: the caller's uid (SO_PEERCRED) */
+	VG_T_USE_OK = 26,       /* u64: successful key operations */
+	VG_T_USE_ERRORS = 27,   /* u64: failed ones (bad input, internal, ...) */
+	VG_T_USE_REFUSED = 28,  /* u64: refused (ACL, policy, overloaded) */
+	VG_T_USE_LAST_MS = 29,  /* u64: last use, Unix time in milliseconds */
+	VG_T_USE_LAST_PID = 30, /* u32: the pid that used it last (SO_PEERCRED) */
+	VG_T_DIRECT = 31,    /* u64: hello asks for a direct slot (the layout version,
 			      * vg/direct.h) / grants one (its lease); VG_CAP_DIRECT */
-	VG_T_MAX = 23,
+	VG_T_MAX = 31,
 };
 
 /* Signature algorithms: wire values. What each one is (key type, hash,
@@ -219,7 +230,7 @@ int vg_item_next(vg_cursor *c, vg_item *it);
 int vg_item_u8(const vg_item *it, uint8_t *v);
 int vg_item_u32(const vg_item *it, uint32_t *v);
 int vg_item_u64(const vg_item *it, uint64_t *v);
-/* A cursor over a nested item's children (LIMIT, KEYINFO, STAT). */
+/* A cursor over a nested item's children (LIMIT, KEYINFO, STAT, USE). */
 vg_cursor vg_item_cursor(const vg_item *it);
 
 /* ---- requests (daemon side decodes, client side encodes) ---- */
@@ -314,8 +325,8 @@ typedef struct {
 /* Decode a frame from the daemon: a reply (reply bit set) or a connection
  * error (VG_OP_CONN_ERROR, id 0, status nonzero). As strict as
  * PROTOCOL.md 4 and 7: item framing and fixed widths; each known tag only
- * where the spec puts it (top level, or inside LIMIT, KEYINFO, STAT), at
- * most once there unless repeatable (VERSION, KEYINFO, STAT at the top),
+ * where the spec puts it (top level, or inside LIMIT, KEYINFO, STAT, USE), at
+ * most once there unless repeatable (VERSION, KEYINFO, STAT, USE at the top),
  * with the children a nested item requires; REASON (at most
  * VG_PROTO_MAX_REASON bytes) exactly once in an error and never in a
  * success; an error carries no other known item; SERVER at most
