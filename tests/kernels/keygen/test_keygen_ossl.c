@@ -104,12 +104,13 @@ static void check_rsa_math(const vg_rsa_keypair *kp, size_t bits, uint32_t e)
 static EVP_PKEY *ossl_rsa(const vg_rsa_keypair *kp)
 {
 	const uint8_t *v[8] = {kp->n, kp->e, kp->d, kp->p, kp->q, kp->dp, kp->dq, kp->qinv};
-	const size_t l[8] = {kp->n_len, kp->e_len, kp->d_len, kp->p_len,
+	const size_t l[8] = {kp->n_len, kp->e_len,  kp->d_len,  kp->p_len,
 			     kp->q_len, kp->dp_len, kp->dq_len, kp->qinv_len};
-	static const char *names[8] = {OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
-				       OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
-				       OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
-				       OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
+	static const char *names[8] = {
+		OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
+		OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
+		OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
+		OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
 	BIGNUM *b[8];
 	OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
 	EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
