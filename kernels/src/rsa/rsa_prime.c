@@ -7,6 +7,7 @@
  * the length and the number of rounds only. */
 #include "rsa/rsa_prime.h"
 
+#include "ct.h"
 #include "random.h"
 #include "vg/wipe.h"
 
@@ -60,7 +61,12 @@ uint64_t vg_rsa_prime_check(const vg_mont *ctx, size_t bits, unsigned rounds)
 	for (size_t k = 0; k < steps; k++) {
 		for (size_t i = 0; i < n; i++)
 			s.sh[i] = s.d[i] >> 1 | (i + 1 < n ? s.d[i + 1] << 63 : 0);
-		vg_bn_ccopy(lt_u64(k, t), s.d, s.sh, n);
+		/* k through a barrier: without it GCC 12 counted this loop
+		 * (and the squaring loop below) in k - t, comparing k - t
+		 * with steps - t to end it: the same iterations for every t,
+		 * but a branch on a secret as far as anyone reading the code
+		 * (or valgrind: the keygen ct test) can tell. */
+		vg_bn_ccopy(lt_u64(vg_ct_barrier(k), t), s.d, s.sh, n);
 	}
 
 	/* 1 and -1 in the Montgomery domain. */
@@ -94,7 +100,7 @@ uint64_t vg_rsa_prime_check(const vg_mont *ctx, size_t bits, unsigned rounds)
 		uint64_t pass = eq(s.x, s.one, n) | eq(s.x, s.mone, n);
 		for (size_t i = 1; i < steps; i++) {
 			vg_mont_sqr(ctx, s.x, s.x);
-			pass |= lt_u64(i, t) & eq(s.x, s.mone, n);
+			pass |= lt_u64(vg_ct_barrier(i), t) & eq(s.x, s.mone, n);
 		}
 		ok &= pass;
 	}
