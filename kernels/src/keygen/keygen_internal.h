@@ -25,6 +25,12 @@ void vg_keygen_declassify(const void *p, size_t len);
 
 VG_MUST_CHECK int vg_rsa_generate_with(vg_keygen_rand_fn *rnd, void *ctx, size_t bits, uint32_t e,
 				       vg_rsa_keypair *out);
+/* vg_rsa_generate_with without the checks of the finished key (its
+ * loading and the pairwise test, which branch on its public lengths and
+ * verdicts): everything that touches the secrets while they are made,
+ * for the valgrind test, which marks the random bytes secret. */
+VG_MUST_CHECK int vg_rsa_generate_raw_with(vg_keygen_rand_fn *rnd, void *ctx, size_t bits,
+					   uint32_t e, vg_rsa_keypair *out);
 VG_MUST_CHECK int vg_ecdsa_generate_with(vg_keygen_rand_fn *rnd, void *ctx, vg_ecdsa_curve curve,
 					 uint8_t *priv, size_t priv_len, uint8_t *pub,
 					 size_t pub_len);

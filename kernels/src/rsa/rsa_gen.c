@@ -13,7 +13,11 @@
  *    instruction sequence as every other kept prime;
  *  - a (p, q) pair was discarded because d came out too small (never
  *    seen: probability about 2^-1000), likewise;
- *  - the finished key passed its checks (the return value).
+ *  - the checks of the finished key (check()): key loading, which
+ *    treats the factors' lengths and its verdict as public (rsa_key.c),
+ *    and the pairwise signature's verdict (the return value). The
+ *    valgrind test runs everything before them with the random bytes
+ *    marked secret (vg_rsa_generate_raw_with).
  * Everything else is constant time: trial division computes all
  * residues for every candidate (rsa_sieve.c); gcd(e, p - 1) is a
  * constant-time inverse modulo e of (p - 1) mod e; Miller-Rabin is
@@ -73,10 +77,6 @@ struct gen_scratch {
 	uint64_t n[VG_BN_MAX_LIMBS];
 	uint8_t rnd[8 * HALF_LIMBS];
 	vg_mont mc;
-	vg_rsa_key key;
-	vg_rsa_key_parts parts;
-	uint8_t digest[VG_SHA256_LEN];
-	uint8_t sig[VG_RSA_MAX_BYTES];
 };
 
 /* 1 if |a - b| > 2^k (nh limbs, k public), constant time. */
@@ -234,16 +234,10 @@ static uint64_t derive(struct gen_scratch *s, size_t pbits, uint32_t e)
 	return ok;
 }
 
-/* The finished key into out, loaded as a key file would be (every check
- * but Miller-Rabin, done already: n = p q, dp, dq, qinv, a test
- * signature checked with e), then the pairwise consistency test: a
- * PKCS#1 v1.5 signature of a random digest verifies under (n, e). */
-static int finish(struct gen_scratch *s, vg_keygen_rand_fn *rnd, void *ctx, size_t bits, uint32_t e,
-		  vg_rsa_keypair *out)
+/* The key's eight values into out, big-endian at their fixed lengths. */
+static void encode(const struct gen_scratch *s, size_t bits, uint32_t e, vg_rsa_keypair *out)
 {
 	size_t nh = bits / 128, nl = 2 * nh, hb = bits / 16, kb = bits / 8;
-	const char *why;
-	int rc;
 
 	out->bits = bits;
 	out->n_len = out->d_len = kb;
@@ -258,32 +252,10 @@ static int finish(struct gen_scratch *s, vg_keygen_rand_fn *rnd, void *ctx, size
 	out->e_len = e >> 24 ? 4 : 3; /* e > 2^16 */
 	for (size_t i = 0; i < out->e_len; i++)
 		out->e[i] = (uint8_t)(e >> (8 * (out->e_len - 1 - i)));
-
-	/* n is public from here on; its length is the first check. */
-	vg_keygen_declassify(s->n, sizeof(s->n));
-	if (vg_bn_bits(s->n, nl) != bits)
-		return VG_E_FAULT;
-	vg_rsa_keypair_parts(out, &s->parts);
-	rc = vg_rsa_key_load(&s->key, &s->parts, 0, &why);
-	vg_keygen_declassify(&rc, sizeof(rc));
-	if (rc != 0)
-		return VG_E_FAULT;
-
-	rc = rnd(ctx, s->digest, sizeof(s->digest));
-	if (rc != 0)
-		return rc;
-	rc = vg_rsa_sign_pkcs1(&s->key, VG_HASH_SHA256, s->digest, sizeof(s->digest), s->sig, kb);
-	vg_keygen_declassify(&rc, sizeof(rc));
-	if (rc != 0)
-		return VG_E_FAULT;
-	vg_keygen_declassify(s->sig, kb); /* a signature: public by design */
-	rc = vg_rsa_verify_pkcs1(vg_rsa_key_public(&s->key), VG_HASH_SHA256, s->digest,
-				 sizeof(s->digest), s->sig, kb);
-	return rc == 0 ? 0 : VG_E_FAULT;
 }
 
-int vg_rsa_generate_with(vg_keygen_rand_fn *rnd, void *ctx, size_t bits, uint32_t e,
-			 vg_rsa_keypair *out)
+int vg_rsa_generate_raw_with(vg_keygen_rand_fn *rnd, void *ctx, size_t bits, uint32_t e,
+			     vg_rsa_keypair *out)
 {
 	struct gen_scratch s;
 	size_t pbits = bits / 2;
@@ -316,9 +288,66 @@ int vg_rsa_generate_with(vg_keygen_rand_fn *rnd, void *ctx, size_t bits, uint32_
 			rc = VG_E_FAULT;
 			continue;
 		}
-		rc = finish(&s, rnd, ctx, bits, e, out);
+		encode(&s, bits, e, out);
 		break;
 	}
+	vg_wipe(&s, sizeof(s));
+	if (rc != 0)
+		vg_wipe(out, sizeof(*out));
+	return rc;
+}
+
+/* Stack scratch of the checks of a finished key. */
+struct check_scratch {
+	vg_rsa_key key;
+	vg_rsa_key_parts parts;
+	uint64_t n[VG_BN_MAX_LIMBS];
+	uint8_t digest[VG_SHA256_LEN];
+	uint8_t sig[VG_RSA_MAX_BYTES];
+};
+
+/* The finished key in out loaded as a key file would be (every check but
+ * Miller-Rabin, done already: n = p q, dp, dq, qinv, a test signature
+ * checked with e), then the pairwise consistency test: a PKCS#1 v1.5
+ * signature of a random digest verifies under (n, e). 0 or VG_E_FAULT
+ * (VG_E_RANDOM if the digest could not be drawn). */
+static int check(struct check_scratch *s, vg_keygen_rand_fn *rnd, void *ctx,
+		 const vg_rsa_keypair *out)
+{
+	size_t kb = out->n_len;
+	const char *why;
+	int rc;
+
+	/* n is public; its length is the first check. */
+	(void)vg_bn_from_bytes(s->n, VG_BN_MAX_LIMBS, out->n, kb);
+	if (vg_bn_bits(s->n, VG_BN_MAX_LIMBS) != out->bits)
+		return VG_E_FAULT;
+	vg_rsa_keypair_parts(out, &s->parts);
+	rc = vg_rsa_key_load(&s->key, &s->parts, 0, &why);
+	if (rc != 0)
+		return VG_E_FAULT;
+
+	rc = rnd(ctx, s->digest, sizeof(s->digest));
+	if (rc != 0)
+		return rc;
+	rc = vg_rsa_sign_pkcs1(&s->key, VG_HASH_SHA256, s->digest, sizeof(s->digest), s->sig, kb);
+	if (rc != 0)
+		return VG_E_FAULT;
+	rc = vg_rsa_verify_pkcs1(vg_rsa_key_public(&s->key), VG_HASH_SHA256, s->digest,
+				 sizeof(s->digest), s->sig, kb);
+	return rc == 0 ? 0 : VG_E_FAULT;
+}
+
+int vg_rsa_generate_with(vg_keygen_rand_fn *rnd, void *ctx, size_t bits, uint32_t e,
+			 vg_rsa_keypair *out)
+{
+	struct check_scratch s;
+	int rc = vg_rsa_generate_raw_with(rnd, ctx, bits, e, out);
+
+	if (rc != 0)
+		return rc;
+	vg_wipe(&s, sizeof(s));
+	rc = check(&s, rnd, ctx, out);
 	vg_rsa_key_wipe(&s.key);
 	vg_wipe(&s, sizeof(s));
 	if (rc != 0)
