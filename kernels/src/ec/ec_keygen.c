@@ -8,7 +8,8 @@
  * of range" (the range check itself is vg_ecdsa_private_check's,
  * constant time; a rejected draw is discarded, so the loop count reveals
  * only that some random number nobody will use was 0 or >= n: about
- * 2^-32 for either curve), and "the finished key passed its checks".
+ * 2^-32 for P-256, 2^-190 for P-384), and "the finished key passed its
+ * checks".
  * The public point is the existing constant-time fixed-base comb of key
  * loading (vg_ecdsa_key_init, which also checks d against Q with a
  * constant-time verification); then the pairwise test: a signature of a
