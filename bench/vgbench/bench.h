@@ -52,6 +52,19 @@ enum vg_bench_op {
 	VG_BENCH_ED_SIGN64_X2,
 	VG_BENCH_ED_SIGN64_X4,
 	VG_BENCH_ED_SIGN64_X8,
+	/* Key generation (vg/keygen.h; OpenSSL's EVP_PKEY keygen as
+	 * `openssl genpkey` does it; aws-lc's RSA_generate_key_ex as `bssl
+	 * genrsa` does, EC_KEY_generate_key, ED25519_keypair,
+	 * X25519_keypair). One key per timed batch; every key is different,
+	 * so outputs are cross-checked by length only. Run only when --filter
+	 * selects them: an RSA row takes 31 keys per implementation. */
+	VG_BENCH_RSA2048_KEYGEN,
+	VG_BENCH_RSA3072_KEYGEN,
+	VG_BENCH_RSA4096_KEYGEN,
+	VG_BENCH_P256_KEYGEN,
+	VG_BENCH_P384_KEYGEN,
+	VG_BENCH_ED_KEYGEN,
+	VG_BENCH_X_KEYGEN,
 	VG_BENCH_OP_COUNT
 };
 
@@ -72,6 +85,13 @@ int vg_bench_op_ec_index(int op);
 /* ECDSA signing: randomized, so outputs are cross-checked by verifying
  * them (vg_bench_impl.check), not by comparing bytes. */
 int vg_bench_op_is_ecdsa_sign(int op);
+
+/* For a key generation row: the RSA modulus bits, the ECDSA curve index
+ * + 1 (P-256 1, P-384 2), or -1 (Ed25519) and -2 (X25519); 0 for the
+ * other rows. */
+int vg_bench_op_keygen(int op);
+/* The public key length a key generation row yields (n; 04||X||Y; 32). */
+size_t vg_bench_keygen_len(int op);
 
 /* Operations per call of a batch row (1 for the others), and the single
  * row a batch row is made of (op itself for the others). */

@@ -10,11 +10,12 @@
 #include "vg/sha2.h"
 
 /* One row per op: name, kernel family, RSA size index, ECDSA curve index,
- * randomized (ECDSA signing), and for a batch row its operations per call
- * and its single row (batch 0 reads as 1). */
+ * randomized (ECDSA signing), for a batch row its operations per call
+ * and its single row (batch 0 reads as 1), and for a key generation row
+ * what vg_bench_op_keygen says. */
 static const struct {
 	const char *name, *family;
-	int rsa, ec, randomized, batch, single;
+	int rsa, ec, randomized, batch, single, keygen;
 } ops[VG_BENCH_OP_COUNT] = {
 	[VG_BENCH_ED_KEYPAIR] = {"ed25519-keypair", "ed25519", -1, -1, 0},
 	[VG_BENCH_ED_SIGN64] = {"ed25519-sign-64", "ed25519", -1, -1, 0},
@@ -57,6 +58,13 @@ static const struct {
 				   VG_BENCH_ED_SIGN64},
 	[VG_BENCH_ED_SIGN64_X8] = {"ed25519-sign-64-x8", "ed25519-mb", -1, -1, 0, 8,
 				   VG_BENCH_ED_SIGN64},
+	[VG_BENCH_RSA2048_KEYGEN] = {"rsa2048-keygen", "rsa", -1, -1, 0, 0, 0, 2048},
+	[VG_BENCH_RSA3072_KEYGEN] = {"rsa3072-keygen", "rsa", -1, -1, 0, 0, 0, 3072},
+	[VG_BENCH_RSA4096_KEYGEN] = {"rsa4096-keygen", "rsa", -1, -1, 0, 0, 0, 4096},
+	[VG_BENCH_P256_KEYGEN] = {"p256-keygen", "p256", -1, -1, 0, 0, 0, 1},
+	[VG_BENCH_P384_KEYGEN] = {"p384-keygen", "p384", -1, -1, 0, 0, 0, 2},
+	[VG_BENCH_ED_KEYGEN] = {"ed25519-keygen", "ed25519", -1, -1, 0, 0, 0, -1},
+	[VG_BENCH_X_KEYGEN] = {"x25519-keygen", "x25519", -1, -1, 0, 0, 0, -2},
 };
 
 const char *vg_bench_op_name(int op) { return ops[op].name; }
@@ -64,6 +72,14 @@ const char *vg_bench_op_family(int op) { return ops[op].family; }
 int vg_bench_op_rsa_index(int op) { return ops[op].rsa; }
 int vg_bench_op_ec_index(int op) { return ops[op].ec; }
 int vg_bench_op_is_ecdsa_sign(int op) { return ops[op].randomized; }
+int vg_bench_op_keygen(int op) { return ops[op].keygen; }
+
+size_t vg_bench_keygen_len(int op)
+{
+	int k = ops[op].keygen;
+	return k > 2 ? (size_t)k / 8 : k == 1 ? 65 : k == 2 ? 97 : 32;
+}
+
 int vg_bench_op_batch(int op) { return ops[op].batch > 1 ? ops[op].batch : 1; }
 int vg_bench_op_single(int op) { return ops[op].batch > 1 ? ops[op].single : op; }
 

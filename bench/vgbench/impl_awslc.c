@@ -29,6 +29,7 @@
 #define AWSLC_RSA_NO_PADDING 3
 #define AWSLC_NID_P256 415 /* NID_X9_62_prime256v1 */
 #define AWSLC_NID_P384 715 /* NID_secp384r1 */
+#define AWSLC_POINT_UNCOMPRESSED 4 /* POINT_CONVERSION_UNCOMPRESSED */
 
 /* The entry points used, filled by dlsym. Opaque aws-lc objects are void. */
 static struct {
@@ -62,6 +63,21 @@ static struct {
 			 const uint8_t pub[32]);
 	void (*x_base)(uint8_t out[32], const uint8_t scalar[32]);
 	int (*x_var)(uint8_t out[32], const uint8_t scalar[32], const uint8_t peer[32]);
+	/* key generation */
+	void *(*rsa_new)(void);
+	void *(*bn_new)(void);
+	int (*bn_set_word)(void *bn, uint64_t value);
+	void (*bn_free)(void *bn);
+	int (*rsa_generate)(void *rsa, int bits, const void *e, void *cb);
+	const void *(*rsa_n)(const void *rsa);
+	int (*bn_bin_padded)(uint8_t *out, size_t len, const void *bn);
+	void *(*ec_new)(int nid);
+	int (*ec_generate)(void *key);
+	const void *(*ec_pub)(const void *key);
+	size_t (*point2oct)(const void *group, const void *point, int form, uint8_t *buf,
+			    size_t len, void *ctx);
+	void (*ed_generate)(uint8_t pub[32], uint8_t priv[64]);
+	void (*x_generate)(uint8_t pub[32], uint8_t priv[32]);
 } fn;
 
 static const struct {
@@ -93,6 +109,19 @@ static const struct {
 	{"ED25519_verify", &fn.ed_verify},
 	{"X25519_public_from_private", &fn.x_base},
 	{"X25519", &fn.x_var},
+	{"RSA_new", &fn.rsa_new},
+	{"BN_new", &fn.bn_new},
+	{"BN_set_word", &fn.bn_set_word},
+	{"BN_free", &fn.bn_free},
+	{"RSA_generate_key_ex", &fn.rsa_generate},
+	{"RSA_get0_n", &fn.rsa_n},
+	{"BN_bn2bin_padded", &fn.bn_bin_padded},
+	{"EC_KEY_new_by_curve_name", &fn.ec_new},
+	{"EC_KEY_generate_key", &fn.ec_generate},
+	{"EC_KEY_get0_public_key", &fn.ec_pub},
+	{"EC_POINT_point2oct", &fn.point2oct},
+	{"ED25519_keypair", &fn.ed_generate},
+	{"X25519_keypair", &fn.x_generate},
 };
 
 /* Owned by this file: set by init, used by one/check, released by fini. */
@@ -306,11 +335,52 @@ static int rsa_op(int op, uint8_t *out)
 	return ok == 1 && len == k ? (int)len : -1;
 }
 
+/* A new key: RSA_generate_key_ex with e = 65537 (what `bssl genrsa`
+ * calls), EC_KEY_generate_key, ED25519_keypair, X25519_keypair; its
+ * public key into out. */
+static int keygen(int op, uint8_t *out)
+{
+	static const int nid[VG_BENCH_EC_CURVES] = {AWSLC_NID_P256, AWSLC_NID_P384};
+	int k = vg_bench_op_keygen(op), r = -1;
+	size_t len = vg_bench_keygen_len(op);
+	uint8_t priv[64];
+
+	if (k > 2) {
+		void *key = fn.rsa_new(), *e = fn.bn_new();
+		if (key && e && fn.bn_set_word(e, 65537) == 1 &&
+		    fn.rsa_generate(key, k, e, NULL) == 1 &&
+		    fn.bn_bin_padded(out, len, fn.rsa_n(key)) == 1)
+			r = (int)len;
+		if (e)
+			fn.bn_free(e);
+		if (key)
+			fn.rsa_free(key);
+	} else if (k > 0) {
+		void *key = fn.ec_new(nid[k - 1]);
+		if (key && fn.ec_generate(key) == 1 &&
+		    fn.point2oct(fn.ec_group(key), fn.ec_pub(key), AWSLC_POINT_UNCOMPRESSED, out,
+				 len, NULL) == len)
+			r = (int)len;
+		if (key)
+			fn.ec_free(key);
+	} else if (k == -1) {
+		fn.ed_generate(out, priv);
+		r = 32;
+	} else {
+		fn.x_generate(out, priv);
+		r = 32;
+	}
+	memset(priv, 0, sizeof(priv));
+	return r;
+}
+
 static int aw_one(int op, uint8_t *out)
 {
 	uint8_t priv[64], der[VG_BENCH_DER_MAX];
 	unsigned len;
 	int c, r;
+	if (vg_bench_op_keygen(op))
+		return keygen(op, out);
 	switch (op) {
 	case VG_BENCH_ED_KEYPAIR:
 		fn.ed_keypair(out, priv, fx->ed_seed);

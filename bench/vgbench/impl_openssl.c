@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -162,8 +164,47 @@ static int sign(size_t mlen, uint8_t *out)
 	return 64;
 }
 
+/* A new key the way `openssl genpkey` makes one (EVP_PKEY_Q_keygen: a
+ * fresh context, the default e = 65537 for RSA); its public key into out. */
+static int keygen(int op, uint8_t *out)
+{
+	int k = vg_bench_op_keygen(op);
+	size_t len = vg_bench_keygen_len(op), got = 0;
+	EVP_PKEY *key;
+	BIGNUM *n = NULL;
+	int r = -1;
+
+	if (k > 2)
+		key = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)k);
+	else if (k > 0)
+		key = EVP_PKEY_Q_keygen(NULL, NULL, "EC", k == 1 ? "P-256" : "P-384");
+	else
+		key = EVP_PKEY_Q_keygen(NULL, NULL, k == -1 ? "ED25519" : "X25519");
+	if (!key)
+		return -1;
+	if (k > 2) {
+		if (EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_RSA_N, &n) == 1 &&
+		    BN_bn2binpad(n, out, (int)len) == (int)len)
+			r = (int)len;
+		BN_free(n);
+	} else if (k > 0) {
+		if (EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, out,
+						    VG_BENCH_OUT_MAX, &got) == 1 &&
+		    got == len)
+			r = (int)len;
+	} else {
+		got = len;
+		if (EVP_PKEY_get_raw_public_key(key, out, &got) == 1 && got == len)
+			r = (int)len;
+	}
+	EVP_PKEY_free(key);
+	return r;
+}
+
 static int ossl_one(int op, uint8_t *out)
 {
+	if (vg_bench_op_keygen(op))
+		return keygen(op, out);
 	size_t len;
 	int s, c;
 	switch (op) {

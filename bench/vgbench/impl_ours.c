@@ -13,6 +13,7 @@
 #include "vg/cpu.h"
 #include "vg/ecdsa.h"
 #include "vg/ecdsa_mb.h"
+#include "vg/keygen.h"
 #include "vg/ed25519.h"
 #include "vg/proto.h"
 #include "vg/rsa.h"
@@ -132,6 +133,8 @@ static int ours_init(const vg_bench_fixture *f, const char *arg, char *why, size
 
 static int ours_has(int op)
 {
+	if (vg_bench_op_keygen(op))
+		return 1;
 	int s = vg_bench_op_rsa_index(op), c = vg_bench_op_ec_index(op);
 	if (c >= 0)
 		return ec_keys[c] != NULL;
@@ -300,9 +303,37 @@ static int ed_batch(int op, uint8_t *out)
 	return 64;
 }
 
+/* A new key (vg/keygen.h); its public key into out. */
+static int keygen(int op, uint8_t *out)
+{
+	static const vg_ecdsa_curve curve[2] = {VG_ECDSA_P256, VG_ECDSA_P384};
+	static vg_rsa_keypair kp; /* 5 KiB: not on the stack of every caller */
+	uint8_t priv[48];
+	int k = vg_bench_op_keygen(op), r;
+	size_t len = vg_bench_keygen_len(op);
+
+	if (k > 2) {
+		r = vg_rsa_generate((size_t)k, VG_RSA_GEN_E, &kp);
+		if (r == 0)
+			memcpy(out, kp.n, kp.n_len);
+		vg_rsa_keypair_wipe(&kp);
+	} else if (k > 0) {
+		r = vg_ecdsa_generate(curve[k - 1], priv, vg_ecdsa_scalar_len(curve[k - 1]), out,
+				      len);
+	} else if (k == -1) {
+		r = vg_ed25519_generate(priv, out);
+	} else {
+		r = vg_x25519_generate(priv, out);
+	}
+	memset(priv, 0, sizeof(priv));
+	return r < 0 ? r : (int)len;
+}
+
 /* One operation into out; returns its output length or a negative error. */
 static int ours_one(int op, uint8_t *out)
 {
+	if (vg_bench_op_keygen(op))
+		return keygen(op, out);
 	int r;
 	switch (op) {
 	case VG_BENCH_ED_KEYPAIR:

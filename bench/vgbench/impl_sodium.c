@@ -32,14 +32,27 @@ static int na_init(const vg_bench_fixture *f, const char *arg, char *why, size_t
 	return 0;
 }
 
-/* No RSA and no ECDSA (libsodium has neither). */
-static int na_has(int op) { return vg_bench_op_rsa_index(op) < 0 && vg_bench_op_ec_index(op) < 0; }
+/* No RSA and no ECDSA (libsodium has neither), so of the key generation
+ * rows only Ed25519's and X25519's. */
+static int na_has(int op)
+{
+	int k = vg_bench_op_keygen(op);
+	return vg_bench_op_rsa_index(op) < 0 && vg_bench_op_ec_index(op) < 0 && k <= 0;
+}
 
 static int na_one(int op, uint8_t *out)
 {
 	uint8_t tmp_sk[crypto_sign_SECRETKEYBYTES];
 	int r;
 	switch (op) {
+	case VG_BENCH_ED_KEYGEN:
+		r = crypto_sign_keypair(out, tmp_sk);
+		sodium_memzero(tmp_sk, sizeof(tmp_sk));
+		return r == 0 ? 32 : -1;
+	case VG_BENCH_X_KEYGEN: /* a random scalar and its public value */
+		r = crypto_box_keypair(out, tmp_sk);
+		sodium_memzero(tmp_sk, sizeof(tmp_sk));
+		return r == 0 ? 32 : -1;
 	case VG_BENCH_ED_KEYPAIR:
 		r = crypto_sign_seed_keypair(out, tmp_sk, fx->ed_seed);
 		return r == 0 ? 32 : -1;

@@ -58,7 +58,10 @@ static void usage(FILE *f)
 		"usage: vgbench [--tsv] [--filter REGEX] [--tier base|adx|ifma|c|all]\n"
 		"               [--peer NAME[=ARG]]... [--quick] [--seconds N] [--keys DIR]\n"
 		"  --tsv          rows 'op tier ours_us peer peer_us ratio' (one per op and peer)\n"
-		"  --filter RE    only ops whose name matches the POSIX extended regex RE\n"
+		"  --filter RE    only ops whose name matches the POSIX extended regex RE;\n"
+		"                 the key generation rows (*-keygen: one key per timed\n"
+		"                 batch, at least 31 per implementation) run only when\n"
+		"                 selected so\n"
 		"  --tier T       restrict our kernels (VG_CPU_FEATURES; 'c': VG_KERNELS=c, the\n"
 		"                 portable C) and OpenSSL and aws-lc (OPENSSL_ia32cap) to tier T;\n"
 		"                 'all' runs base, adx, ifma in turn.\n"
@@ -202,6 +205,17 @@ static int cross_check(const vg_bench_impl *const *impls, size_t n, int op,
 	uint8_t want[VG_BENCH_OUT_MAX], got[VG_BENCH_OUT_MAX];
 	if (vg_bench_op_ec_index(op) >= 0)
 		return cross_check_ecdsa(impls, n, op, fx);
+	if (vg_bench_op_keygen(op)) {
+		/* every key differs: each must give a public key of the length */
+		for (size_t i = 0; i < n; i++) {
+			if (vg_bench_one(impls[i], op, got) != (int)vg_bench_keygen_len(op)) {
+				fprintf(stderr, "vgbench: %s: %s failed\n", vg_bench_op_name(op),
+					impls[i]->name);
+				return -1;
+			}
+		}
+		return 0;
+	}
 	int want_len = vg_bench_one(impls[0], op, want);
 	if (want_len < 0) {
 		fprintf(stderr, "vgbench: %s: %s failed\n", vg_bench_op_name(op), impls[0]->name);
@@ -358,6 +372,8 @@ static int run(const options *o, const regex_t *re)
 	for (int op = 0; op < VG_BENCH_OP_COUNT; op++) {
 		if (re && regexec(re, vg_bench_op_name(op), 0, NULL, 0) != 0)
 			continue;
+		if (!re && vg_bench_op_keygen(op))
+			continue; /* slow: only when a filter asks for them */
 		int any = 0;
 		for (size_t i = 0; i <= rp.n_peers; i++)
 			any |= vg_bench_has(all[i], op);

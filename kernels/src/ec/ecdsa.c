@@ -11,11 +11,10 @@
  * as the secrets while signing anyway), a released signature, and the
  * two rare events "r or s was zero, signing again" and "the check
  * failed". Verification is variable time. */
-#include <errno.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "ec/ecdsa_internal.h"
+#include "random.h"
 #include "vg/wipe.h"
 
 size_t vg_ecdsa_scalar_len(vg_ecdsa_curve curve)
@@ -390,21 +389,6 @@ int vg_ecdsa_sign_ex(const struct vg_ec_impl *f, const vg_ecdsa_key *key, const 
 	return vg_ecdsa_sign_release(f, key, &s, ok, full, sig);
 }
 
-/* Fill buf from getrandom(2), retrying on EINTR and short reads. */
-static int random_bytes(uint8_t *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t r = getrandom(buf, len, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return VG_E_RANDOM;
-		buf += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
 int vg_ecdsa_sign(const vg_ecdsa_key *key, const uint8_t *digest, size_t dlen, uint8_t *sig,
 		  size_t sig_len)
 {
@@ -419,7 +403,7 @@ int vg_ecdsa_sign(const vg_ecdsa_key *key, const uint8_t *digest, size_t dlen, u
 		return VG_E_INVALID;
 	/* The hedge: as many fresh bytes as the curve's security level needs
 	 * (RFC 6979 section 3.6 additional data). */
-	rc = random_bytes(extra, f->curve->bytes);
+	rc = vg_random_bytes(extra, f->curve->bytes);
 	if (rc != 0) {
 		memset(sig, 0, sig_len);
 		vg_wipe(extra, sizeof(extra));

@@ -7,14 +7,13 @@
  * of the shared inversions. Public: the number of signatures, which lane
  * each takes, the curve of each key, lengths, the rare public events of
  * the single path (r or s zero, the check's verdict). */
-#include <errno.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "ec/ec_mb.h"
 #include "ec/ecdsa_internal.h"
 #include "ec/ecdsa_mb_internal.h"
 #include "vg/ecdsa_mb.h"
+#include "random.h"
 #include "vg/wipe.h"
 
 #define LANES VG_EC_MB_LANES
@@ -156,21 +155,6 @@ int vg_ecdsa_sign_mb_with(const struct vg_ec_impl *f, const struct vg_ec_mb_impl
 	return 0;
 }
 
-/* Fill buf from getrandom(2), retrying on EINTR and short reads. */
-static int random_bytes(uint8_t *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t r = getrandom(buf, len, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return VG_E_RANDOM;
-		buf += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
 /* The signatures of curve cv among keys[0..n) (counted in m): in one batch
  * of that curve's rows when it pays, else one at a time. */
 static void sign_curve(vg_ecdsa_curve cv, const vg_ecdsa_key *const keys[],
@@ -196,7 +180,7 @@ static void sign_curve(vg_ecdsa_curve cv, const vg_ecdsa_key *const keys[],
 	int batch = mb != c_row && m >= min;
 	/* The hedges of the batch in one getrandom call (a system call costs
 	 * about a microsecond here, a tenth of a P-256 signature). */
-	int rr = batch ? random_bytes(extra[0], sizeof(extra)) : 0;
+	int rr = batch ? vg_random_bytes(extra[0], sizeof(extra)) : 0;
 	m = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (vg_ecdsa_key_curve(keys[i]) != cv)

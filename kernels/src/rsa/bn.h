@@ -67,4 +67,37 @@ void vg_bn_mod(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *m, siz
 /* r[0..mn) = 2^k mod m, m > 1, by k constant-time modular doublings. */
 void vg_bn_pow2_mod(uint64_t *r, size_t k, const uint64_t *m, size_t mn);
 
+/* ---- division and inversion (bn_div.c, bn_gcd.c): for key generation.
+ * Constant time in every value; only the counts given decide the time. */
+
+/* q[0..an) = a / m and r[0..mn) = a mod m for a[0..an) and m[0..mn) > 0,
+ * one bit of a per step (shift in, subtract m by mask, record the bit):
+ * 64*an steps of O(mn). q must alias neither a nor r. */
+void vg_bn_divmod(uint64_t *q, uint64_t *r, const uint64_t *a, size_t an, const uint64_t *m,
+		  size_t mn);
+
+/* floor(2^64 / s) for an odd public s, 3 <= s < 2^32: the reciprocal the
+ * two functions below multiply by instead of dividing. */
+uint64_t vg_bn_small_recip(uint32_t s);
+
+/* a[0..n) mod s, given recip = vg_bn_small_recip(s): Horner over 32-bit
+ * digits, each step a multiplication by recip and one masked correction,
+ * the same instructions whatever a is (s may be secret too: no division
+ * instruction, whose time varies with its operands, is used). */
+uint32_t vg_bn_mod_small(const uint64_t *a, size_t n, uint32_t s, uint64_t recip);
+
+/* q[0..n) = a[0..n) / s (q may alias a); returns a mod s. As above. */
+uint32_t vg_bn_div_small(uint64_t *q, const uint64_t *a, size_t n, uint32_t s, uint64_t recip);
+
+/* r = a^-1 mod m for odd m > 1 of n limbs and any a[0..n): returns 1 if
+ * gcd(a, m) = 1 (r < m is then the inverse), else 0 (and r = 0). Binary
+ * extended Euclid with a fixed count of 128 n iterations, every choice a
+ * mask. r must alias neither a nor m. */
+uint64_t vg_bn_modinv_odd(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n);
+
+/* g = gcd(a, b) for a, b of n limbs, both non-zero: returns 1, or 0 if
+ * either is zero (g = 0 then). Constant time as vg_bn_modinv_odd. g must
+ * alias neither. */
+uint64_t vg_bn_gcd(uint64_t *g, const uint64_t *a, const uint64_t *b, size_t n);
+
 #endif

@@ -176,6 +176,12 @@ int vg_rsa_key_init(vg_rsa_key *key, const vg_rsa_key_parts *parts)
 
 int vg_rsa_key_init_why(vg_rsa_key *key, const vg_rsa_key_parts *parts, const char **why)
 {
+	return vg_rsa_key_load(key, parts, VG_RSA_MR_ROUNDS, why);
+}
+
+int vg_rsa_key_load(vg_rsa_key *key, const vg_rsa_key_parts *parts, unsigned mr_rounds,
+		    const char **why)
+{
 	struct load_scratch s;
 	size_t nbits, nl, lp, lq;
 	/* One mask per check, all computed whatever the others say; only
@@ -252,9 +258,9 @@ int vg_rsa_key_init_why(vg_rsa_key *key, const vg_rsa_key_parts *parts, const ch
 	vg_rsa52_init(&key->r52, key->p.prime, lp, key->q.prime, lq, key->qinv);
 
 	/* p and q are (probably) prime: Miller-Rabin, constant time in them. */
-	ok_pp = vg_rsa_prime_check(&s.mp, key->p.bits, VG_RSA_MR_ROUNDS);
+	ok_pp = vg_rsa_prime_check(&s.mp, key->p.bits, mr_rounds);
 	vg_rsa_mont_init(vg_rsa_impl(), &s.mp, key->q.prime, key->q.rr, key->q.m0inv, lq);
-	ok_qp = vg_rsa_prime_check(&s.mp, key->q.bits, VG_RSA_MR_ROUNDS);
+	ok_qp = vg_rsa_prime_check(&s.mp, key->q.bits, mr_rounds);
 
 	/* The verdict is public; so, for a refused key, is its first failed
 	 * check, in the order a reader would look. */

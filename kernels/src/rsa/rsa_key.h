@@ -47,4 +47,12 @@ struct vg_rsa_key {
 	struct vg_rsa52 r52;            /* radix-2^52 constants (ifma tier) */
 };
 
+/* vg_rsa_key_init_why with mr_rounds Miller-Rabin rounds per prime
+ * instead of VG_RSA_MR_ROUNDS: key generation (rsa_gen.c) loads the key
+ * it made with 0, its primes having just passed FIPS 186-5's rounds; every
+ * other check (n = p q, dp, dq, qinv, the signature checked with e) runs
+ * as for a key file. */
+VG_MUST_CHECK int vg_rsa_key_load(vg_rsa_key *key, const vg_rsa_key_parts *parts,
+				  unsigned mr_rounds, const char **why);
+
 #endif

@@ -4,14 +4,13 @@
  * message and the PSS salt are public once the signature is out (they are
  * still wiped). Verification handles public data only; the PKCS#1 v1.5
  * check still compares the whole encoding in one pass. */
-#include <errno.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "ct.h"
 #include "rsa/rsa_key.h"
 #include "vg/rsa.h"
 #include "vg/sha2.h"
+#include "random.h"
 #include "vg/wipe.h"
 
 /* DigestInfo prefixes, RFC 8017 section 9.2 note 1: SEQUENCE { SEQUENCE {
@@ -195,21 +194,6 @@ static void pss_hash(vg_hash_alg alg, uint8_t *out, const uint8_t *mhash, size_t
 	hash_final(&h, out);
 }
 
-/* Fill buf from getrandom(2), retrying on EINTR and short reads. */
-static int random_bytes(uint8_t *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t r = getrandom(buf, len, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return VG_E_RANDOM;
-		buf += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
 /* PSS geometry: emBits = modBits - 1, so EM has emLen = ceil(emBits / 8)
  * bytes, one fewer than k when modBits = 1 mod 8; the top 8 emLen - emBits
  * bits of EM are zero. */
@@ -237,7 +221,7 @@ int vg_rsa_encode_pss(const vg_rsa_public_key *pub, vg_hash_alg alg, const uint8
 	emlen = pss_emlen(pub);
 	if (emlen < hlen + slen + 2)
 		return VG_E_INVALID;
-	rc = random_bytes(salt, slen);
+	rc = vg_random_bytes(salt, slen);
 	if (rc != 0)
 		goto out;
 

@@ -7,9 +7,8 @@
  * the length and the number of rounds only. */
 #include "rsa/rsa_prime.h"
 
-#include <errno.h>
-#include <sys/random.h>
-
+#include "ct.h"
+#include "random.h"
 #include "vg/wipe.h"
 
 /* 1 if a < b for small public-range integers held as words, as a mask
@@ -27,28 +26,14 @@ static uint64_t eq(const uint64_t *a, const uint64_t *b, size_t n) { return vg_b
  * verdict is public. */
 #define TWO_ADIC_MAX 128
 
-static int fill_random(uint8_t *buf, size_t len)
-{
-	while (len) {
-		ssize_t r = getrandom(buf, len, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		buf += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
 struct mr_scratch {
 	uint64_t d[VG_BN_MAX_LIMBS];   /* (p - 1) / 2^t */
 	uint64_t sh[VG_BN_MAX_LIMBS];  /* d shifted once more, for the masked copy */
 	uint64_t one[VG_BN_MAX_LIMBS]; /* R mod p: 1 in the Montgomery domain */
 	uint64_t mone[VG_BN_MAX_LIMBS];/* p - (R mod p): -1 */
-	uint64_t a[VG_BN_MAX_LIMBS], aM[VG_BN_MAX_LIMBS], x[VG_BN_MAX_LIMBS];
+	uint64_t aM[VG_BN_MAX_LIMBS], x[VG_BN_MAX_LIMBS];
 	uint64_t raw[2 * VG_BN_MAX_LIMBS];
-	uint8_t rnd[8 * VG_BN_MAX_LIMBS];
+	uint8_t rnd[16 * VG_BN_MAX_LIMBS];
 };
 
 uint64_t vg_rsa_prime_check(const vg_mont *ctx, size_t bits, unsigned rounds)
@@ -76,7 +61,12 @@ uint64_t vg_rsa_prime_check(const vg_mont *ctx, size_t bits, unsigned rounds)
 	for (size_t k = 0; k < steps; k++) {
 		for (size_t i = 0; i < n; i++)
 			s.sh[i] = s.d[i] >> 1 | (i + 1 < n ? s.d[i + 1] << 63 : 0);
-		vg_bn_ccopy(lt_u64(k, t), s.d, s.sh, n);
+		/* k through a barrier: without it GCC 12 counted this loop
+		 * (and the squaring loop below) in k - t, comparing k - t
+		 * with steps - t to end it: the same iterations for every t,
+		 * but a branch on a secret as far as anyone reading the code
+		 * (or valgrind: the keygen ct test) can tell. */
+		vg_bn_ccopy(lt_u64(vg_ct_barrier(k), t), s.d, s.sh, n);
 	}
 
 	/* 1 and -1 in the Montgomery domain. */
@@ -85,36 +75,32 @@ uint64_t vg_rsa_prime_check(const vg_mont *ctx, size_t bits, unsigned rounds)
 	vg_bn_sub(s.mone, p, s.one, n);
 
 	for (unsigned r = 0; r < rounds; r++) {
-		/* A random base: bits - 2 random bits (below p / 2 < p - 1),
-		 * with bit 1 set so that it is at least 2. */
-		if (fill_random(s.rnd, 8 * n) < 0) {
+		/* A random base, uniform modulo p as FIPS 186-5 B.3.1 step
+		 * 4.1 asks: 2n random limbs reduced mod p (the excess 64 n
+		 * bits make the bias below 2^-(64 n)). The reduction lands in
+		 * the Montgomery domain, a R mod p, which is as uniform as a.
+		 * B.3.1 draws from [2, p - 2]; 1 or p - 1 would make one
+		 * round vacuous and 0 would fail a prime, each with
+		 * probability 1/p (below 2^-500 for an RSA prime): not worth
+		 * a redraw, whose count would depend on p. */
+		if (vg_random_bytes(s.rnd, 16 * n) < 0) {
 			ok = 0;
 			break;
 		}
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; i < 2 * n; i++) {
 			uint64_t w = 0;
 			for (size_t b = 0; b < 8; b++)
 				w |= (uint64_t)s.rnd[8 * i + b] << (8 * b);
-			s.a[i] = w;
+			s.raw[i] = w;
 		}
-		size_t top = bits - 2; /* keep bits [0, top) */
-		for (size_t i = 0; i < n; i++) {
-			size_t lo = 64 * i;
-			uint64_t keep = lo >= top ? 0 : top - lo >= 64 ? ~(uint64_t)0
-								  : (((uint64_t)1 << (top - lo)) - 1);
-			s.a[i] &= keep;
-		}
-		s.a[0] |= 2;
-		for (size_t i = 0; i < n; i++)
-			s.raw[i] = s.a[i];
-		vg_mont_reduce(ctx, s.aM, s.raw, n);
+		vg_mont_reduce(ctx, s.aM, s.raw, 2 * n);
 
 		/* x = a^d; passes if x = 1, or x^(2^i) = -1 for some i < t. */
 		vg_mont_exp_ct(ctx, s.x, s.aM, s.d, bits);
 		uint64_t pass = eq(s.x, s.one, n) | eq(s.x, s.mone, n);
 		for (size_t i = 1; i < steps; i++) {
 			vg_mont_sqr(ctx, s.x, s.x);
-			pass |= lt_u64(i, t) & eq(s.x, s.mone, n);
+			pass |= lt_u64(vg_ct_barrier(i), t) & eq(s.x, s.mone, n);
 		}
 		ok &= pass;
 	}
