@@ -25,6 +25,14 @@ typedef void (*vgt_dudect_fn)(const uint8_t *in);
  * statistics under name and returns the largest |t|. */
 double vgt_dudect(const char *name, vgt_dudect_fn fn, size_t inlen, double seconds);
 
+/* The verdict on fn: 1 (a leak) when vgt_dudect finds |t| above
+ * VGT_DUDECT_LEAK twice running, on fresh samples; 0 otherwise. A leak
+ * this test can see shows in every run (the control's |t| is in the
+ * hundreds); a shared machine's noise has put one run of constant-time
+ * code just past the threshold (|t| 11.1 at the 90th-percentile crop, then
+ * 1.7-4.5 in three reruns), and does not do it twice. */
+int vgt_dudect_leaks(const char *name, vgt_dudect_fn fn, size_t inlen, double seconds);
+
 /* Runs a deliberately leaky target (an early-exit comparison) for
  * `seconds`; 0 if it was found leaking, as it must be, else 1 (the test
  * has lost its power and fails). */

@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 			if (!mul && tg[j].fn == t_mul)
 				continue;
 			snprintf(n, sizeof(n), "%s %s", tg[j].what, row->v.name);
-			if (vgt_dudect(n, tg[j].fn, 64, sec) > VGT_DUDECT_LEAK) {
+			if (vgt_dudect_leaks(n, tg[j].fn, 64, sec)) {
 				printf("dudect: FAILED: %s leaks\n", n);
 				failed = 1;
 			}

@@ -68,7 +68,7 @@ static void t_sha(const uint8_t *in)
 
 static int run(const char *name, target_fn fn, size_t inlen, double sec)
 {
-	if (vgt_dudect(name, fn, inlen, sec) > VGT_DUDECT_LEAK) {
+	if (vgt_dudect_leaks(name, fn, inlen, sec)) {
 		printf("dudect: FAILED: %s leaks\n", name);
 		return 1;
 	}
