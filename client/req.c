@@ -75,8 +75,7 @@ int vgc_req_rsa(vg_request *rq, const char *key, const void *in, size_t len)
 	const vg_op_info *o = vg_op_get(VG_OP_RSA_PRIVATE);
 
 	/* The operation's DATA bounds: RSA-2048..4096 (PROTOCOL.md 6.7). */
-	if (vgc_req_key(rq, VG_OP_RSA_PRIVATE, key) < 0 || !in || len < o->data_min ||
-	    len > o->data_max)
+	if (vgc_req_key(rq, VG_OP_RSA_PRIVATE, key) < 0 || !in || !vg_op_data_len_ok(o, 0, len))
 		return VGC_E_INVALID;
 	rq->data = in;
 	rq->data_len = len;

@@ -322,16 +322,6 @@ static int take_requests(khside *h, uint8_t in[][VGD_KREQ_MAX], size_t len[])
 	return (int)n;
 }
 
-/* A direct record's shape beyond check_request's: what the codec checks
- * of the ring's requests before the front makes them records (the
- * operation's DATA rule). */
-static int direct_data_ok(const vgd_kreq *q)
-{
-	const vg_op_info *o = vg_op_get(q->op);
-	return o->data_by_alg ? vg_alg_data_len_ok(q->alg, q->data_len)
-			      : q->data_len >= o->data_min && q->data_len <= o->data_max;
-}
-
 int vgd_keyholder_main(vgd_keystore *ks, vgd_khring *ring, vgd_direct *direct, uint32_t self,
 		       int fd, int sfd)
 {
@@ -378,7 +368,10 @@ int vgd_keyholder_main(vgd_keystore *ks, vgd_khring *ring, vgd_direct *direct, u
 			if (i >= nring) {
 				/* A direct slot's record: the client's to get wrong. */
 				const vgd_kreq *d = (const vgd_kreq *)in[i];
-				if (!check_request(in[i], len[i], &q) || !direct_data_ok(q)) {
+				/* check_request's shape, then the codec's DATA
+				 * rule, which the front applied to the ring's. */
+				if (!check_request(in[i], len[i], &q) ||
+				    !vg_op_data_len_ok(vg_op_get(q->op), q->alg, q->data_len)) {
 					vgd_khdirect_refuse(&h.dk, d->job, VG_ST_BAD_INPUT,
 							    "invalid direct request");
 					continue;

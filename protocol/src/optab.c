@@ -81,6 +81,12 @@ const vg_op_info *vg_op_get(int op)
 	return &ops[op];
 }
 
+int vg_op_data_len_ok(const vg_op_info *o, int alg, size_t len)
+{
+	return o->data_by_alg ? vg_alg_data_len_ok(alg, len)
+			      : len >= o->data_min && len <= o->data_max;
+}
+
 const char *vg_op_name(int op)
 {
 	/* A reply opcode names the operation it answers. */

@@ -441,9 +441,7 @@ int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const c
 	}
 	if (seen & BIT(VG_T_DATA)) {
 		it = got[VG_T_DATA];
-		int ok = rule->data_by_alg ? vg_alg_data_len_ok(req->alg, it.len)
-					   : it.len >= rule->data_min && it.len <= rule->data_max;
-		if (!ok)
+		if (!vg_op_data_len_ok(rule, req->alg, it.len))
 			return fail(reason, rule->data_reason);
 		req->data = it.val;
 		req->data_len = it.len;

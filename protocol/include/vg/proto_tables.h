@@ -144,6 +144,11 @@ typedef struct {
 } vg_op_info;
 
 const vg_op_info *vg_op_get(int op);
+/* 1 if DATA of len bytes fits operation o's rule with algorithm alg: the
+ * algorithm's own where the row says so (data_by_alg), else the row's
+ * bounds. The codec's check of a request, and the keyholder's of a
+ * direct slot's record. */
+int vg_op_data_len_ok(const vg_op_info *o, int alg, size_t len);
 /* A reply opcode (with VG_OP_REPLY) names the operation it answers. */
 const char *vg_op_name(int op);
 
