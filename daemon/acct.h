@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "keystore.h"
+#include "vg/proto.h"
 
 /* Rows kept: a STATS reply carries every row (PROTOCOL.md 6.8), at most
  * 136 bytes each, so 256 of them and the counters fit one frame. */
@@ -37,6 +38,26 @@ enum vgd_acct_outcome {
 	VGD_ACCT_ERROR,   /* it failed: bad input, keyholder trouble, shutdown */
 	VGD_ACCT_REFUSED, /* refused: ACL, key policy, overloaded */
 };
+
+#define VGD_ACCT_OUTCOMES 3
+
+/* What an answer's status means for the table: the keyholder checks the
+ * ACL and policy again, and the front may answer a job it gave up on
+ * (INTERNAL, UNAVAILABLE). The front's jobs and the keyholders' direct
+ * slots (khdirect.c) sort their answers with it. */
+static inline enum vgd_acct_outcome vgd_acct_outcome_of(int status)
+{
+	switch (status) {
+	case VG_ST_OK:
+		return VGD_ACCT_OK;
+	case VG_ST_UNKNOWN_KEY:
+	case VG_ST_NOT_ALLOWED:
+	case VG_ST_OVERLOADED:
+		return VGD_ACCT_REFUSED;
+	default:
+		return VGD_ACCT_ERROR;
+	}
+}
 
 typedef struct {
 	uint64_t ok, errors, refused; /* since the key was loaded */

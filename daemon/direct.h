@@ -57,7 +57,7 @@ typedef struct {
 	uint32_t used; /* 1 once the entry is a (slot, key) pair's */
 	uint32_t slot;
 	char key[VG_PROTO_MAX_KEY_NAME + 1];
-	uint64_t ok, errors, refused;
+	uint64_t n[3]; /* uses by outcome: enum vgd_acct_outcome (acct.h) */
 } vgd_duse;
 
 typedef struct {

@@ -36,9 +36,8 @@ int vgd_front_direct_init(front *f, const vgd_direct *d, int n)
 		}
 	for (int k = 0; k < f->ndirect; k++)
 		for (int u = 0; u < VGD_DUSE; u++) {
-			f->useen[k][u][0] = d[k].dir->use[u].ok;
-			f->useen[k][u][1] = d[k].dir->use[u].errors;
-			f->useen[k][u][2] = d[k].dir->use[u].refused;
+			for (int o = 0; o < VGD_ACCT_OUTCOMES; o++)
+				f->useen[k][u][o] = d[k].dir->use[u].n[o];
 		}
 	f->lease_next = vgd_now_us() << 16;
 	return 0;
@@ -131,22 +130,6 @@ int vgd_front_direct_send(conn *c, const uint8_t *frame, long n, int fd)
 	return 0;
 }
 
-/* 1 if name is a key name the protocol allows (it came from a client:
- * anything else is not logged as it is). */
-static int loggable(const char *name)
-{
-	size_t n = strnlen(name, VG_PROTO_MAX_KEY_NAME + 1);
-	if (n == 0 || n > VG_PROTO_MAX_KEY_NAME)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		char ch = name[i];
-		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		      (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-'))
-			return 0;
-	}
-	return 1;
-}
-
 /* The refusals the keyholder of k queued, logged as the front logs its
  * own (front_ops.c), rate limits included. */
 static void log_denials(front *f, int k)
@@ -162,7 +145,9 @@ static void log_denials(front *f, int k)
 		const vgd_dslot_owner *o = &dir->slot[e.slot % VGD_DIRECT_MAX];
 		conn *c = f->dheld[k][e.slot % VGD_DIRECT_MAX];
 		int pid = c ? (int)c->pid : 0;
-		const char *key = loggable(e.key) ? e.key : "(not a key name)";
+		/* A name a client wrote: logged only if it is a key name. */
+		int named = vg_key_name_ok((const uint8_t *)e.key, strlen(e.key));
+		const char *key = named ? e.key : "(not a key name)";
 		if (e.status == VG_ST_NOT_ALLOWED) {
 			vgd_front_log(f, VGD_LK_DENIED, "denied: uid %u pid %d, key '%s': %s (direct slot)",
 				      (unsigned)o->uid, pid, key, e.why);
@@ -190,11 +175,11 @@ static void take_uses(front *f, int k)
 		vgd_duse *e = &dir->use[u];
 		if (!__atomic_load_n(&e->used, __ATOMIC_SEQ_CST))
 			continue;
-		uint64_t now[3] = {__atomic_load_n(&e->ok, __ATOMIC_SEQ_CST),
-				   __atomic_load_n(&e->errors, __ATOMIC_SEQ_CST),
-				   __atomic_load_n(&e->refused, __ATOMIC_SEQ_CST)};
+		uint64_t now[VGD_ACCT_OUTCOMES];
+		for (int o = 0; o < VGD_ACCT_OUTCOMES; o++)
+			now[o] = __atomic_load_n(&e->n[o], __ATOMIC_SEQ_CST);
 		uint64_t *seen = f->useen[k][u];
-		if (now[0] == seen[0] && now[1] == seen[1] && now[2] == seen[2])
+		if (memcmp(now, seen, sizeof(now)) == 0)
 			continue;
 		char key[VG_PROTO_MAX_KEY_NAME + 1];
 		memcpy(key, e->key, sizeof(key));
@@ -204,17 +189,15 @@ static void take_uses(front *f, int k)
 			ki++;
 		uint32_t slot = e->slot % VGD_DIRECT_MAX;
 		const conn *c = f->dheld[k][slot];
-		static const enum vgd_acct_outcome outcome[3] = {VGD_ACCT_OK, VGD_ACCT_ERROR,
-								 VGD_ACCT_REFUSED};
 		if (!wall)
 			wall = vgd_acct_wall_ms();
-		for (int o = 0; o < 3; o++) {
+		for (int o = 0; o < VGD_ACCT_OUTCOMES; o++) {
 			/* A count can only grow; one that did not is not ours
 			 * to believe. */
 			uint64_t n = now[o] > seen[o] ? now[o] - seen[o] : 0;
 			for (; ki < f->nkeys && n > 0; n--)
 				vgd_acct_note(&f->acct, (uint32_t)ki, dir->slot[slot].uid,
-					      c ? (uint32_t)c->pid : 0, outcome[o], wall);
+					      c ? (uint32_t)c->pid : 0, (enum vgd_acct_outcome)o, wall);
 			seen[o] = now[o];
 		}
 	}

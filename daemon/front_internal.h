@@ -216,7 +216,7 @@ struct front {
 	/* The directory's per-slot counts as last taken in (served,
 	 * denied, unknown key). */
 	uint64_t (*dseen)[VGD_DIRECT_MAX][3];
-	uint64_t (*useen)[VGD_DUSE][3]; /* and each use entry's (ok, errors, refused) */
+	uint64_t (*useen)[VGD_DUSE][VGD_ACCT_OUTCOMES]; /* and each use entry's counts */
 	unsigned direct_rr;
 	uint64_t lease_next;
 	khchan *retiring[VGD_KH_PROCS_MAX];

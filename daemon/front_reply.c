@@ -44,23 +44,6 @@ void vgd_front_answer(front *f, conn *c, uint8_t op, uint32_t id, int status, co
 	vg_wipe(f->frame, w.len);
 }
 
-/* What a keyholder's (or the front's) answer to a job means for the use
- * table: the keyholder checks the ACL and policy again, and the front
- * may answer a job it gave up on (INTERNAL, UNAVAILABLE). */
-static enum vgd_acct_outcome job_outcome(int status)
-{
-	switch (status) {
-	case VG_ST_OK:
-		return VGD_ACCT_OK;
-	case VG_ST_UNKNOWN_KEY:
-	case VG_ST_NOT_ALLOWED:
-	case VG_ST_OVERLOADED:
-		return VGD_ACCT_REFUSED;
-	default:
-		return VGD_ACCT_ERROR;
-	}
-}
-
 /* Count a job's outcome in its key's row. A job from before a reload
  * finds its key by name in the new set; one whose key went is not
  * counted (its rows were reset, acct.h). */
@@ -69,7 +52,7 @@ static void job_acct(front *f, const job *j, int status)
 	long ki = j->key_gen == f->generation ? (long)j->key_index
 					      : vgd_acct_key_index(f->keys, f->nkeys, j->key);
 	if (ki >= 0 && (size_t)ki < f->nkeys)
-		vgd_front_acct(f, j->c, (size_t)ki, job_outcome(status));
+		vgd_front_acct(f, j->c, (size_t)ki, vgd_acct_outcome_of(status));
 }
 
 /* A job's one answer. The job must be in no queue. Its connection may

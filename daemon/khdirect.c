@@ -5,8 +5,12 @@
 
 #include <string.h>
 
+#include "acct.h"
 #include "log.h"
 #include "vg/proto_reason.h"
+
+_Static_assert(sizeof(((vgd_duse *)0)->n) / sizeof(uint64_t) == VGD_ACCT_OUTCOMES,
+	       "a use entry counts every outcome of acct.h");
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
@@ -49,14 +53,8 @@ static void count_use(vgd_khdirect *k, int i, int status)
 			memcpy(u->key, key, sizeof(u->key));
 			STORE(&u->used, 1);
 		}
-		/* as the front sorts its own outcomes (front_reply.c) */
-		if (status == VG_ST_OK)
-			STORE(&u->ok, u->ok + 1);
-		else if (status == VG_ST_NOT_ALLOWED || status == VG_ST_UNKNOWN_KEY ||
-			 status == VG_ST_OVERLOADED)
-			STORE(&u->refused, u->refused + 1);
-		else
-			STORE(&u->errors, u->errors + 1);
+		uint64_t *c = &u->n[vgd_acct_outcome_of(status)];
+		STORE(c, *c + 1);
 		return;
 	}
 	dir->use_overflowed++;

@@ -291,7 +291,7 @@ static int bad_width(uint16_t tag, uint16_t len)
 
 /* ---- request validation (the rules are the operation table's) ---- */
 
-static int key_name_ok(const uint8_t *s, size_t n)
+int vg_key_name_ok(const uint8_t *s, size_t n)
 {
 	if (n < 1 || n > VG_PROTO_MAX_KEY_NAME)
 		return 0;
@@ -405,7 +405,7 @@ int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const c
 	 * so the connection stays open whatever is wrong with it. */
 	if (seen & BIT(VG_T_KEY)) {
 		it = got[VG_T_KEY];
-		if (!key_name_ok(it.val, it.len))
+		if (!vg_key_name_ok(it.val, it.len))
 			return fail(reason, VG_R_BAD_KEY_NAME);
 		memcpy(req->key, it.val, it.len); /* it.len <= VG_PROTO_MAX_KEY_NAME */
 		req->key[it.len] = '\0';

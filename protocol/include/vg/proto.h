@@ -259,6 +259,9 @@ typedef struct {
  * even on failure (for the error reply); the rest is meaningful only on
  * VG_ST_OK. */
 int vg_request_decode(const uint8_t *frame, size_t len, vg_request *req, const char **reason);
+/* 1 if the n bytes at s are a key name the protocol allows: 1 to
+ * VG_PROTO_MAX_KEY_NAME bytes of [A-Za-z0-9._-]. */
+int vg_key_name_ok(const uint8_t *s, size_t n);
 
 /* ---- bounded writing ---- */
 typedef struct {
