@@ -234,16 +234,15 @@ uint64_t vgd_front_direct_count(const front *f, int op, int errors)
 	return v;
 }
 
-uint64_t vgd_front_direct_other(const front *f, int which)
+void vgd_front_direct_totals(const front *f, uint64_t *held, uint64_t *refused,
+			     uint64_t *poisoned)
 {
-	uint64_t v = 0;
+	*held = *refused = *poisoned = 0;
 	for (int k = 0; k < f->ndirect; k++) {
 		const vgd_direct *d = &f->direct[k];
-		if (which == 0)
-			for (int i = 0; i < d->nslots; i++)
-				v += f->dheld[k][i] != NULL;
-		else
-			v += which == 1 ? d->dir->refused : d->dir->poisoned;
+		for (int i = 0; i < d->nslots; i++)
+			*held += f->dheld[k][i] != NULL;
+		*refused += d->dir->refused;
+		*poisoned += d->dir->poisoned;
 	}
-	return v;
 }

@@ -442,6 +442,9 @@ int vgd_front_direct_send(conn *c, const uint8_t *frame, long n, int fd);
 void vgd_front_direct_sync(front *f, uint64_t now_ms);
 /* The direct slots' counts, added to the front's stats. */
 uint64_t vgd_front_direct_count(const front *f, int op, int errors);
-uint64_t vgd_front_direct_other(const front *f, int which); /* 0 held, 1 refused, 2 poisoned */
+/* Slots held by connections now, and the slots' refused and poisoned
+ * requests since vgd started. */
+void vgd_front_direct_totals(const front *f, uint64_t *held, uint64_t *refused,
+			     uint64_t *poisoned);
 
 #endif

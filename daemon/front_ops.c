@@ -141,9 +141,11 @@ static long encode_stats(front *f, const conn *c, uint32_t id)
 	put_stat(&w, "requests.unknown_key", s->unknown_key);
 	put_stat(&w, "requests.retried", s->retries);
 	put_stat(&w, "requests.poisoned", s->poisoned);
-	put_stat(&w, "direct.slots_held", vgd_front_direct_other(f, 0));
-	put_stat(&w, "direct.refused", vgd_front_direct_other(f, 1));
-	put_stat(&w, "direct.poisoned", vgd_front_direct_other(f, 2));
+	uint64_t held, refused, poisoned;
+	vgd_front_direct_totals(f, &held, &refused, &poisoned);
+	put_stat(&w, "direct.slots_held", held);
+	put_stat(&w, "direct.refused", refused);
+	put_stat(&w, "direct.poisoned", poisoned);
 	/* Keyholders attached and serving now, not the configured number:
 	 * a slot whose keyholder is down or being replaced does not count. */
 	uint64_t live = 0;

@@ -132,14 +132,15 @@ void vgd_khdirect_claim(vgd_khdirect *k)
 	for (int i = 0; i < k->d->nslots; i++) {
 		vg_direct_slot *s = k->d->slot[i];
 		uint32_t seq = LOAD(&s->req_seq), rep = LOAD(&s->rep_seq), taken = LOAD(&s->taken);
+		vgd_dslot_owner o = binding(k, i);
 		k->seen[i] = seq;
-		if (seq == rep || !binding(k, i).bound)
+		if (seq == rep || !o.bound)
 			continue;
 		if (taken != seq) {
 			k->seen[i] = rep; /* published, not yet taken: take it */
 			continue;
 		}
-		if (binding(k, i).retried == seq) {
+		if (o.retried == seq) {
 			dir->poisoned++;
 			k->op[i] = 0; /* not counted as an operation */
 			answer(k, i, seq, s->req.lease, VG_ST_INTERNAL,

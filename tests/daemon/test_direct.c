@@ -167,6 +167,26 @@ static void become_other(void)
 		_exit(100);
 }
 
+/* Fork a child that runs as the other uid: 0 in the child (its end of
+ * the pipe in *fd), its pid in the parent (the pipe's reading end in
+ * *fd). */
+static pid_t fork_other(int *fd)
+{
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		become_other();
+		*fd = p[1];
+		return 0;
+	}
+	close(p[1]);
+	*fd = p[0];
+	return pid;
+}
+
 /* ---- tests ---- */
 
 static vg_client *client(void)
@@ -289,12 +309,9 @@ static void test_env_off(void **state)
 static void test_bound_for_good(void **state)
 {
 	(void)state;
-	int p[2];
-	assert_int_equal(pipe(p), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
+	int fd;
+	pid_t pid = fork_other(&fd);
 	if (pid == 0) {
-		become_other();
 		raw r;
 		int o = raw_open(&r);
 		if (o < 0)
@@ -307,15 +324,14 @@ static void test_bound_for_good(void **state)
 		/* A name no key can have: refused, and not logged as written. */
 		if (raw_sign(&r, "evil\nname", "hello") != VG_ST_UNKNOWN_KEY)
 			_exit(14);
-		ssize_t w = write(p[1], &r.ino, sizeof(r.ino));
+		ssize_t w = write(fd, &r.ino, sizeof(r.ino));
 		(void)w;
 		raw_close(&r);
 		_exit(0);
 	}
-	close(p[1]);
 	ino_t other = 0;
-	ssize_t rd = read(p[0], &other, sizeof(other));
-	close(p[0]);
+	ssize_t rd = read(fd, &other, sizeof(other));
+	close(fd);
 	int st;
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st));
@@ -352,17 +368,14 @@ static void test_scribbler(void **state)
 	(void)state;
 	pid_t kids[16];
 	int nk = vgt_children(&D, kids, 16);
-	int p[2];
-	assert_int_equal(pipe(p), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
+	int fd;
+	pid_t pid = fork_other(&fd);
 	if (pid == 0) {
-		become_other();
 		raw r;
 		if (raw_open(&r) < 0)
 			_exit(10);
 		char ok = 1;
-		ssize_t w = write(p[1], &ok, 1);
+		ssize_t w = write(fd, &ok, 1);
 		(void)w;
 		uint64_t x = 88172645463325252ull;
 		long long end = dt_now_ms() + 3000;
@@ -385,10 +398,9 @@ static void test_scribbler(void **state)
 		}
 		_exit(0);
 	}
-	close(p[1]);
 	char ok;
-	assert_int_equal(read(p[0], &ok, 1), 1);
-	close(p[0]);
+	assert_int_equal(read(fd, &ok, 1), 1);
+	close(fd);
 	vg_client *c = client();
 	void *ed = vt_load(&D, "ed");
 	int calls = 0;
