@@ -57,7 +57,16 @@ static void usage(FILE *out)
 		"  bench [NAME] [--op ping|sign|tls13|x25519] [--alg ALG] [--size BYTES]\n"
 		"        [--concurrency N] [--count N | --seconds S]\n"
 		"                             N requests in flight (async) on one connection;\n"
-		"                             prints throughput and latency percentiles\n");
+		"                             prints throughput and latency percentiles\n"
+		"  genkey NAME --type TYPE [--allow LIST] [--uids LIST] [--gids LIST] [--sealed]\n"
+		"         [--config FILE] [--key-dir DIR] [--sealed-dir DIR] [--no-reload]\n"
+		"         [--wait SECONDS]\n"
+		"                             (root) make a new key with vgd's generators,\n"
+		"                             store it for vgd alone (--sealed: only as a\n"
+		"                             systemd-creds credential), add its section,\n"
+		"                             reload vgd and print the public key. TYPE:\n"
+		"                             ed25519, x25519, ecdsa-p256, ecdsa-p384,\n"
+		"                             rsa-2048, rsa-3072, rsa-4096\n");
 	list_algs(out);
 	fprintf(out,
 		"--json: machine-readable output for ping, hello, keys, stats, sign, bench\n"
@@ -618,6 +627,8 @@ int main(int argc, char **argv)
 		r = cmd_rsa_private(c, n, args);
 	else if (strcmp(cmd, "bench") == 0)
 		r = vgctl_bench(c, json, n, args);
+	else if (strcmp(cmd, "genkey") == 0)
+		r = vgctl_genkey(c, n, args);
 	else {
 		fprintf(stderr, "vgctl: unknown command or extra arguments: '%s'\n", cmd);
 		usage(stderr);

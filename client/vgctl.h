@@ -32,6 +32,9 @@ size_t vgctl_spki(const vgc_key_info *k, uint8_t *out, size_t cap);
 /* Write buf in enc (PEM uses label) to f. */
 void vgctl_emit(FILE *f, int enc, const uint8_t *p, size_t n, const char *pem_label);
 
+/* The genkey command (argv[0] is "genkey"; vgctl_genkey.c). */
+int vgctl_genkey(vg_client *c, int argc, char **argv);
+
 /* The bench command (argv[0] is "bench"). */
 int vgctl_bench(vg_client *c, int json, int argc, char **argv);
 

@@ -5,11 +5,13 @@
  *   file = PATH | credential = NAME
  *   allow = sign, tls13, x25519, rsa-private
  *   uids = 0, 33     gids = 33
+ *   include = DIR            (global: DIR's *.conf files add key sections)
  * Every error names the line. Nothing here is secret. */
 #include "config.h"
 #include "direct.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -171,9 +173,13 @@ static int copy_str(char *dst, size_t cap, const char *v)
 	return snprintf(dst, cap, "%s", v) < (int)cap ? 0 : -1;
 }
 
-static int set_global(vgd_config *cfg, const char *k, const char *v)
+static int add_include(vgd_config *cfg, const char *v, const char *base_dir);
+
+static int set_global(vgd_config *cfg, const char *k, const char *v, const char *base_dir)
 {
 	long x;
+	if (strcmp(k, "include") == 0)
+		return add_include(cfg, v, base_dir);
 	if (strcmp(k, "socket") == 0)
 		return v[0] == '/' ? copy_str(cfg->socket_path, sizeof(cfg->socket_path), v) : -1;
 	if (strcmp(k, "socket_mode") == 0) {
@@ -273,8 +279,25 @@ static int set_key(vgd_key_conf *kc, const char *k, const char *v, const char *b
 	return -2;
 }
 
-int vgd_config_parse(vgd_config *cfg, const char *text, size_t len, const char *base_dir,
-		     char *err, size_t errlen)
+/* An include line: DIR, relative to the config file's directory unless
+ * absolute. */
+static int add_include(vgd_config *cfg, const char *v, const char *base_dir)
+{
+	if (!v[0] || cfg->n_includes == VGD_MAX_INCLUDES)
+		return -1;
+	char *dst = cfg->includes[cfg->n_includes];
+	int r = v[0] == '/' || !base_dir
+			? copy_str(dst, VGD_PATH_MAX, v)
+			: (snprintf(dst, VGD_PATH_MAX, "%s/%s", base_dir, v) < VGD_PATH_MAX ? 0 : -1);
+	if (r == 0)
+		cfg->n_includes++;
+	return r;
+}
+
+/* keys_only: an included file, which may add key sections but not change
+ * global settings (they belong in the one file an admin reads first). */
+static int parse_text(vgd_config *cfg, const char *text, size_t len, const char *base_dir,
+		      int keys_only, char *err, size_t errlen)
 {
 	vgd_key_conf *cur = NULL;
 	size_t pos = 0;
@@ -337,7 +360,12 @@ int vgd_config_parse(vgd_config *cfg, const char *text, size_t len, const char *
 			return fail(err, errlen, lineno, "expected 'name = value'");
 		*eq = 0;
 		char *k = trim(s), *v = trim(eq + 1);
-		int r = cur ? set_key(cur, k, v, base_dir) : set_global(cfg, k, v);
+		if (!cur && keys_only)
+			return fail(err, errlen, lineno,
+				    "'%s' outside a [key NAME] section: an included file holds "
+				    "only key sections",
+				    k);
+		int r = cur ? set_key(cur, k, v, base_dir) : set_global(cfg, k, v, base_dir);
 		if (r == -2)
 			return fail(err, errlen, lineno, "unknown setting '%s'", k);
 		if (r < 0)
@@ -355,13 +383,15 @@ int vgd_config_parse(vgd_config *cfg, const char *text, size_t len, const char *
 	return 0;
 }
 
-int vgd_config_load(vgd_config *cfg, const char *path, char *err, size_t errlen)
+int vgd_config_parse(vgd_config *cfg, const char *text, size_t len, const char *base_dir,
+		     char *err, size_t errlen)
 {
-	vgd_config_defaults(cfg);
-	if (copy_str(cfg->path, sizeof(cfg->path), path) < 0) {
-		snprintf(err, errlen, "%s: path too long", path);
-		return VGD_E_INVALID;
-	}
+	return parse_text(cfg, text, len, base_dir, 0, err, errlen);
+}
+
+/* Read and parse one file; its directory resolves relative paths. */
+static int load_file(vgd_config *cfg, const char *path, int keys_only, char *err, size_t errlen)
+{
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -403,10 +433,81 @@ int vgd_config_load(vgd_config *cfg, const char *path, char *err, size_t errlen)
 	else
 		copy_str(dir, sizeof(dir), ".");
 	char why[256];
-	int r = vgd_config_parse(cfg, text, len, dir, why, sizeof(why));
+	int r = parse_text(cfg, text, len, dir, keys_only, why, sizeof(why));
 	free(text);
 	if (r < 0)
 		snprintf(err, errlen, "%s: %s", path, why);
+	return r;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The NAME.conf files of an include directory, in name order (so that a
+ * reload reads them as the last one did); hidden files and anything else
+ * are skipped, so an editor's or genkey's temporary file is never read. */
+static int load_include(vgd_config *cfg, const char *dir, char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		snprintf(err, errlen, "include %s: %s", dir, strerror(errno));
+		return errno == ENOENT ? VGD_E_NOTFOUND : VGD_E_IO;
+	}
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	int r = 0;
+	struct dirent *e;
+	while (r == 0 && (e = readdir(d)) != NULL) {
+		size_t l = strlen(e->d_name);
+		if (e->d_name[0] == '.' || l <= 5 || strcmp(e->d_name + l - 5, ".conf") != 0)
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? 2 * cap : 16;
+			char **nn = nc > VGD_MAX_KEYS ? NULL : realloc(names, nc * sizeof(*names));
+			if (!nn) {
+				snprintf(err, errlen, "include %s: too many files", dir);
+				r = VGD_E_TOOBIG;
+				break;
+			}
+			names = nn;
+			cap = nc;
+		}
+		if (!(names[n] = strdup(e->d_name))) {
+			snprintf(err, errlen, "include %s: out of memory", dir);
+			r = VGD_E_NOMEM;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (r == 0 && n)
+		qsort(names, n, sizeof(*names), cmp_names);
+	for (size_t i = 0; i < n; i++) {
+		char path[VGD_PATH_MAX];
+		if (r == 0 && snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >= (int)sizeof(path)) {
+			snprintf(err, errlen, "include %s: %s: path too long", dir, names[i]);
+			r = VGD_E_INVALID;
+		}
+		if (r == 0)
+			r = load_file(cfg, path, 1, err, errlen);
+		free(names[i]);
+	}
+	free(names);
+	return r;
+}
+
+int vgd_config_load(vgd_config *cfg, const char *path, char *err, size_t errlen)
+{
+	vgd_config_defaults(cfg);
+	if (copy_str(cfg->path, sizeof(cfg->path), path) < 0) {
+		snprintf(err, errlen, "%s: path too long", path);
+		return VGD_E_INVALID;
+	}
+	int r = load_file(cfg, path, 0, err, errlen);
+	for (size_t i = 0; r == 0 && i < cfg->n_includes; i++)
+		r = load_include(cfg, cfg->includes[i], err, errlen);
 	return r;
 }
 

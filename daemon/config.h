@@ -27,6 +27,8 @@
 #define VGD_REPLY_BUFFERS_MIN ((unsigned long long)VG_PROTO_MAX_FRAME)
 #define VGD_REPLY_BUFFERS_MAX (1ull << 40)
 #define VGD_MAX_ACL 32
+/* include lines one config may have (each names a directory). */
+#define VGD_MAX_INCLUDES 8
 #define VGD_PATH_MAX 512
 /* The front's user when started as root and front_user is not set. */
 #define VGD_DEFAULT_FRONT_USER "vgd-front"
@@ -73,6 +75,10 @@ typedef struct {
 	int max_inflight_per_uid; /* requests one client uid may have in flight */
 	int log_level;
 	int max_keys; /* key sections allowed, <= VGD_MAX_KEYS */
+	/* include = DIR: directories whose NAME.conf files (in name order)
+	 * add key sections, such as the ones vgctl genkey writes. */
+	size_t n_includes;
+	char includes[VGD_MAX_INCLUDES][VGD_PATH_MAX];
 	size_t n_keys;
 	/* Only keys[0..n_keys) are initialised: a config with few keys
 	 * touches few of the table's pages. */
@@ -87,7 +93,9 @@ void vgd_config_defaults(vgd_config *cfg);
 int vgd_config_parse(vgd_config *cfg, const char *text, size_t len, const char *base_dir,
 		     char *err, size_t errlen);
 
-/* Read and parse a file (defaults first). err gets "FILE: line N: why". */
+/* Read and parse a file (defaults first), then the files of its include
+ * directories, which may hold only key sections. err gets "FILE: line N:
+ * why". */
 int vgd_config_load(vgd_config *cfg, const char *path, char *err, size_t errlen);
 
 /* Lookup by key name; NULL if absent. */

@@ -23,7 +23,7 @@ const vgd_keytype vgd_keytypes[VG_KEY_MAX + 1] = {
 		.sign = vgd_kt_ed25519_sign,
 		.batch = VGD_KB_ED25519,
 		.slow = 0,
-		.generate = NULL, /* filled when genkey lands */
+		.generate = vgd_kt_ed25519_generate,
 	},
 	[VG_KEY_X25519] = {
 		.type = VG_KEY_X25519,
@@ -34,7 +34,7 @@ const vgd_keytype vgd_keytypes[VG_KEY_MAX + 1] = {
 		.agree = vgd_kt_x25519_agree,
 		.batch = VGD_KB_X25519,
 		.slow = 0,
-		.generate = NULL, /* filled when genkey lands */
+		.generate = vgd_kt_x25519_generate,
 	},
 	[VG_KEY_RSA] = {
 		.type = VG_KEY_RSA,
@@ -46,7 +46,7 @@ const vgd_keytype vgd_keytypes[VG_KEY_MAX + 1] = {
 		.rsa_private = vgd_kt_rsa_private,
 		.batch = VGD_KB_RSA,
 		.slow = 1,
-		.generate = NULL, /* filled when genkey lands */
+		.generate = vgd_kt_rsa_generate,
 	},
 	[VG_KEY_ECDSA_P256] = {
 		.type = VG_KEY_ECDSA_P256,
@@ -57,7 +57,7 @@ const vgd_keytype vgd_keytypes[VG_KEY_MAX + 1] = {
 		.sign = vgd_kt_ecdsa_sign,
 		.batch = VGD_KB_ECDSA,
 		.slow = 1,
-		.generate = NULL, /* filled when genkey lands */
+		.generate = vgd_kt_p256_generate,
 	},
 	[VG_KEY_ECDSA_P384] = {
 		.type = VG_KEY_ECDSA_P384,
@@ -68,7 +68,7 @@ const vgd_keytype vgd_keytypes[VG_KEY_MAX + 1] = {
 		.sign = vgd_kt_ecdsa_sign,
 		.batch = VGD_KB_ECDSA,
 		.slow = 1,
-		.generate = NULL, /* filled when genkey lands */
+		.generate = vgd_kt_p384_generate,
 	},
 };
 

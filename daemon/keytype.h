@@ -59,13 +59,19 @@ typedef struct {
 	/* 1: operations slow next to the VGD_KH_HOLD_US a reply may be held
 	 * (record.h); the keyholder sends held replies before running one. */
 	uint8_t slow;
-	/* Create a new key of this type into the arena slot secret
-	 * (secret_cap bytes), from the kernels' random generator; bits is
-	 * the modulus's size for RSA, 0 for a type of one size. 0, or a
-	 * negative VGD_E_* with why; describe() then gives its public part.
-	 * NULL until the kernels' vg_*_generate exist (issue 38). */
-	int (*generate)(void *secret, size_t secret_cap, unsigned bits, char *why, size_t whylen);
+	/* Create a new key of this type with the kernels' constant-time
+	 * generators (vg/keygen.h), checked by their pairwise test, and write
+	 * it into der (cap bytes; secret: the caller's secure memory) as the
+	 * PKCS#8 DER that load() reads back (keygen.c); bits is the modulus's
+	 * size for RSA (2048, 3072, 4096), 0 for a type of one size. 0 and
+	 * *len, or a negative VGD_E_* with why (der is then wiped). vgctl
+	 * genkey calls it; VGD_KEYGEN_DER_MAX bytes always suffice. */
+	int (*generate)(unsigned bits, uint8_t *der, size_t cap, size_t *len, char *why,
+			size_t whylen);
 } vgd_keytype;
+
+/* Bytes of DER that any generated key fits in (RSA-4096: about 2.4 KB). */
+#define VGD_KEYGEN_DER_MAX 4096
 
 /* The rows, indexed by VG_KEY_* value; index 0 and any value without a
  * row hold zeros (type 0). */
@@ -92,6 +98,18 @@ int vgd_kt_p256_load(const vgd_keyfile *kf, void *secret, char *why, size_t whyl
 int vgd_kt_p384_load(const vgd_keyfile *kf, void *secret, char *why, size_t whylen);
 int vgd_kt_ecdsa_describe(const void *secret, vgd_keyinfo *info, char *why, size_t whylen);
 void vgd_kt_ecdsa_wipe(void *secret);
+
+/* Generation (keygen.c). */
+int vgd_kt_ed25519_generate(unsigned bits, uint8_t *der, size_t cap, size_t *len, char *why,
+			    size_t whylen);
+int vgd_kt_x25519_generate(unsigned bits, uint8_t *der, size_t cap, size_t *len, char *why,
+			   size_t whylen);
+int vgd_kt_rsa_generate(unsigned bits, uint8_t *der, size_t cap, size_t *len, char *why,
+			size_t whylen);
+int vgd_kt_p256_generate(unsigned bits, uint8_t *der, size_t cap, size_t *len, char *why,
+			 size_t whylen);
+int vgd_kt_p384_generate(unsigned bits, uint8_t *der, size_t cap, size_t *len, char *why,
+			 size_t whylen);
 
 /* The operations' kernel calls (keyops.c). */
 int vgd_kt_ed25519_sign(const vg_alg_info *a, uint8_t fmt, const void *secret, const uint8_t *in,

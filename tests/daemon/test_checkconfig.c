@@ -5,8 +5,8 @@
  * p*q != n, dp, qinv, e against d, an even e), 1024-bit RSA; allow words a
  * key type cannot do (the message names the type and what it can do).
  * Also keys from $CREDENTIALS_DIRECTORY or --credentials-dir (also as
- * vgd.service's LoadCredential=vgd:DIR names them), the max_keys limit
- * and `vgd --version`. */
+ * vgd.service's LoadCredential=vgd:DIR names them), the max_keys limit,
+ * include directories (vgctl genkey's sections) and `vgd --version`. */
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -340,6 +340,53 @@ static void test_rsa_validation(void **state)
 	EVP_PKEY_free(k);
 }
 
+static void write_at(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* include = DIR: DIR's *.conf files, in name order, add key sections
+ * (their relative paths from DIR); hidden files and other names are not
+ * read; a global setting there, a key name used twice and a missing DIR
+ * are errors naming the file. */
+static void test_include(void **state)
+{
+	(void)state;
+	char dir[512], inc[600], p[700], key[512], text[1024];
+	snprintf(dir, sizeof(dir), "%s", D.conf);
+	*strrchr(dir, '/') = 0;
+	snprintf(inc, sizeof(inc), "%s/inc.d", dir);
+	assert_int_equal(mkdir(inc, 0755), 0);
+	vgt_key(&D, "ed25519.pem", key, sizeof(key));
+	snprintf(text, sizeof(text), "# genkey's kind of file\n[key inc-ed]\nfile = %s\nallow = tls13\n",
+		 key);
+	snprintf(p, sizeof(p), "%s/b.conf", inc);
+	write_at(p, text);
+	snprintf(p, sizeof(p), "%s/.b.conf.tmp.conf", inc);
+	write_at(p, "this is not a config\n");
+	snprintf(p, sizeof(p), "%s/notes.txt", inc);
+	write_at(p, "neither is this\n");
+	assert_int_equal(vgt_write_config(&D, "include = inc.d\n", vgt_default_keys), 0);
+	expect(0, "10 key(s)", "inc-ed");
+
+	snprintf(p, sizeof(p), "%s/a.conf", inc);
+	write_at(p, "keyholders = 3\n");
+	expect(1, "a.conf: line 1", "an included file holds only key sections");
+	unlink(p);
+
+	snprintf(p, sizeof(p), "%s/c.conf", inc);
+	write_at(p, text);
+	expect(1, "c.conf: line 2", "duplicate key 'inc-ed'");
+	unlink(p);
+	expect(0, "10 key(s)", NULL);
+
+	assert_int_equal(vgt_write_config(&D, "include = missing.d\n", vgt_default_keys), 0);
+	expect(1, "include", "missing.d: No such file");
+}
+
 static int check_creds(const char *dir)
 {
 	const char *argv[] = {"vgd", "--check-config", "-c", D.conf, "--credentials-dir", dir,
@@ -462,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_refused_key_files),
 		cmocka_unit_test(test_rsa_validation),
 		cmocka_unit_test(test_credentials),
+		cmocka_unit_test(test_include),
 		cmocka_unit_test(test_max_keys),
 		cmocka_unit_test(test_version),
 	};

@@ -127,6 +127,14 @@ def verify(destdir, builddir, vgd):
         st = os.stat(root + keys)
         if r.returncode != 0 or (st.st_mode & 0o777) != 0o700:
             sys.exit("tmpfiles.d/vgd.conf did not make %s mode 0700" % keys)
+        # vgctl genkey --sealed writes where the unit decrypts from.
+        sealed = unit_value(text, "LoadCredentialEncrypted").split(":", 1)[1]
+        st = os.stat(root + sealed)
+        if (st.st_mode & 0o777) != 0o700 or st.st_uid != 0:
+            sys.exit("tmpfiles.d/vgd.conf did not make %s mode 0700 root" % sealed)
+        st = os.stat(root + os.path.dirname(keys) + "/vgd.conf.d")
+        if (st.st_mode & 0o777) != 0o755 or st.st_uid != 0:
+            sys.exit("tmpfiles.d/vgd.conf did not make vgd.conf.d mode 0755 root")
         # The socket is 0666: its directory is the only gate, so it must
         # admit vgd-clients and nobody else (vgd.socket.in).
         with open(socket) as f:

@@ -8,6 +8,7 @@ set -eu
 vgd=$1
 example=$2
 d=$(mktemp -d)
+mkdir "$d/vgd.conf.d" # the example includes it; the package makes it
 trap 'rm -rf "$d"' EXIT
 openssl genpkey -algorithm ed25519 -out "$d/vgd_web-ed25519.pem" 2>/dev/null
 openssl ecparam -name prime256v1 -genkey -noout -out "$d/vgd_web-ecdsa.pem"
