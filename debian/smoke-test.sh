@@ -16,7 +16,10 @@ trap cleanup EXIT
 fail() { echo "smoke-test: FAIL: $*" >&2; exit 1; }
 
 "$B/daemon/vgd" --version
-"$B/daemon/vgd" --check-config -c debian/vgd.conf | grep -q ' 0 key(s)' ||
+# As installed: /etc/vgd/vgd.conf next to the (empty) vgd.conf.d it includes.
+mkdir "$T/etc" "$T/etc/vgd.conf.d"
+cp debian/vgd.conf "$T/etc/vgd.conf"
+"$B/daemon/vgd" --check-config -c "$T/etc/vgd.conf" | grep -q ' 0 key(s)' ||
 	fail "debian/vgd.conf does not load as a config with no keys"
 
 openssl genpkey -algorithm ed25519 -out "$T/ed.pem" 2>/dev/null
