@@ -51,6 +51,9 @@ int vgd_front_test_hook(front *f, conn *c, const uint8_t *data, size_t len, char
 		vgd_hook_send_rights(c->fd, ctl, 1); /* the batch form */
 	} else if (strcmp(cmd, "recvmmsg-rights") == 0) {
 		vgd_hook_recv_rights(c->fd); /* descriptors from a client */
+	} else if (strcmp(cmd, "open-create") == 0) {
+		/* Create a file (a key, a config section): no open at all. */
+		(void)open("/tmp/vgd-hook-open", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
 	} else if (strcmp(cmd, "report-flood") == 0) {
 		vgd_supmsg m = {.type = VGD_SUP_VIOLATION, .nr = 83 /* mkdir */};
 		int i = 0;

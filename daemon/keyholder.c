@@ -66,6 +66,9 @@ static void test_hook(const uint8_t *data, size_t len, int fd)
 		vgd_hook_send_rights(fd, kh_report_fd, 1);
 	} else if (strcmp(cmd, "recvmmsg-rights") == 0) {
 		vgd_hook_recv_rights(fd); /* ... and receive them */
+	} else if (strcmp(cmd, "open-create") == 0) {
+		/* Create a file (a key, a config section): no open at all. */
+		(void)open("/tmp/vgd-hook-open", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
 	} else if (strcmp(cmd, "report-flood") == 0) {
 		vgd_supmsg m = {.type = VGD_SUP_VIOLATION, .nr = 83 /* mkdir */};
 		for (int i = 0; i < 20000;) {

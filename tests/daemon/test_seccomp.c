@@ -6,7 +6,9 @@
  * (F_SETOWN, F_SETSIG, O_ASYNC), and pass a descriptor (a keyholder:
  * sendmsg with SCM_RIGHTS; both: the batch calls, sendmmsg and
  * recvmmsg). The front may sendmsg: it passes direct slots to clients
- * (PROTOCOL.md 6.11, doc/security.md). Each attempt must kill the child, be reported by the
+ * (PROTOCOL.md 6.11, doc/security.md). Neither may open a file, so
+ * neither can create or replace a key or a config section (vgctl genkey's
+ * claim, doc/security.md). Each attempt must kill the child, be reported by the
  * supervisor with the system call's name, and be followed by a restart
  * after which the service works. */
 #include <setjmp.h>
@@ -148,6 +150,15 @@ static void test_keyholder_refusals(void **state)
 	keyholder_refused("recvmmsg-rights", "recvmmsg");
 }
 
+/* Opening a file (here: creating one) kills either child. */
+static void test_no_open(void **state)
+{
+	(void)state;
+	front_refused("open-create", "openat");
+	keyholder_refused("open-create", "openat");
+	assert_int_equal(access("/tmp/vgd-hook-open", F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_front_no_signal_setup),
 		cmocka_unit_test(test_front_no_fd_passing),
 		cmocka_unit_test(test_keyholder_refusals),
+		cmocka_unit_test(test_no_open),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
