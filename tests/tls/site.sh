@@ -1,5 +1,5 @@
 #!/bin/sh
-# rotate.sh: doc/nginx.md "Keys born in vgd" run as written, against nginx
+# site.sh [BUILD]: doc/nginx.md "Keys born in vgd" run as written, against nginx
 # as Debian runs it (root master, www-data workers) and a vgd holding the
 # keys, while handshakes run without pause (hsloop). The page's blocks are
 # taken from the page: the site's nginx block, the first key's commands
@@ -12,14 +12,27 @@
 # old key.
 #
 # Environment (tests/tls/meson.build): VG_NGINX VG_OPENSSL VG_VGD VG_VGCTL
-# VG_PROVIDER_DIR VG_DOC_NGINX VG_HSLOOP.
+# VG_PROVIDER_DIR VG_DOC_NGINX VG_HSLOOP; or BUILD, a build directory, for
+# the ones not set.
+#
+# VG_KEYLIFE_TIMING=1 (bench/keylife/keylife.sh tls): time the first key
+# from nothing to nginx's first TLS 1.3 handshake with it, print the
+# times, and stop there.
 set -eu
+if [ -n "${1:-}" ]; then
+	B=$(cd "$1" && pwd)
+	SRC=$(cd "$(dirname "$0")/../.." && pwd)
+	: "${VG_NGINX:=/usr/sbin/nginx}" "${VG_OPENSSL:=$(command -v openssl)}"
+	: "${VG_VGD:=$B/daemon/vgd}" "${VG_VGCTL:=$B/client/vgctl}" "${VG_PROVIDER_DIR:=$B/provider}"
+	: "${VG_DOC_NGINX:=$SRC/doc/nginx.md}" "${VG_HSLOOP:=$B/tests/tls/hsloop}"
+fi
+now_ms() { awk -v t="$(date +%s%N)" 'BEGIN { printf "%.1f", t / 1e6 }'; }
 for v in VG_NGINX VG_OPENSSL VG_VGD VG_VGCTL VG_PROVIDER_DIR VG_DOC_NGINX VG_HSLOOP; do
 	eval "[ -n \"\${$v:-}\" ]" || { echo "rotate.sh: $v is not set" >&2; exit 1; }
 done
 getent passwd www-data >/dev/null || { echo "rotate.sh: no user www-data" >&2; exit 1; }
 
-T=$(mktemp -d /tmp/vgd-rotate.XXXXXX)
+T=$(mktemp -d /tmp/vgd-site.XXXXXX)
 chmod 755 "$T"
 VGD_PID="" NGINX_PID="" LOAD_PID=""
 cleanup() {
@@ -118,7 +131,9 @@ doc_block '## Keys born in vgd' sh | runnable >"$T/first.sh"
 doc_block '### Rotating the key' sh | runnable >"$T/rotate.sh"
 grep -q 'x509 -req' "$T/first.sh" && grep -q 'x509 -req' "$T/rotate.sh" ||
 	fail "no certbot command found in the page's blocks"
+t_start=$(now_ms)
 sh -eu "$T/first.sh" >"$T/block.out" 2>&1 || fail "the first key's block failed"
+t_block=$(now_ms)
 
 # nginx: the page's site block with this test's port and paths.
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -148,16 +163,28 @@ i=0
 until [ -s "$T/run/nginx.pid" ] && "$VG_OPENSSL" s_client -connect "127.0.0.1:$PORT" -servername example.org \
 	</dev/null >/dev/null 2>&1; do
 	i=$((i + 1))
-	[ $i -lt 100 ] && kill -0 "$NGINX_PID" 2>/dev/null || fail "nginx did not start"
-	sleep 0.1
+	[ $i -lt 500 ] && kill -0 "$NGINX_PID" 2>/dev/null || fail "nginx did not start"
+	sleep 0.02
 done
 
+t_nginx=$(now_ms)
 served_key() {
-	"$VG_OPENSSL" s_client -connect "127.0.0.1:$PORT" -servername example.org -CAfile "$T/ca.crt" \
+	"$VG_OPENSSL" s_client -tls1_3 -connect "127.0.0.1:$PORT" -servername example.org -CAfile "$T/ca.crt" \
 		-verify_return_error </dev/null 2>/dev/null | "$VG_OPENSSL" x509 -pubkey -noout
 }
 "$VG_VGCTL" --socket "$T/vgd.sock" pubkey example.org-1 >"$T/first.pub"
 served_key | cmp -s - "$T/first.pub" || fail "nginx does not serve example.org-1's key"
+if [ -n "${VG_KEYLIFE_TIMING:-}" ]; then
+	t_hs=$(now_ms)
+	echo "CPU:$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')"
+	echo "new ECDSA P-256 key to its first TLS 1.3 handshake through nginx (doc/nginx.md blocks):"
+	awk -v a="$t_start" -v b="$t_block" -v c="$t_nginx" -v d="$t_hs" 'BEGIN {
+		printf "  genkey + csr + test CA + key reference  %8.1f ms\n", b - a
+		printf "  nginx start, first handshake listening   %8.1f ms\n", c - b
+		printf "  TLS 1.3 handshake showing the new key    %8.1f ms\n", d - c
+		printf "  total                                    %8.1f ms\n", d - a }'
+	exit 0
+fi
 
 # Handshakes without pause for the whole rotation.
 "$VG_HSLOOP" "$PORT" example.org "$T/ca.crt" "hello from a key born in vgd" 4 "$T/stop" >"$T/load.out" 2>&1 &
