@@ -395,8 +395,8 @@ static int cmd_pubkey(vg_client *c, int argc, char **argv)
 		return vgctl_fail(c, r);
 	if (o.enc != OUT_PEM)
 		return write_out(o.out, o.enc, k.pub, k.pub_len, NULL);
-	uint8_t der[1200];
-	size_t n = vgctl_spki(&k, der, sizeof(der));
+	uint8_t der[VG_SPKI_MAX];
+	size_t n = vgctl_spki(&k, der);
 	if (!n) {
 		fprintf(stderr, "vgctl: cannot encode a %s key\n", vg_key_type_name(k.type));
 		return EX_DAEMON;
