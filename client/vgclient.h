@@ -176,6 +176,13 @@ enum vgc_alg {
 	VGC_ALG_ECDSA_P256_SHA512 = 12,
 	VGC_ALG_ECDSA_P384_SHA256 = 13,
 	VGC_ALG_ECDSA_P384_SHA512 = 14,
+	/* A PKCS#10 certificate request for the key itself: data is the DER
+	 * CertificationRequestInfo (53..8192 bytes), which must carry the
+	 * key's own SubjectPublicKeyInfo; vgd checks it and signs it with the
+	 * key's algorithm (Ed25519; ECDSA with the curve's hash, DER; RSA
+	 * PKCS#1 v1.5 with SHA-256). A key allowed sign or tls13 may, for a
+	 * caller in vgd.conf's csr_uids (`vgctl csr` builds the request). */
+	VGC_ALG_CSR = 15,
 };
 
 enum vgc_tls_role { VGC_TLS_SERVER = 1, VGC_TLS_CLIENT = 2 };
@@ -290,7 +297,7 @@ VGC_API int vg_client_hello(vg_client *c, vgc_hello *out);
 /* Sign data with key using alg (any vgc_alg but VGC_ALG_TLS13: see
  * vg_client_sign_tls13). For ed25519, data is the message (0..65000
  * bytes); for RSA and ECDSA algorithms, the digest (32, 48 or 64 bytes to
- * match the hash). The signature is written to sig (cap bytes: 64 for
+ * match the hash); for VGC_ALG_CSR, the CertificationRequestInfo. The signature is written to sig (cap bytes: 64 for
  * Ed25519, the modulus length for RSA, up to 72 (P-256) or 104 (P-384)
  * for a DER ECDSA signature; VGC_RESULT_MAX always suffices) and its
  * length to *sig_len (may be NULL). VGC_E_BUFFER if cap is too small;

@@ -16,7 +16,7 @@
  * IMPLICIT SET OF Attribute } (RFC 2986 4.1) */
 #define TAG_SEQUENCE 0x30u
 #define TAG_ATTRIBUTES 0xa0u /* context-specific, constructed, [0] */
-static const uint8_t version_v1[] = { 0x02, 0x01, 0x00 };
+static const uint8_t version_v1[] = {0x02, 0x01, 0x00};
 
 int vg_csr_info_check(const uint8_t *data, size_t len, const uint8_t *spki, size_t spki_len)
 {

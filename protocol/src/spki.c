@@ -14,6 +14,7 @@
  * 5480: SEQUENCE { SEQUENCE { OID id-ecPublicKey, OID namedCurve }, BIT
  * STRING { 0 unused bits, the uncompressed point } }. RSA's is built from
  * n and e below. */
+/* clang-format off */
 static const struct {
 	int type;
 	uint8_t prefix[26];
@@ -33,14 +34,15 @@ static const struct {
 	    0x01, 0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22, 0x03, 0x62, 0x00 },
 	  23, 97, 1 },
 };
+/* clang-format on */
 
 /* SEQUENCE { SEQUENCE { OID rsaEncryption, NULL }, BIT STRING { 0,
  * RSAPublicKey ::= SEQUENCE { INTEGER n, INTEGER e } } } */
-static size_t rsa_spki(const uint8_t *n, size_t n_len, const uint8_t *e, size_t e_len,
-		       uint8_t *out, size_t cap)
+static size_t rsa_spki(const uint8_t *n, size_t n_len, const uint8_t *e, size_t e_len, uint8_t *out,
+		       size_t cap)
 {
-	static const uint8_t alg_id[15] = { 0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86,
-					    0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00 };
+	static const uint8_t alg_id[15] = {0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86,
+					   0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00};
 	size_t in = vg_der_uint(NULL, n, n_len), ie = vg_der_uint(NULL, e, e_len);
 	if (in == 0 || ie == 0)
 		return 0;

@@ -134,6 +134,19 @@ int vt_verify(void *pkey, int alg, const uint8_t *data, size_t len, const uint8_
 		return verify_ecdsa(k, "secp384r1", EVP_sha512(), data, len, sig, sig_len);
 	case VGC_ALG_ED25519:
 		return sig_len == 64 && verify_message(k, NULL, 0, data, len, sig, sig_len);
+	case VGC_ALG_CSR:
+		/* data is the CertificationRequestInfo, signed as X.509 signs
+		 * with the key: Ed25519 (RFC 8410), ecdsa-with-SHA256/SHA384 by
+		 * the curve (RFC 5758), sha256WithRSAEncryption (RFC 4055). */
+		if (EVP_PKEY_get_base_id(k) == EVP_PKEY_ED25519)
+			return sig_len == 64 && verify_message(k, NULL, 0, data, len, sig, sig_len);
+		if (strcmp(ec_group(k), "prime256v1") == 0)
+			return verify_message(k, EVP_sha256(), 0, data, len, sig, sig_len);
+		if (strcmp(ec_group(k), "secp384r1") == 0)
+			return verify_message(k, EVP_sha384(), 0, data, len, sig, sig_len);
+		return EVP_PKEY_get_base_id(k) == EVP_PKEY_RSA &&
+		       sig_len == (size_t)EVP_PKEY_get_size(k) &&
+		       verify_message(k, EVP_sha256(), 0, data, len, sig, sig_len);
 	case VGC_ALG_RSA_PKCS1_SHA256:
 	case VGC_ALG_RSA_PKCS1_SHA384:
 	case VGC_ALG_RSA_PKCS1_SHA512:
