@@ -73,6 +73,10 @@ typedef struct {
 	int max_inflight_per_uid; /* requests one client uid may have in flight */
 	int log_level;
 	int max_keys; /* key sections allowed, <= VGD_MAX_KEYS */
+	/* Who may ask for a certificate request (ALG csr) with a key it may
+	 * use: the front checks the caller's uid against these. */
+	size_t n_csr_uids;
+	uid_t csr_uids[VGD_MAX_ACL];
 	size_t n_keys;
 	/* Only keys[0..n_keys) are initialised: a config with few keys
 	 * touches few of the table's pages. */
