@@ -34,6 +34,9 @@ size_t vgctl_spki(const vgc_key_info *k, uint8_t out[VG_SPKI_MAX]);
 /* Write buf in enc (PEM uses label) to f. */
 void vgctl_emit(FILE *f, int enc, const uint8_t *p, size_t n, const char *pem_label);
 
+/* The csr command (argv[0] is "csr"; vgctl_csr.c). */
+int vgctl_csr(vg_client *c, int argc, char **argv);
+
 /* The bench command (argv[0] is "bench"). */
 int vgctl_bench(vg_client *c, int json, int argc, char **argv);
 
