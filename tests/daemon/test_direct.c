@@ -284,9 +284,9 @@ static void test_csr_not_through_slot(void **state)
 	raw_close(&r);
 
 	/* libvgclient: a slot taken by a sign, then the csr by the socket */
-	assert_int_equal(vg_client_sign(c, "ed", VGC_ALG_ED25519, msg, sizeof(msg), sig,
-					sizeof(sig), &n),
-			 0);
+	assert_int_equal(
+		vg_client_sign(c, "ed", VGC_ALG_ED25519, msg, sizeof(msg), sig, sizeof(sig), &n),
+		0);
 	assert_int_equal(dt_stat(D.sock, "direct.slots_held"), 1);
 	assert_int_equal(vg_client_sign(c, "ed-tls", VGC_ALG_CSR, cri, len, sig, sizeof(sig), &n),
 			 0);
