@@ -87,3 +87,15 @@ fail() {
 	[ -f "$T/vgd.log" ] && tail -n 20 "$T/vgd.log" >&2
 	exit 1
 }
+
+# expect CODE CMD...: run, check the exit status; the output is in $T/out
+# and $T/err.
+expect() {
+	want=$1
+	shift
+	set +e
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	set -e
+	[ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$T/err")"
+}

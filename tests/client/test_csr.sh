@@ -10,16 +10,6 @@
 set -eu
 . "$(dirname "$0")/daemon.sh"
 
-# expect CODE CMD...: run, check the exit status; output in $T/out, $T/err
-expect() {
-	want=$1
-	shift
-	set +e
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	set -e
-	[ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$T/err")"
-}
 # as_nobody CMD...: run CMD as uid/gid 65534, without root's groups
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
