@@ -85,15 +85,17 @@
  *     minimal INTEGERs, nothing after it) whose r and s fit the curve, so
  *     at most 72 (P-256) or 104 (P-384) bytes;
  *   sign_tls13: what the key's TLS 1.3 scheme makes: 64 (Ed25519),
- *     256..512 (RSA-PSS) or DER ECDSA as above, at most 104 bytes.
+ *     256..512 (RSA-PSS) or DER ECDSA as above, at most 104 bytes;
+ *   sign, VGC_ALG_CSR: what the key's certificate-request algorithm
+ *     makes: 64 (Ed25519), 256..512 (RSA PKCS#1 v1.5) or DER ECDSA.
  * Any other RESULT completes the request with VGC_E_PROTOCOL (reason:
  * "... does not fit the request") and no bytes. Limits: a sign reply does
  * not say the key's modulus, and a key may be replaced under its name by
  * a reload between your vg_client_public_key() and your sign, so for RSA
  * the library checks the range above, not the exact length; if you need
  * it, compare *sig_len with the pub_len of the key's vgc_key_info. In TLS
- * 1.3 mode the request does not name the key type, so a reply of any of
- * the key types' forms passes. No caller buffer is ever written past
+ * 1.3 mode and with VGC_ALG_CSR the request does not name the key type,
+ * so a reply of any of the key types' forms passes. No caller buffer is ever written past
  * VGC_RESULT_MAX.
  *
  * SYNCHRONOUS AND ASYNCHRONOUS CALLS on one client may be mixed: a
