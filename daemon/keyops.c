@@ -271,7 +271,8 @@ static int csr_input(const vgd_keyinfo *info, const vg_alg_info **row, const uin
 /* The row a signature request signs with and the bytes it signs (*row,
  * *data, *len): the request's own, or in TLS 1.3 mode the key's TLS 1.3
  * row over the content built here, in content (hashed into digest first
- * if that row signs a digest). VG_ST_OK, or the failure. */
+ * if that row signs a digest), or for csr the key's csr row over the
+ * checked request (csr_input). VG_ST_OK, or the failure. */
 static int sign_input(const vgd_keyinfo *info, uint8_t alg, uint8_t role, uint8_t fmt,
 		      const vg_alg_info **row, const uint8_t **data, size_t *len,
 		      uint8_t content[VG_TLS13_CONTENT_MAX], uint8_t digest[VG_DIGEST_MAX_LEN],

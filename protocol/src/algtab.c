@@ -206,8 +206,8 @@ const vg_alg_info *vg_alg_tls13(int key_type, size_t hash_len)
 /* What a certificate request is signed with, per key type: the
  * signature algorithms CAs accept in a PKCS#10 request for such a key.
  * ECDSA keeps the curve's own hash (as in TLS 1.3); RSA uses PKCS#1 v1.5
- * with SHA-256, the one every CA takes (RSA-PSS in a request is not). A
- * key type without a row (X25519) cannot sign one. */
+ * with SHA-256, which every CA takes (not every CA takes RSA-PSS). A key
+ * type without a row (X25519) cannot sign one. */
 /* clang-format off */
 static const struct {
 	uint8_t key_type, alg;
