@@ -358,7 +358,8 @@ static void test_csr_info_bounds(void **state)
 		size_t content = want - 4 - 3 - sizeof name_cn - sl - 4;
 		size_t h = hdr(attrs, 0xa0, content);
 		memset(attrs + h, 0, content);
-		size_t n = build(version0, 3, name_cn, sizeof name_cn, spki, sl, attrs, h + content);
+		size_t n =
+			build(version0, 3, name_cn, sizeof name_cn, spki, sl, attrs, h + content);
 		assert_int_equal(n, want);
 		assert_int_equal(vg_csr_info_check(cri, n, spki, sl), extra ? -1 : 0);
 	}
