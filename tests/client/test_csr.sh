@@ -6,7 +6,8 @@
 # signature algorithm X.509 names for it. Refused: an X25519 key, a key
 # whose policy allows neither sign nor tls13, a caller (uid 65534) not in
 # csr_uids until a reload adds it, a key hidden from that caller, and raw
-# ALG csr signs of TLS 1.3 content or of another key's request.
+# ALG csr signs of TLS 1.3 content or of another key's request; and a
+# csr_uids that is not a uid list is a configuration error.
 set -eu
 . "$(dirname "$0")/daemon.sh"
 
@@ -58,6 +59,16 @@ allow = sign
 uids = 0
 CONF
 }
+# csr_uids takes a uid list like a key's uids, nothing else
+for bad in "" "root" "0,-1"; do
+	write_conf "$bad"
+	set +e
+	"$VG_VGD" --check-config -c "$T/vgd.conf" >"$T/out" 2>&1
+	rc=$?
+	set -e
+	[ $rc -eq 1 ] && grep -q "bad value for 'csr_uids'" "$T/out" ||
+		fail "csr_uids = '$bad' was not refused: $(cat "$T/out")"
+done
 write_conf 0
 vgd_run
 V() { "$VG_VGCTL" --socket "$SOCK" "$@"; }
