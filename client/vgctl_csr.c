@@ -6,6 +6,7 @@
  * and vgctl wraps both in a CertificationRequest printed as PEM.
  * Nothing here is secret: names, a public key and a signature. */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <getopt.h>
 #include <string.h>
 
@@ -430,7 +431,7 @@ int vgctl_csr(vg_client *c, int argc, char **argv)
 	}
 	FILE *f = out ? fopen(out, "w") : stdout;
 	if (!f) {
-		perror(out);
+		fprintf(stderr, "vgctl: %s: %s\n", out, strerror(errno));
 		return EX_INPUT;
 	}
 	vgctl_emit(f, OUT_PEM, req, b.len, "CERTIFICATE REQUEST");
