@@ -144,6 +144,14 @@ void vgc_expect_of(const vg_request *rq, struct vgc_expect *e)
 			if (t != NULL)
 				add_alg(e, t, 0);
 		}
+	} else if (rule == RES_SIGNATURE && a != NULL && a->data == VG_DATA_CSR_INFO) {
+		/* The same for a certificate request: any key type's csr row
+		 * (vg_alg_csr). */
+		for (int kt = 1; kt <= VG_KEY_MAX; kt++) {
+			const vg_alg_info *t = vg_alg_csr(kt);
+			if (t != NULL)
+				add_alg(e, t, 0);
+		}
 	} else if (rule == RES_SIGNATURE && a != NULL) {
 		add_alg(e, a, rq->sig_format);
 	}

@@ -85,15 +85,17 @@
  *     minimal INTEGERs, nothing after it) whose r and s fit the curve, so
  *     at most 72 (P-256) or 104 (P-384) bytes;
  *   sign_tls13: what the key's TLS 1.3 scheme makes: 64 (Ed25519),
- *     256..512 (RSA-PSS) or DER ECDSA as above, at most 104 bytes.
+ *     256..512 (RSA-PSS) or DER ECDSA as above, at most 104 bytes;
+ *   sign, VGC_ALG_CSR: what the key's certificate-request algorithm
+ *     makes: 64 (Ed25519), 256..512 (RSA PKCS#1 v1.5) or DER ECDSA.
  * Any other RESULT completes the request with VGC_E_PROTOCOL (reason:
  * "... does not fit the request") and no bytes. Limits: a sign reply does
  * not say the key's modulus, and a key may be replaced under its name by
  * a reload between your vg_client_public_key() and your sign, so for RSA
  * the library checks the range above, not the exact length; if you need
  * it, compare *sig_len with the pub_len of the key's vgc_key_info. In TLS
- * 1.3 mode the request does not name the key type, so a reply of any of
- * the key types' forms passes. No caller buffer is ever written past
+ * 1.3 mode and with VGC_ALG_CSR the request does not name the key type,
+ * so a reply of any of the key types' forms passes. No caller buffer is ever written past
  * VGC_RESULT_MAX.
  *
  * SYNCHRONOUS AND ASYNCHRONOUS CALLS on one client may be mixed: a
@@ -176,6 +178,13 @@ enum vgc_alg {
 	VGC_ALG_ECDSA_P256_SHA512 = 12,
 	VGC_ALG_ECDSA_P384_SHA256 = 13,
 	VGC_ALG_ECDSA_P384_SHA512 = 14,
+	/* A PKCS#10 certificate request for the key itself: data is the DER
+	 * CertificationRequestInfo (53..8192 bytes), which must carry the
+	 * key's own SubjectPublicKeyInfo; vgd checks it and signs it with the
+	 * key's algorithm (Ed25519; ECDSA with the curve's hash, DER; RSA
+	 * PKCS#1 v1.5 with SHA-256). A key allowed sign or tls13 may, for a
+	 * caller in vgd.conf's csr_uids (`vgctl csr` builds the request). */
+	VGC_ALG_CSR = 15,
 };
 
 enum vgc_tls_role { VGC_TLS_SERVER = 1, VGC_TLS_CLIENT = 2 };
@@ -290,7 +299,7 @@ VGC_API int vg_client_hello(vg_client *c, vgc_hello *out);
 /* Sign data with key using alg (any vgc_alg but VGC_ALG_TLS13: see
  * vg_client_sign_tls13). For ed25519, data is the message (0..65000
  * bytes); for RSA and ECDSA algorithms, the digest (32, 48 or 64 bytes to
- * match the hash). The signature is written to sig (cap bytes: 64 for
+ * match the hash); for VGC_ALG_CSR, the CertificationRequestInfo. The signature is written to sig (cap bytes: 64 for
  * Ed25519, the modulus length for RSA, up to 72 (P-256) or 104 (P-384)
  * for a DER ECDSA signature; VGC_RESULT_MAX always suffices) and its
  * length to *sig_len (may be NULL). VGC_E_BUFFER if cap is too small;

@@ -1,7 +1,8 @@
 /* vgctl.c: command-line client for vgd: option parsing and the commands
  * (ping, hello, keys, pubkey, sign, x25519, rsa-private, stats; bench is in
- * vgctl_bench.c). Results it prints (shared secrets, RSA outputs) are
- * what the user asked for; its buffers are wiped before exit. */
+ * vgctl_bench.c, csr in vgctl_csr.c). Results it prints (shared secrets,
+ * RSA outputs) are what the user asked for; its buffers are wiped before
+ * exit. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -45,7 +46,8 @@ static void usage(FILE *out)
 		"                             sign the input (default stdin): the message for\n"
 		"                             ed25519; the digest for rsa-* and ecdsa-* (or\n"
 		"                             the message with --hash); the transcript hash\n"
-		"                             for tls13 (--role, default server). ecdsa-*:\n"
+		"                             for tls13 (--role, default server); a DER\n"
+		"                             CertificationRequestInfo for csr. ecdsa-*:\n"
 		"                             DER, or r||s with --raw. Output: the bytes,\n"
 		"                             or --hex/--base64.\n"
 		"  x25519 NAME PEER [--out FILE] [--raw|--hex|--base64]\n"
@@ -53,6 +55,12 @@ static void usage(FILE *out)
 		"                             file with 32 bytes or 64 hex digits (default hex)\n"
 		"  rsa-private NAME [--in FILE|FILE] [--out FILE] [--raw|--hex|--base64]\n"
 		"                             raw m^d mod n of the input (modulus length)\n"
+		"  csr NAME --subject DN [--san LIST] [--out FILE]\n"
+		"                             PEM certificate request (PKCS#10) for the key,\n"
+		"                             signed by vgd (csr_uids): DN like\n"
+		"                             CN=example.org,O=Example Ltd,C=GB (CN O OU L\n"
+		"                             ST C; \\, for a comma), LIST like\n"
+		"                             DNS:example.org,IP:192.0.2.1\n"
 		"  stats                      daemon counters, and who used which key\n"
 		"  bench [NAME] [--op ping|sign|tls13|x25519] [--alg ALG] [--size BYTES]\n"
 		"        [--concurrency N] [--count N | --seconds S]\n"
@@ -404,8 +412,8 @@ static int cmd_pubkey(vg_client *c, int argc, char **argv)
 		return vgctl_fail(c, r);
 	if (o.enc != OUT_PEM)
 		return write_out(o.out, o.enc, k.pub, k.pub_len, NULL);
-	uint8_t der[1200];
-	size_t n = vgctl_spki(&k, der, sizeof(der));
+	uint8_t der[VG_SPKI_MAX];
+	size_t n = vgctl_spki(&k, der);
 	if (!n) {
 		fprintf(stderr, "vgctl: cannot encode a %s key\n", vg_key_type_name(k.type));
 		return EX_DAEMON;
@@ -625,6 +633,8 @@ int main(int argc, char **argv)
 		r = cmd_x25519(c, n, args);
 	else if (strcmp(cmd, "rsa-private") == 0)
 		r = cmd_rsa_private(c, n, args);
+	else if (strcmp(cmd, "csr") == 0)
+		r = vgctl_csr(c, n, args);
 	else if (strcmp(cmd, "bench") == 0)
 		r = vgctl_bench(c, json, n, args);
 	else if (strcmp(cmd, "genkey") == 0)

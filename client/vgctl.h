@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "vg/proto_tables.h" /* names and rules (vgctl links the protocol's tables) */
+#include "vg/proto_x509.h"   /* SubjectPublicKeyInfo, DER headers */
 #include "vgclient.h"
 
 /* Exit codes (also in --help). */
@@ -26,14 +27,17 @@ void vgctl_json_str(FILE *f, const char *s);
 /* Parse exactly cap bytes of hex (whitespace allowed between digits);
  * returns the number of bytes, or -1. */
 long vgctl_unhex(const char *s, size_t slen, uint8_t *out, size_t cap);
-/* DER SubjectPublicKeyInfo for a key into out (cap >= 1100); returns its
- * length or 0 for an unknown type. */
-size_t vgctl_spki(const vgc_key_info *k, uint8_t *out, size_t cap);
+/* DER SubjectPublicKeyInfo of a key the daemon described (the
+ * protocol's vg_spki_encode) into out (VG_SPKI_MAX bytes); its length, or
+ * 0 for a key type or public value it cannot encode. */
+size_t vgctl_spki(const vgc_key_info *k, uint8_t out[VG_SPKI_MAX]);
 /* Write buf in enc (PEM uses label) to f. */
 void vgctl_emit(FILE *f, int enc, const uint8_t *p, size_t n, const char *pem_label);
 
 /* The genkey command (argv[0] is "genkey"; vgctl_genkey.c). */
 int vgctl_genkey(vg_client *c, int argc, char **argv);
+/* The csr command (argv[0] is "csr"; vgctl_csr.c). */
+int vgctl_csr(vg_client *c, int argc, char **argv);
 
 /* The bench command (argv[0] is "bench"). */
 int vgctl_bench(vg_client *c, int json, int argc, char **argv);

@@ -1,7 +1,7 @@
-/* vgctl_fmt.c: vgctl's output encodings (hex, base64, PEM, JSON strings)
- * and the DER SubjectPublicKeyInfo of a vgd key (RFC 8410 for
- * Ed25519/X25519, RFC 8017 A.1.1 RSAPublicKey for RSA, RFC 5480 for EC).
- * Handles public values, and results the user asked to see. */
+/* vgctl_fmt.c: vgctl's output encodings (hex, base64, PEM, JSON strings).
+ * (A key's DER SubjectPublicKeyInfo is the protocol's vg_spki_encode,
+ * shared with the keyholder's check of certificate requests.) Handles
+ * public values, and results the user asked to see. */
 #include <string.h>
 
 #include "vgctl.h"
@@ -90,115 +90,10 @@ long vgctl_unhex(const char *s, size_t slen, uint8_t *out, size_t cap)
 	return hi < 0 && n == cap ? (long)n : -1;
 }
 
-/* DER tag + definite length (short form, or 0x81/0x82 long form). */
-static size_t der_hdr(uint8_t *p, uint8_t tag, size_t len)
+size_t vgctl_spki(const vgc_key_info *k, uint8_t out[VG_SPKI_MAX])
 {
-	p[0] = tag;
-	if (len < 0x80) {
-		p[1] = (uint8_t)len;
-		return 2;
-	}
-	if (len < 0x100) {
-		p[1] = 0x81;
-		p[2] = (uint8_t)len;
-		return 3;
-	}
-	p[1] = 0x82;
-	p[2] = (uint8_t)(len >> 8);
-	p[3] = (uint8_t)len;
-	return 4;
-}
-
-static size_t der_hdr_len(size_t len) { return len < 0x80 ? 2 : len < 0x100 ? 3 : 4; }
-
-/* INTEGER from big-endian unsigned bytes: minimal, 0x00 prefix if the top
- * bit is set (DER integers are signed). */
-static size_t der_uint(uint8_t *p, const uint8_t *v, size_t n)
-{
-	while (n > 1 && v[0] == 0) {
-		v++;
-		n--;
-	}
-	size_t pad = n && v[0] & 0x80 ? 1 : 0;
-	size_t h = der_hdr(p, 0x02, n + pad);
-	if (pad)
-		p[h] = 0;
-	memcpy(p + h + pad, v, n);
-	return h + pad + n;
-}
-
-static size_t der_uint_len(const uint8_t *v, size_t n)
-{
-	while (n > 1 && v[0] == 0) {
-		v++;
-		n--;
-	}
-	size_t body = n + (n && v[0] & 0x80 ? 1 : 0);
-	return der_hdr_len(body) + body;
-}
-
-/* The key types whose SubjectPublicKeyInfo is a fixed prefix and then the
- * public value KEYINFO carries: every length is below 128, so the DER
- * header bytes are constant. RFC 8410: SEQUENCE { SEQUENCE { OID
- * 1.3.101.112|110 }, BIT STRING { 0 unused bits, 32-byte key } }. RFC
- * 5480: SEQUENCE { SEQUENCE { OID id-ecPublicKey, OID namedCurve }, BIT
- * STRING { 0 unused bits, the uncompressed point } }. The client does not
- * link the daemon's key-type rows, and the protocol's carry no X.509:
- * vgctl keeps this one. RSA's is built from n and e below. */
-static const struct {
-	int type;
-	uint8_t prefix[26];
-	size_t prefix_len, pub_len;
-	int point; /* 1: the value must be an uncompressed SEC 1 point (04||X||Y) */
-} fixed_spki[] = {
-	{VGC_KEY_ED25519, {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00},
-	 12, 32, 0},
-	{VGC_KEY_X25519, {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x03, 0x21, 0x00},
-	 12, 32, 0},
-	{VGC_KEY_ECDSA_P256,
-	 {0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01,
-	  0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00},
-	 26, 65, 1},
-	{VGC_KEY_ECDSA_P384,
-	 {0x30, 0x76, 0x30, 0x10, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02,
-	  0x01, 0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22, 0x03, 0x62, 0x00},
-	 23, 97, 1},
-};
-
-size_t vgctl_spki(const vgc_key_info *k, uint8_t *out, size_t cap)
-{
-	for (size_t i = 0; i < sizeof(fixed_spki) / sizeof(fixed_spki[0]); i++) {
-		size_t pl = fixed_spki[i].prefix_len, n = fixed_spki[i].pub_len;
-		if (fixed_spki[i].type != k->type)
-			continue;
-		if (k->pub_len != n || (fixed_spki[i].point && k->pub[0] != 0x04) || cap < pl + n)
-			return 0;
-		memcpy(out, fixed_spki[i].prefix, pl);
-		memcpy(out + pl, k->pub, n);
-		return pl + n;
-	}
-	if (k->type != VGC_KEY_RSA || k->pub_len == 0 || k->rsa_e_len == 0)
-		return 0;
-	/* SEQUENCE { SEQUENCE { OID rsaEncryption, NULL }, BIT STRING { 0,
-	 * RSAPublicKey ::= SEQUENCE { INTEGER n, INTEGER e } } } */
-	static const uint8_t alg_id[15] = {0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86,
-					   0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00};
-	size_t ints = der_uint_len(k->pub, k->pub_len) + der_uint_len(k->rsa_e, k->rsa_e_len);
-	size_t rpk = der_hdr_len(ints) + ints;
-	size_t bits = 1 + rpk;
-	size_t body = sizeof(alg_id) + der_hdr_len(bits) + bits;
-	size_t total = der_hdr_len(body) + body;
-	if (total > cap)
-		return 0;
-	size_t o = der_hdr(out, 0x30, body);
-	memcpy(out + o, alg_id, sizeof(alg_id));
-	o += sizeof(alg_id);
-	o += der_hdr(out + o, 0x03, bits);
-	out[o++] = 0;
-	o += der_hdr(out + o, 0x30, ints);
-	o += der_uint(out + o, k->pub, k->pub_len);
-	o += der_uint(out + o, k->rsa_e, k->rsa_e_len);
-	return o;
+	return vg_spki_encode(k->type, k->pub, k->pub_len, k->rsa_e, k->rsa_e_len, out,
+			      VG_SPKI_MAX);
 }
 
 void vgctl_emit(FILE *f, int enc, const uint8_t *p, size_t n, const char *pem_label)

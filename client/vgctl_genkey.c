@@ -35,6 +35,7 @@
 #include "keystore.h"
 #include "keytype.h"
 #include "secmem.h"
+#include "vg/proto_x509.h"
 #include "vg/wipe.h"
 #include "vgctl.h"
 
@@ -661,15 +662,9 @@ int vgctl_genkey(vg_client *c, int argc, char **argv)
 		else if (wait_served(c, o.name, &info, o.wait_s) < 0)
 			r = EX_DAEMON;
 	}
-	vgc_key_info k;
-	memset(&k, 0, sizeof(k));
-	k.type = info.type;
-	memcpy(k.pub, info.pub, info.pub_len);
-	k.pub_len = info.pub_len;
-	memcpy(k.rsa_e, info.rsa_e, info.rsa_e_len);
-	k.rsa_e_len = info.rsa_e_len;
-	uint8_t spki[1200];
-	size_t sl = vgctl_spki(&k, spki, sizeof(spki));
+	uint8_t spki[VG_SPKI_MAX];
+	size_t sl = vg_spki_encode(info.type, info.pub, info.pub_len, info.rsa_e, info.rsa_e_len, spki,
+				   sizeof(spki));
 	if (sl)
 		vgctl_emit(stdout, OUT_PEM, spki, sl, "PUBLIC KEY");
 out:

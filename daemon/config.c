@@ -57,6 +57,10 @@ void vgd_config_defaults(vgd_config *cfg)
 	snprintf(cfg->front_user, sizeof(cfg->front_user), "%s", VGD_DEFAULT_FRONT_USER);
 	cfg->log_level = VGD_LOG_INFO;
 	cfg->max_keys = VGD_MAX_KEYS_DEFAULT;
+	/* Only root asks for certificate requests unless configured: a
+	 * request names whoever holds the certificate, an operator's act. */
+	cfg->n_csr_uids = 1;
+	cfg->csr_uids[0] = 0;
 }
 
 static int fail(char *err, size_t errlen, int line, const char *fmt, ...)
@@ -217,6 +221,8 @@ static int set_global(vgd_config *cfg, const char *k, const char *v, const char 
 		}
 		return -1;
 	}
+	if (strcmp(k, "csr_uids") == 0)
+		return parse_ids(v, (unsigned *)cfg->csr_uids, &cfg->n_csr_uids);
 	if (strcmp(k, "max_reply_buffers") == 0)
 		return parse_size(v, VGD_REPLY_BUFFERS_MIN, VGD_REPLY_BUFFERS_MAX,
 				  &cfg->max_reply_buffers);

@@ -79,6 +79,10 @@ typedef struct {
 	 * add key sections, such as the ones vgctl genkey writes. */
 	size_t n_includes;
 	char includes[VGD_MAX_INCLUDES][VGD_PATH_MAX];
+	/* Who may ask for a certificate request (ALG csr) with a key it may
+	 * use: the front checks the caller's uid against these. */
+	size_t n_csr_uids;
+	uid_t csr_uids[VGD_MAX_ACL];
 	size_t n_keys;
 	/* Only keys[0..n_keys) are initialised: a config with few keys
 	 * touches few of the table's pages. */

@@ -78,6 +78,18 @@ static void begin_drain(front *f)
 	vgd_info("draining: %zu connection(s), %zu queued", f->nconns, f->queue.len + f->nfair);
 }
 
+/* Who may ask for certificate requests, as a reload set it: an
+ * operator widening or narrowing csr_uids sees it took effect. */
+static void log_csr_uids(const vgd_limits *l)
+{
+	char list[VGD_MAX_ACL * 11 + 1] = "";
+	size_t n = 0;
+	for (uint32_t i = 0; i < l->n_csr_uids && n < sizeof(list); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%u", i ? "," : "",
+				      (unsigned)l->csr_uids[i]);
+	vgd_info("csr_uids: %s", l->n_csr_uids ? list : "(none)");
+}
+
 /* Limits from a reload. Connections paused under the old max_inflight
  * resume if the new one lets them. */
 static void set_limits(front *f, const vgd_limits *l)
@@ -85,7 +97,8 @@ static void set_limits(front *f, const vgd_limits *l)
 	if (l->max_inflight < 1 || l->max_inflight > (int32_t)VG_PROTO_MAX_INFLIGHT ||
 	    l->max_queue < 1 || l->idle_timeout_ms < 1 || l->frame_timeout_ms < 1 ||
 	    l->drain_timeout_ms < 0 || l->busy_poll_us < 0 || l->busy_poll_us > 1000000 ||
-	    l->job_timeout_ms < 1 || l->max_conns_per_uid < 1 || l->max_inflight_per_uid < 1) {
+	    l->job_timeout_ms < 1 || l->max_conns_per_uid < 1 || l->max_inflight_per_uid < 1 ||
+	    l->n_csr_uids > VGD_MAX_ACL) {
 		vgd_err("ignoring invalid limits from the supervisor");
 		return;
 	}
@@ -104,6 +117,7 @@ static void set_limits(front *f, const vgd_limits *l)
 		 l->max_inflight, l->max_queue, l->idle_timeout_ms, l->frame_timeout_ms,
 		 l->drain_timeout_ms, l->busy_poll_us, l->job_timeout_ms, l->max_conns_per_uid,
 		 l->max_inflight_per_uid, l->follow_clients ? "yes" : "no");
+	log_csr_uids(l);
 }
 
 static void ctl_readable(evutil_socket_t fd, short what, void *arg)
@@ -382,7 +396,10 @@ int vgd_front_main(const vgd_front_args *a)
 		.max_conns_per_uid = a->cfg->max_conns_per_uid,
 		.max_inflight_per_uid = a->cfg->max_inflight_per_uid,
 		.follow_clients = a->cfg->follow_clients,
+		.n_csr_uids = (uint32_t)a->cfg->n_csr_uids,
 	};
+	for (size_t i = 0; i < a->cfg->n_csr_uids; i++)
+		f->lim.csr_uids[i] = (uint32_t)a->cfg->csr_uids[i];
 	vgd_ratelog_init(&f->logs[VGD_LK_MALFORMED], "malformed",
 			 "connections closed for a malformed frame", VGD_LOG_INFO);
 	vgd_ratelog_init(&f->logs[VGD_LK_TIMEOUT], "timeout",

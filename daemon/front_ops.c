@@ -313,6 +313,19 @@ static uint16_t job_cost(const vgd_keyinfo *k)
 	return (uint16_t)(c < 1 ? 1 : c > 60000 ? 60000 : c);
 }
 
+/* 1 unless rq asks for a certificate request (ALG csr) and uid is not in
+ * the csr_uids the last reload set. */
+static int csr_caller_ok(const front *f, const vg_request *rq, uint32_t uid)
+{
+	const vg_alg_info *a = rq->op == VG_OP_SIGN ? vg_alg_get(rq->alg) : NULL;
+	if (a == NULL || a->data != VG_DATA_CSR_INFO)
+		return 1;
+	for (uint32_t i = 0; i < f->lim.n_csr_uids && i < VGD_MAX_ACL; i++)
+		if (f->lim.csr_uids[i] == uid)
+			return 1;
+	return 0;
+}
+
 static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 {
 	vgd_reason why = { .text = "" };
@@ -334,6 +347,13 @@ static void handle_key_op(front *f, conn *c, const vg_request *rq, uint64_t t0)
 	}
 	size_t ki = (size_t)(k - f->keys);
 	int st = vgd_request_check(k, rq->op, rq->alg, rq->data_len, &why);
+	/* A certificate request also needs the caller in csr_uids: after the
+	 * key's own checks, so a caller the key hides from still gets "no
+	 * such key", and one it may not use this way hears so first. */
+	if (st == VG_ST_OK && !csr_caller_ok(f, rq, uid)) {
+		st = vg_reason_status(VG_R_CSR_UID_DENIED);
+		why.text = vg_reason(VG_R_CSR_UID_DENIED);
+	}
 	if (st != VG_ST_OK) {
 		vgd_front_acct(f, c, ki,
 			       st == VG_ST_NOT_ALLOWED ? VGD_ACCT_REFUSED : VGD_ACCT_ERROR);

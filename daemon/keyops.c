@@ -18,6 +18,7 @@
 #include "vg/proto_reason.h"
 #include "vg/proto_tables.h"
 #include "vg/proto_tls13.h"
+#include "vg/proto_x509.h"
 #include "vg/rsa.h"
 #include "vg/sha2.h"
 #include "vg/wipe.h"
@@ -109,6 +110,13 @@ int vgd_policy_check(const vgd_keyinfo *info, uint8_t op, uint8_t alg, vgd_reaso
 			fits = (vg_key_type_allow(info->type) & VG_ALLOW_SIGN_TLS13) != 0;
 			wrong_key = VG_R_KEY_CANNOT_SIGN;
 			denied = VG_R_TLS13_DENIED;
+		} else if (a->data == VG_DATA_CSR_INFO) {
+			/* Any key with a csr row; the row's bit is tls13's,
+			 * which `allow = sign` sets too, so either allows it:
+			 * what it signs is checked here (csr_input). */
+			fits = vg_alg_csr(info->type) != NULL;
+			wrong_key = VG_R_KEY_CANNOT_SIGN;
+			denied = VG_R_CSR_DENIED;
 		} else {
 			fits = info->type == a->key_type;
 		}
@@ -232,10 +240,39 @@ static int kernel_sign(const vg_alg_info *a, uint8_t fmt, const void *secret, co
 	return t->sign(a, fmt, secret, in, len, out, out_len, why);
 }
 
+/* ALG csr: DATA must be a CertificationRequestInfo for this very key
+ * (vg_csr_info_check against the key's own SubjectPublicKeyInfo, built
+ * from its public description); then the key's csr row signs it, over
+ * its digest if that row signs a digest. This is the check that keeps a
+ * key allowed only tls13 from signing anything but a request for its
+ * own certificate (PROTOCOL.md 6.5.2). */
+static int csr_input(const vgd_keyinfo *info, const vg_alg_info **row, const uint8_t **data,
+		     size_t *len, uint8_t digest[VG_DIGEST_MAX_LEN], vgd_reason *why)
+{
+	uint8_t spki[VG_SPKI_MAX];
+	size_t n = vg_spki_encode(info->type, info->pub, info->pub_len, info->rsa_e,
+				  info->rsa_e_len, spki, sizeof spki);
+	const vg_alg_info *a = vg_alg_csr(info->type);
+
+	if (a == NULL || n == 0)
+		return fail(why, VG_R_KEY_CANNOT_SIGN);
+	if (vg_csr_info_check(*data, *len, spki, n) != 0)
+		return fail(why, VG_R_CSR_INFO);
+	if (a->data == VG_DATA_DIGEST) {
+		if (vg_hash(kernel_hash(a->digest), digest, *data, *len) != VG_OK)
+			return fail(why, VG_R_CSR_INFO);
+		*data = digest;
+		*len = vg_digest_len(a->digest);
+	}
+	*row = a;
+	return VG_ST_OK;
+}
+
 /* The row a signature request signs with and the bytes it signs (*row,
  * *data, *len): the request's own, or in TLS 1.3 mode the key's TLS 1.3
  * row over the content built here, in content (hashed into digest first
- * if that row signs a digest). VG_ST_OK, or the failure. */
+ * if that row signs a digest), or for csr the key's csr row over the
+ * checked request (csr_input). VG_ST_OK, or the failure. */
 static int sign_input(const vgd_keyinfo *info, uint8_t alg, uint8_t role, uint8_t fmt,
 		      const vg_alg_info **row, const uint8_t **data, size_t *len,
 		      uint8_t content[VG_TLS13_CONTENT_MAX], uint8_t digest[VG_DIGEST_MAX_LEN],
@@ -264,6 +301,8 @@ static int sign_input(const vgd_keyinfo *info, uint8_t alg, uint8_t role, uint8_
 			*data = digest;
 			*len = vg_digest_len(a->digest);
 		}
+	} else if (a != NULL && a->data == VG_DATA_CSR_INFO) {
+		return csr_input(info, row, data, len, digest, why);
 	} else if (a == NULL || !vg_alg_data_len_ok(alg, *len)) {
 		return fail(why, VG_R_ALG_DATA_LEN);
 	}

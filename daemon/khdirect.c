@@ -8,6 +8,7 @@
 #include "acct.h"
 #include "log.h"
 #include "vg/proto_reason.h"
+#include "vg/proto_tables.h"
 
 _Static_assert(sizeof(((vgd_duse *)0)->n) / sizeof(uint64_t) == VGD_ACCT_OUTCOMES,
 	       "a use entry counts every outcome of acct.h");
@@ -199,6 +200,18 @@ int vgd_khdirect_take(vgd_khdirect *k, uint8_t in[][VGD_KREQ_MAX], size_t len[],
 			k->op[i] = 0;
 			k->d->dir->refused++;
 			vgd_khdirect_refuse(k, job, VG_ST_MALFORMED, "invalid direct request");
+			continue;
+		}
+		const vg_alg_info *a = vg_alg_get(h.alg);
+		if (h.op == VG_OP_SIGN && a != NULL && a->data == VG_DATA_CSR_INFO) {
+			/* Who may ask for csr (csr_uids) is the front's check,
+			 * and a slot skips the front: csr goes by the socket
+			 * (libvgclient never sends it here). Refused before
+			 * its key is looked up, the same for every name: no
+			 * use row, and nothing said about the key. */
+			k->op[i] = 0;
+			vgd_khdirect_refuse(k, job, vg_reason_status(VG_R_CSR_DIRECT),
+					    vg_reason(VG_R_CSR_DIRECT));
 			continue;
 		}
 		vgd_kreq *q = (vgd_kreq *)in[n];

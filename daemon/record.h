@@ -129,6 +129,8 @@ typedef struct {
 	int32_t max_conns_per_uid;    /* connections one uid may hold */
 	int32_t max_inflight_per_uid; /* requests one uid may have in flight */
 	int32_t follow_clients;       /* 1: the front follows CLIENT_CPU hints */
+	uint32_t n_csr_uids;          /* csr_uids: who may ask for ALG csr */
+	uint32_t csr_uids[VGD_MAX_ACL];
 } vgd_limits;
 
 typedef struct {

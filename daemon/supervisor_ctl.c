@@ -236,6 +236,9 @@ void vgd_sup_send_limits(sup *s)
 	m.limits.max_conns_per_uid = s->cfg->max_conns_per_uid;
 	m.limits.max_inflight_per_uid = s->cfg->max_inflight_per_uid;
 	m.limits.follow_clients = s->cfg->follow_clients;
+	m.limits.n_csr_uids = (uint32_t)s->cfg->n_csr_uids;
+	for (size_t i = 0; i < s->cfg->n_csr_uids; i++)
+		m.limits.csr_uids[i] = (uint32_t)s->cfg->csr_uids[i];
 	send_ctl(s, &m, -1);
 }
 

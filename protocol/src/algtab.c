@@ -26,13 +26,16 @@
  * in daemon/keyfile.c (named_curves[] or rfc8410_algs[]; the fuzz target
  * builds that parser without the kernels), a batch family in
  * daemon/khbatch.c only for a new multi-buffer kernel, VGC_KEY_* in
- * vgclient.h (asserted in client/client.c), its SubjectPublicKeyInfo in
- * vgctl (client/vgctl_fmt.c fixed_spki[]; RSA's is built), PROTOCOL.md
+ * vgclient.h (asserted in client/client.c), its SubjectPublicKeyInfo
+ * (protocol/src/spki.c fixed_spki[]; RSA's is built) and, if it signs,
+ * its csr_rows[] row below and vgctl's AlgorithmIdentifier for it
+ * (client/vgctl_csr.c), PROTOCOL.md
  * 4.1 and 6.9, the list in tests/daemon/test_keytype.c and, to be used
  * from OpenSSL, a key manager and signature in provider/. */
 #include <string.h>
 
 #include "vg/proto_tables.h"
+#include "vg/proto_x509.h"
 
 static const char unknown_name[] = "unknown";
 
@@ -93,6 +96,13 @@ static const vg_alg_info algs[VG_ALG_MAX + 1] = {
 	ECDSA(VG_ALG_ECDSA_P256_SHA512, "ecdsa-p256-sha512", VG_KEY_ECDSA_P256, VG_DIGEST_SHA512, 0),
 	ECDSA(VG_ALG_ECDSA_P384_SHA256, "ecdsa-p384-sha256", VG_KEY_ECDSA_P384, VG_DIGEST_SHA256, 0),
 	ECDSA(VG_ALG_ECDSA_P384_SHA512, "ecdsa-p384-sha512", VG_KEY_ECDSA_P384, VG_DIGEST_SHA512, 0),
+	/* A mode too: the key's csr row (vg_alg_csr) signs the request.
+	 * tls13's bit, which the config's `sign` sets as well, so a key
+	 * allowed either may: the keyholder signs only a request for this
+	 * very key (vg_csr_info_check), which no TLS 1.3 peer takes for
+	 * CertificateVerify content, so it widens neither policy. */
+	[VG_ALG_CSR] = { VG_ALG_CSR, "csr", 0, VG_DIGEST_NONE, VG_PAD_NONE, VG_DATA_CSR_INFO, 0,
+			 VG_ALLOW_SIGN_TLS13, 0 },
 };
 #undef RSA
 #undef ECDSA
@@ -149,6 +159,7 @@ int vg_alg_data_len_ok(int alg, size_t len)
 	case VG_DATA_MESSAGE: return len <= VG_PROTO_MAX_DATA;
 	case VG_DATA_DIGEST: return len == vg_digest_len(a->digest);
 	case VG_DATA_TLS13_HASH: return vg_digest_from_len(len) != VG_DIGEST_NONE;
+	case VG_DATA_CSR_INFO: return len >= VG_CSR_INFO_MIN && len <= VG_CSR_INFO_MAX;
 	default: return 0;
 	}
 }
@@ -190,6 +201,30 @@ const vg_alg_info *vg_alg_tls13(int key_type, size_t hash_len)
 			return a; /* several rows: the one with the transcript's hash */
 	}
 	return n == 1 ? only : NULL;
+}
+
+/* What a certificate request is signed with, per key type: the
+ * signature algorithms CAs accept in a PKCS#10 request for such a key.
+ * ECDSA keeps the curve's own hash (as in TLS 1.3); RSA uses PKCS#1 v1.5
+ * with SHA-256, which every CA takes (not every CA takes RSA-PSS). A key
+ * type without a row (X25519) cannot sign one. */
+/* clang-format off */
+static const struct {
+	uint8_t key_type, alg;
+} csr_rows[] = {
+	{ VG_KEY_ED25519, VG_ALG_ED25519 },
+	{ VG_KEY_RSA, VG_ALG_RSA_PKCS1_SHA256 },
+	{ VG_KEY_ECDSA_P256, VG_ALG_ECDSA_P256_SHA256 },
+	{ VG_KEY_ECDSA_P384, VG_ALG_ECDSA_P384_SHA384 },
+};
+/* clang-format on */
+
+const vg_alg_info *vg_alg_csr(int key_type)
+{
+	for (size_t i = 0; i < sizeof csr_rows / sizeof csr_rows[0]; i++)
+		if (key_type != 0 && csr_rows[i].key_type == key_type)
+			return vg_alg_get(csr_rows[i].alg);
+	return NULL;
 }
 
 /* ---- key types ---- */

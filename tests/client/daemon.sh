@@ -2,18 +2,31 @@
 # temporary socket with the test keys (like tests/integration/harness.c,
 # for shell). Needs VG_VGD, VG_VGCTL and VG_TEST_KEYS (set by meson).
 # After vgd_start: $T is the temp dir, $SOCK the socket, $VGD_PID the pid.
+# A test with a configuration of its own calls vgd_tmp, vgd_keys, writes
+# $T/vgd.conf and calls vgd_run.
 
-vgd_start() {
+# vgd_tmp: the temp dir $T (removed on exit) and the socket's path $SOCK.
+vgd_tmp() {
 	T=$(mktemp -d /tmp/vgc-test.XXXXXX)
 	trap vgd_cleanup EXIT INT TERM
-	for f in ed25519.pem ed25519-b.pem x25519.pem rsa2048.pem ecdsa-p256.pem ecdsa-p384.pem; do
+	SOCK="$T/vgd.sock"
+}
+
+# vgd_keys FILE...: copy test keys into $T, private to their owner as vgd
+# asks of key files.
+vgd_keys() {
+	for f in "$@"; do
 		cp "$VG_TEST_KEYS/$f" "$T/$f"
 		chmod 600 "$T/$f"
 	done
+}
+
+vgd_start() {
+	vgd_tmp
+	vgd_keys ed25519.pem ed25519-b.pem x25519.pem rsa2048.pem ecdsa-p256.pem ecdsa-p384.pem
 	# a modulus whose size is not a whole number of bytes
 	openssl genrsa -out "$T/rsa2050.pem" 2050 2>/dev/null
 	chmod 600 "$T/rsa2050.pem"
-	SOCK="$T/vgd.sock"
 	cat > "$T/vgd.conf" <<CONF
 socket = $SOCK
 keyholders = 2
@@ -41,6 +54,12 @@ allow = sign, tls13
 file = rsa2050.pem
 allow = sign
 CONF
+	vgd_run
+}
+
+# vgd_run: start vgd with $T/vgd.conf (its socket $SOCK) and wait until it
+# answers; $VGD_PID is its pid.
+vgd_run() {
 	"$VG_VGD" -c "$T/vgd.conf" 2>"$T/vgd.log" &
 	VGD_PID=$!
 	i=0
@@ -67,4 +86,16 @@ fail() {
 	echo "FAIL: $*" >&2
 	[ -f "$T/vgd.log" ] && tail -n 20 "$T/vgd.log" >&2
 	exit 1
+}
+
+# expect CODE CMD...: run, check the exit status; the output is in $T/out
+# and $T/err.
+expect() {
+	want=$1
+	shift
+	set +e
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	set -e
+	[ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$T/err")"
 }

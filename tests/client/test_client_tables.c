@@ -92,6 +92,7 @@ static void test_alg_constants(void **state)
 		{ VGC_ALG_ECDSA_P256_SHA512, "ecdsa-p256-sha512" },
 		{ VGC_ALG_ECDSA_P384_SHA256, "ecdsa-p384-sha256" },
 		{ VGC_ALG_ECDSA_P384_SHA512, "ecdsa-p384-sha512" },
+		{ VGC_ALG_CSR, "csr" },
 	};
 	const vg_alg_info *a;
 	size_t n = 0;

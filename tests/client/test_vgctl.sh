@@ -6,16 +6,6 @@ set -eu
 . "$(dirname "$0")/daemon.sh"
 vgd_start
 V() { "$VG_VGCTL" --socket "$SOCK" "$@"; }
-# expect CODE CMD...: run, check the exit status
-expect() {
-	want=$1
-	shift
-	set +e
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	set -e
-	[ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$T/err")"
-}
 json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
 
 # --help documents the exit codes

@@ -7,7 +7,8 @@
  * that scribbles over its slot while others sign cannot crash, stall or
  * confuse vgd, and cannot resize its slot; a keyholder killed while
  * direct requests run leaves none unanswered; a front restart revokes
- * the slots and libvgclient goes back to the socket. The test runs as
+ * the slots and libvgclient goes back to the socket; ALG csr is refused
+ * there and libvgclient sends it by the socket. The test runs as
  * root; the other uid is a forked child. */
 #include <errno.h>
 #include <grp.h>
@@ -31,6 +32,7 @@
 
 #include "dtest.h"
 #include "vg/direct.h"
+#include "vg/proto_x509.h"
 
 #define OTHER_UID 12345
 #define OTHER_GID 54321
@@ -130,20 +132,20 @@ static void raw_close(raw *r)
 	r->fd = -1;
 }
 
-/* One Ed25519 sign through the slot: the reply's status (VG_ST_*), or -1
- * if none came within 10 s. */
-static int raw_sign(raw *r, const char *key, const char *msg)
+/* One sign with alg over data through the slot: the reply's status
+ * (VG_ST_*), or -1 if none came within 10 s. */
+static int raw_sign_alg(raw *r, const char *key, int alg, const void *data, size_t len)
 {
 	vg_direct_slot *s = r->s;
 	s->req.lease = r->lease;
 	s->req.op = VG_OP_SIGN;
-	s->req.alg = VG_ALG_ED25519;
+	s->req.alg = (uint8_t)alg;
 	s->req.tls_role = 0;
 	s->req.sig_format = 0;
 	memset(s->req.key, 0, sizeof(s->req.key));
 	strcpy(s->req.key, key);
-	s->req.data_len = (uint32_t)strlen(msg);
-	memcpy(s->req.data, msg, strlen(msg));
+	s->req.data_len = (uint32_t)len;
+	memcpy(s->req.data, data, len);
 	uint32_t seq = ++r->seq;
 	__atomic_store_n(&s->req_seq, seq, __ATOMIC_SEQ_CST);
 	syscall(SYS_futex, &s->req_seq, FUTEX_WAKE, 1, NULL, NULL, 0);
@@ -159,6 +161,12 @@ static int raw_sign(raw *r, const char *key, const char *msg)
 		__atomic_store_n(&s->client_waits, 0, __ATOMIC_SEQ_CST);
 	}
 	return s->rep.lease == r->lease ? s->rep.status : -1;
+}
+
+/* One Ed25519 sign through the slot (raw_sign_alg). */
+static int raw_sign(raw *r, const char *key, const char *msg)
+{
+	return raw_sign_alg(r, key, VG_ALG_ED25519, msg, strlen(msg));
 }
 
 static void become_other(void)
@@ -238,6 +246,54 @@ static void test_library_uses_slot(void **state)
 	for (int i = 0; i < 100 && held != 0; i++, usleep(20000))
 		held = dt_stat(D.sock, "direct.slots_held");
 	assert_int_equal(held, 0);
+}
+
+/* ALG csr never goes through a slot: who may ask (csr_uids) is the
+ * front's check, which a slot skips. A raw client's csr request there,
+ * even a well-formed one for the key, by root (in the default csr_uids),
+ * is refused NOT_ALLOWED with no signature; libvgclient, holding a
+ * slot, sends its csr by the socket, where it is signed. */
+static void test_csr_not_through_slot(void **state)
+{
+	(void)state;
+	vg_client *c = client();
+	vgc_key_info k;
+	uint8_t cri[128], spki[VG_SPKI_MAX], sig[512], msg[8] = "csr test";
+	size_t n;
+	assert_int_equal(vg_client_public_key(c, "ed-tls", &k), 0);
+	size_t sl = vg_spki_encode(k.type, k.pub, k.pub_len, NULL, 0, spki, sizeof(spki));
+	assert_int_equal(sl, 44);
+	/* SEQUENCE { 0, empty Name, the key, empty attributes } */
+	size_t len = 0;
+	cri[len++] = 0x30;
+	cri[len++] = (uint8_t)(3 + 2 + sl + 2);
+	memcpy(cri + len, "\x02\x01\x00\x30\x00", 5);
+	len += 5;
+	memcpy(cri + len, spki, sl);
+	len += sl;
+	cri[len++] = 0xa0;
+	cri[len++] = 0x00;
+
+	raw r;
+	assert_int_equal(raw_open(&r), 0);
+	assert_int_equal(raw_sign_alg(&r, "ed-tls", VG_ALG_CSR, cri, len), VG_ST_NOT_ALLOWED);
+	assert_int_equal(r.s->rep.result_len, 0);
+	assert_non_null(strstr(r.s->rep.reason, "direct slot"));
+	/* the slot still serves what it may */
+	assert_int_equal(raw_sign(&r, "ed", "after csr"), VG_ST_OK);
+	raw_close(&r);
+
+	/* libvgclient: a slot taken by a sign, then the csr by the socket */
+	assert_int_equal(
+		vg_client_sign(c, "ed", VGC_ALG_ED25519, msg, sizeof(msg), sig, sizeof(sig), &n),
+		0);
+	assert_int_equal(dt_stat(D.sock, "direct.slots_held"), 1);
+	assert_int_equal(vg_client_sign(c, "ed-tls", VGC_ALG_CSR, cri, len, sig, sizeof(sig), &n),
+			 0);
+	void *ed = vt_load(&D, "ed-tls");
+	assert_int_equal(vt_verify(ed, VGC_ALG_CSR, cri, len, sig, n), 1);
+	vt_free(ed);
+	vg_client_free(c);
 }
 
 /* Uses through a slot reach the front's use table (vgctl stats' "use"
@@ -508,6 +564,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_library_uses_slot),
 		cmocka_unit_test(test_env_off),
+		cmocka_unit_test(test_csr_not_through_slot),
 		cmocka_unit_test(test_use_table),
 		cmocka_unit_test(test_bound_for_good),
 		cmocka_unit_test(test_scribbler),

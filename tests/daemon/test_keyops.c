@@ -25,6 +25,8 @@
 #include "vg/error.h"
 #include "vg/proto.h"
 #include "vg/proto_reason.h"
+#include "vg/proto_tls13.h"
+#include "vg/proto_x509.h"
 #include "vg/rsa.h"
 #include "vg/rsa_mb.h"
 #include "vg/sha2.h"
@@ -203,6 +205,30 @@ static void test_policy_ecdsa(void **state)
 		      "key policy does not allow tls13 signing; it allows only sign");
 }
 
+/* ALG csr: any key that signs, for a policy with sign or tls13 (the
+ * config's `sign` sets the tls13 bit too); X25519 cannot sign. */
+static void test_policy_csr(void **state)
+{
+	static const int signers[] = {VG_KEY_ED25519, VG_KEY_RSA, VG_KEY_ECDSA_P256,
+				      VG_KEY_ECDSA_P384};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof signers / sizeof signers[0]; i++) {
+		expect_policy(signers[i], VG_ALLOW_SIGN_TLS13, VG_OP_SIGN, VG_ALG_CSR, VG_ST_OK,
+			      NULL);
+		expect_policy(signers[i], VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13, VG_OP_SIGN,
+			      VG_ALG_CSR, VG_ST_OK, NULL);
+	}
+	expect_policy(VG_KEY_RSA, VG_ALLOW_RSA_PRIVATE, VG_OP_SIGN, VG_ALG_CSR, VG_ST_NOT_ALLOWED,
+		      "key policy does not allow csr (needs sign or tls13); it allows only "
+		      "rsa-private");
+	expect_policy(VG_KEY_X25519, ALL, VG_OP_SIGN, VG_ALG_CSR, VG_ST_BAD_INPUT,
+		      "key cannot sign (X25519)");
+	/* csr does not open the other algorithms to a tls13-only key */
+	expect_policy(VG_KEY_RSA, VG_ALLOW_SIGN_TLS13, VG_OP_SIGN, VG_ALG_RSA_PKCS1_SHA256,
+		      VG_ST_NOT_ALLOWED, "key policy does not allow sign; it allows only tls13");
+}
+
 static void test_policy_not_key_ops(void **state)
 {
 	static const int local[] = { 0, VG_OP_HELLO, VG_OP_PING, VG_OP_LIST_KEYS,
@@ -300,6 +326,134 @@ static void test_run_ed25519(void **state)
 				       0, hash, 20, out, &n, &why),
 			 VG_ST_BAD_INPUT);
 	unload(&k);
+}
+
+/* A CertificationRequestInfo around spki, written out (RFC 2986 4.1):
+ * SEQUENCE { INTEGER 0, Name CN=t, spki, [0] {} }, every length below
+ * 256 but the outer one, which takes two bytes for RSA. */
+static size_t csr_info(uint8_t *dst, const uint8_t *spki, size_t spki_len)
+{
+	static const uint8_t head[] = {0x02, 0x01, 0x00, 0x30, 0x0c, 0x31, 0x0a, 0x30, 0x08,
+				       0x06, 0x03, 0x55, 0x04, 0x03, 0x0c, 0x01, 't'};
+	size_t body = sizeof head + spki_len + 2, o = 0;
+
+	dst[o++] = 0x30;
+	if (body < 0x80) {
+		dst[o++] = (uint8_t)body;
+	} else if (body < 0x100) {
+		dst[o++] = 0x81;
+		dst[o++] = (uint8_t)body;
+	} else {
+		dst[o++] = 0x82;
+		dst[o++] = (uint8_t)(body >> 8);
+		dst[o++] = (uint8_t)body;
+	}
+	memcpy(dst + o, head, sizeof head);
+	o += sizeof head;
+	memcpy(dst + o, spki, spki_len);
+	o += spki_len;
+	dst[o++] = 0xa0;
+	dst[o++] = 0x00;
+	return o;
+}
+
+/* The signature a csr request got, checked with the kernels' verifiers
+ * as X.509 names it for the key: Ed25519 over the bytes; ECDSA with the
+ * curve's hash, DER; RSA PKCS#1 v1.5 with SHA-256. */
+static int csr_sig_ok(const key *k, const uint8_t *m, size_t len, const uint8_t *sig, size_t n)
+{
+	uint8_t dg[64], raw[VG_ECDSA_MAX_SIG_LEN];
+
+	switch (k->info.type) {
+	case VG_KEY_ED25519:
+		return n == 64 && vg_ed25519_verify(sig, m, len, k->info.pub) == 0;
+	case VG_KEY_ECDSA_P256:
+		vg_sha256(dg, m, len);
+		return vg_ecdsa_sig_from_der(VG_ECDSA_P256, sig, n, raw, 64) == VG_OK &&
+		       vg_ecdsa_verify(VG_ECDSA_P256, k->info.pub, k->info.pub_len, dg, 32, raw,
+				       64) == VG_OK;
+	case VG_KEY_ECDSA_P384:
+		vg_sha384(dg, m, len);
+		return vg_ecdsa_sig_from_der(VG_ECDSA_P384, sig, n, raw, 96) == VG_OK &&
+		       vg_ecdsa_verify(VG_ECDSA_P384, k->info.pub, k->info.pub_len, dg, 48, raw,
+				       96) == VG_OK;
+	case VG_KEY_RSA:
+		vg_sha256(dg, m, len);
+		return vg_rsa_verify_pkcs1(vg_rsa_key_public(k->secret), VG_HASH_SHA256, dg, 32,
+					   sig, n) == VG_OK;
+	}
+	return 0;
+}
+
+/* csr on a tls13-only key of every type that signs: a request for the
+ * key itself is signed (verified here), through vgd_keyop_run and the
+ * batches' prepare halves alike; TLS 1.3 content, another key's request,
+ * and a request with a byte more are refused before any kernel runs. */
+static void test_run_csr(void **state)
+{
+	static const char *files[] = {"ed25519.pem", "ecdsa-p256.pem", "ecdsa-p384.pem",
+				      "rsa2048.pem"};
+	static uint8_t cri[2048], other_cri[2048], spki[VG_SPKI_MAX];
+	key other = load("ed25519-b.pem");
+	size_t sl = vg_spki_encode(other.info.type, other.info.pub, other.info.pub_len, NULL, 0,
+				   spki, sizeof spki);
+	size_t other_len = csr_info(other_cri, spki, sl);
+	uint8_t tls[VG_TLS13_CONTENT_MAX], hash[32];
+
+	(void)state;
+	assert_int_not_equal(sl, 0);
+	memset(hash, 7, sizeof hash);
+	size_t tls_len = vg_tls13_content(tls, VG_TLS_SERVER, hash, sizeof hash);
+	for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+		key k = load(files[f]);
+		vgd_reason why;
+		size_t n = 0;
+
+		k.info.allow = VG_ALLOW_SIGN_TLS13;
+		sl = vg_spki_encode(k.info.type, k.info.pub, k.info.pub_len, k.info.rsa_e,
+				    k.info.rsa_e_len, spki, sizeof spki);
+		assert_int_not_equal(sl, 0);
+		size_t len = csr_info(cri, spki, sl);
+		assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_CSR, 0, 0, cri,
+					       len, out, &n, &why),
+				 VG_ST_OK);
+		assert_true(csr_sig_ok(&k, cri, len, out, n));
+		/* refused: TLS 1.3 content, another key's request, a byte more */
+		const struct {
+			const uint8_t *d;
+			size_t n;
+		} bad[] = {{tls, tls_len}, {other_cri, other_len}, {cri, len + 1}};
+		cri[len] = 0;
+		for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+			n = 1;
+			assert_int_equal(vgd_keyop_run(&k.info, k.secret, VG_OP_SIGN, VG_ALG_CSR, 0,
+						       0, bad[b].d, bad[b].n, out, &n, &why),
+					 VG_ST_BAD_INPUT);
+			assert_string_equal(
+				why.text, "csr: DATA is not a certification request for this key");
+			assert_int_equal(n, 0);
+		}
+		/* the batches' first halves run the same check */
+		vgd_ed25519_op eo;
+		vgd_ecdsa_op co;
+		static vgd_rsa_op ro;
+		for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+			int st = k.info.type == VG_KEY_ED25519
+					 ? vgd_keyop_ed25519_prepare(&k.info, k.secret, VG_OP_SIGN,
+								     VG_ALG_CSR, 0, 0, bad[b].d,
+								     bad[b].n, &eo, &why)
+				 : k.info.type == VG_KEY_RSA
+					 ? vgd_keyop_rsa_prepare(&k.info, k.secret, VG_OP_SIGN,
+								 VG_ALG_CSR, 0, 0, bad[b].d,
+								 bad[b].n, &ro, &why)
+					 : vgd_keyop_ecdsa_prepare(&k.info, k.secret, VG_OP_SIGN,
+								   VG_ALG_CSR, 0, 0, bad[b].d,
+								   bad[b].n, &co, &why);
+			assert_int_equal(st, VG_ST_BAD_INPUT);
+		}
+		unload(&k);
+	}
+	unload(&other);
 }
 
 /* The keyholder's batched path (keyholder.c: vgd_keyop_rsa_prepare, then
@@ -803,11 +957,13 @@ int main(void)
 		cmocka_unit_test(test_policy_x25519),
 		cmocka_unit_test(test_policy_rsa),
 		cmocka_unit_test(test_policy_ecdsa),
+		cmocka_unit_test(test_policy_csr),
 		cmocka_unit_test(test_policy_not_key_ops),
 		cmocka_unit_test(test_status_from_kernel),
 		cmocka_unit_test(test_err_from_kernel),
 		cmocka_unit_test(test_reasons_fit_record),
 		cmocka_unit_test(test_run_ed25519),
+		cmocka_unit_test(test_run_csr),
 		cmocka_unit_test(test_run_rsa),
 		cmocka_unit_test(test_rsa_batch_path),
 		cmocka_unit_test(test_khbatch_path),

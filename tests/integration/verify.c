@@ -112,6 +112,21 @@ static int verify_ecdsa(EVP_PKEY *k, const char *curve, const EVP_MD *md, const 
 	return ok;
 }
 
+/* A message signed with an Ed25519 key, or with an ECDSA key and its
+ * curve's own hash (SHA-256 for P-256, SHA-384 for P-384), as TLS 1.3 and
+ * X.509 sign with them: 1 or 0, or -1 for a key of another type. */
+static int verify_curve_own(EVP_PKEY *k, const uint8_t *m, size_t len, const uint8_t *sig,
+			    size_t sl)
+{
+	if (EVP_PKEY_get_base_id(k) == EVP_PKEY_ED25519)
+		return sl == 64 && verify_message(k, NULL, 0, m, len, sig, sl);
+	if (strcmp(ec_group(k), "prime256v1") == 0)
+		return verify_message(k, EVP_sha256(), 0, m, len, sig, sl);
+	if (strcmp(ec_group(k), "secp384r1") == 0)
+		return verify_message(k, EVP_sha384(), 0, m, len, sig, sl);
+	return -1;
+}
+
 int vt_verify(void *pkey, int alg, const uint8_t *data, size_t len, const uint8_t *sig,
 	      size_t sig_len)
 {
@@ -134,6 +149,17 @@ int vt_verify(void *pkey, int alg, const uint8_t *data, size_t len, const uint8_
 		return verify_ecdsa(k, "secp384r1", EVP_sha512(), data, len, sig, sig_len);
 	case VGC_ALG_ED25519:
 		return sig_len == 64 && verify_message(k, NULL, 0, data, len, sig, sig_len);
+	case VGC_ALG_CSR: {
+		/* data is the CertificationRequestInfo, signed as X.509 signs
+		 * with the key: Ed25519 (RFC 8410), ecdsa-with-SHA256/SHA384 by
+		 * the curve (RFC 5758), sha256WithRSAEncryption (RFC 4055). */
+		int r = verify_curve_own(k, data, len, sig, sig_len);
+		if (r >= 0)
+			return r;
+		return EVP_PKEY_get_base_id(k) == EVP_PKEY_RSA &&
+		       sig_len == (size_t)EVP_PKEY_get_size(k) &&
+		       verify_message(k, EVP_sha256(), 0, data, len, sig, sig_len);
+	}
 	case VGC_ALG_RSA_PKCS1_SHA256:
 	case VGC_ALG_RSA_PKCS1_SHA384:
 	case VGC_ALG_RSA_PKCS1_SHA512:
@@ -183,14 +209,11 @@ int vt_verify_tls13(void *pkey, int role, const uint8_t *hash, size_t hash_len,
 	memcpy(content + 98, hash, hash_len);
 	size_t n = 98 + hash_len;
 	EVP_PKEY *k = pkey;
-	if (EVP_PKEY_get_base_id(k) == EVP_PKEY_ED25519)
-		return sig_len == 64 && verify_message(k, NULL, 0, content, n, sig, sig_len);
-	/* ecdsa_secp256r1_sha256, ecdsa_secp384r1_sha384: the curve's hash,
-	 * whatever the transcript hash's length */
-	if (strcmp(ec_group(k), "prime256v1") == 0)
-		return verify_message(k, EVP_sha256(), 0, content, n, sig, sig_len);
-	if (strcmp(ec_group(k), "secp384r1") == 0)
-		return verify_message(k, EVP_sha384(), 0, content, n, sig, sig_len);
+	/* ed25519; ecdsa_secp256r1_sha256, ecdsa_secp384r1_sha384: the
+	 * curve's hash, whatever the transcript hash's length */
+	int r = verify_curve_own(k, content, n, sig, sig_len);
+	if (r >= 0)
+		return r;
 	return verify_message(k, md_for_len(hash_len), (int)hash_len, content, n, sig, sig_len);
 }
 

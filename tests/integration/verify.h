@@ -16,8 +16,9 @@ void *vt_load(const vgt_daemon *d, const char *name);
 /* The same by file name (e.g. "ed25519.pem"); NULL if unreadable. */
 void *vt_load_file(const vgt_daemon *d, const char *file);
 void vt_free(void *pkey);
-/* sign: alg is a vgc_alg other than tls13; data is the message (ed25519)
- * or the digest. ECDSA signatures are DER here. */
+/* sign: alg is a vgc_alg other than tls13; data is the message (ed25519),
+ * the digest, or for csr the CertificationRequestInfo. ECDSA signatures
+ * are DER here. */
 int vt_verify(void *pkey, int alg, const uint8_t *data, size_t len, const uint8_t *sig,
 	      size_t sig_len);
 /* An ECDSA signature as raw r || s (each the curve's size), re-encoded

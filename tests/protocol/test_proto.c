@@ -1048,7 +1048,7 @@ static void test_req_sign_values(void **state)
 	(void)state;
 	/* RSA and ECDSA algorithms: exactly the hash length, nothing else. */
 	for (int a = VG_ALG_RSA_PKCS1_SHA256; a <= VG_ALG_MAX; a++) {
-		if (a == VG_ALG_TLS13)
+		if (a == VG_ALG_TLS13 || a == VG_ALG_CSR)
 			continue;
 		size_t want = vg_alg_digest_len(a);
 		assert_true(want == 32 || want == 48 || want == 64);
@@ -1068,6 +1068,16 @@ static void test_req_sign_values(void **state)
 		expect_req(buf, n, (l == 32 || l == 48 || l == 64) ? VG_ST_OK : VG_ST_BAD_INPUT,
 			   NULL);
 	}
+	/* csr: a CertificationRequestInfo of 53..8192 bytes (its content is
+	 * the keyholder's to check); no TLS_ROLE. */
+	static const size_t csr_lens[] = {0, 32, 52, 53, 1000, 8192, 8193, 20000};
+	for (size_t i = 0; i < sizeof csr_lens / sizeof csr_lens[0]; i++) {
+		size_t l = csr_lens[i];
+		expect_req(buf, sign_frame(VG_ALG_CSR, 0, big, l),
+			   l >= 53 && l <= 8192 ? VG_ST_OK : VG_ST_BAD_INPUT, NULL);
+	}
+	expect_req(buf, sign_frame(VG_ALG_CSR, VG_TLS_SERVER, big, 100), VG_ST_MALFORMED,
+		   "item not allowed");
 	/* ed25519: 0..VG_PROTO_MAX_DATA. */
 	expect_req(buf, sign_frame(VG_ALG_ED25519, 0, big, VG_PROTO_MAX_DATA), VG_ST_OK, NULL);
 	expect_req(buf, sign_frame(VG_ALG_ED25519, 0, big, VG_PROTO_MAX_DATA + 1), VG_ST_BAD_INPUT,

@@ -207,6 +207,19 @@ static void test_alg_rows(void **state)
 				assert_int_equal(vg_alg_data_len_ok(a->alg, n), n == dl);
 			break;
 		}
+		case VG_DATA_CSR_INFO:
+			/* the mode: the key's csr row signs; tls13's bit, which
+			 * the config's `sign` sets too, permits it */
+			assert_int_equal(a->key_type, 0);
+			assert_int_equal(a->tls13, 0);
+			assert_int_equal(a->allow, VG_ALLOW_SIGN_TLS13);
+			assert_int_equal(vg_alg_digest_len(a->alg), 0);
+			assert_false(vg_alg_data_len_ok(a->alg, 0));
+			assert_false(vg_alg_data_len_ok(a->alg, 52));
+			assert_true(vg_alg_data_len_ok(a->alg, 53));
+			assert_true(vg_alg_data_len_ok(a->alg, 8192));
+			assert_false(vg_alg_data_len_ok(a->alg, 8193));
+			break;
 		case VG_DATA_TLS13_HASH:
 			/* the mode: the key's own row signs */
 			assert_int_equal(a->key_type, 0);
@@ -274,6 +287,8 @@ static void test_alg_spec(void **state)
 		  VG_DIGEST_SHA256, 0 },
 		{ VG_ALG_ECDSA_P384_SHA512, "ecdsa-p384-sha512", VG_KEY_ECDSA_P384, VG_PAD_NONE,
 		  VG_DIGEST_SHA512, 0 },
+		/* a mode, like tls13: the key's own type signs (PROTOCOL.md 6.5.2) */
+		{ VG_ALG_CSR, "csr", 0, VG_PAD_NONE, VG_DIGEST_NONE, 0 },
 	};
 
 	(void)state;
@@ -318,6 +333,41 @@ static void test_alg_tls13(void **state)
 	assert_null(vg_alg_tls13(VG_KEY_RSA, 20));
 	assert_null(vg_alg_tls13(VG_KEY_ED25519, 0));
 	assert_null(vg_alg_tls13(VG_KEY_ED25519, 65));
+}
+
+/* Which row signs a certificate request (ALG csr, PROTOCOL.md 6.5.2):
+ * the X.509 signature algorithms for each key (RFC 8410 Ed25519, RFC 5758
+ * ecdsa-with-SHA256/384, RFC 4055 sha256WithRSAEncryption). X25519 cannot
+ * sign, and the csr row itself (key type 0) is never a provider's pick. */
+static void test_alg_csr(void **state)
+{
+	(void)state;
+	assert_int_equal(vg_alg_csr(VG_KEY_ED25519)->alg, VG_ALG_ED25519);
+	assert_int_equal(vg_alg_csr(VG_KEY_ECDSA_P256)->alg, VG_ALG_ECDSA_P256_SHA256);
+	assert_int_equal(vg_alg_csr(VG_KEY_ECDSA_P384)->alg, VG_ALG_ECDSA_P384_SHA384);
+	assert_int_equal(vg_alg_csr(VG_KEY_RSA)->alg, VG_ALG_RSA_PKCS1_SHA256);
+	assert_null(vg_alg_csr(VG_KEY_X25519));
+	assert_null(vg_alg_csr(0));
+	assert_null(vg_alg_csr(VG_KEY_MAX + 1));
+	for (int kt = 1; kt <= VG_KEY_MAX; kt++) {
+		const vg_alg_info *a = vg_alg_csr(kt);
+		if (a != NULL)
+			assert_int_equal(a->key_type, kt);
+		for (int pad = VG_PAD_NONE; pad <= VG_PAD_PSS; pad++)
+			for (int d = 0; d <= VG_DIGEST_MAX; d++) {
+				const vg_alg_info *f = vg_alg_find(kt, pad, d);
+				assert_true(f == NULL || f->alg != VG_ALG_CSR);
+			}
+		/* the csr row adds no policy bit to a key type */
+		assert_int_equal(vg_key_type_allow(kt) &
+					 ~(uint32_t)(VG_ALLOW_SIGN | VG_ALLOW_SIGN_TLS13 |
+						     VG_ALLOW_X25519 | VG_ALLOW_RSA_PRIVATE),
+				 0);
+	}
+	assert_int_equal(vg_key_type_allow(VG_KEY_X25519), VG_ALLOW_X25519);
+	/* TLS_ROLE and SIG_FORMAT do not go with it */
+	assert_false(vg_alg_format_ok(VG_ALG_CSR, VG_SIGFMT_DER));
+	assert_false(vg_alg_format_ok(VG_ALG_CSR, VG_SIGFMT_RAW));
 }
 
 /* ---- key types, digests, bits ---- */
@@ -819,6 +869,7 @@ int main(void)
 		cmocka_unit_test(test_alg_rows),
 		cmocka_unit_test(test_alg_spec),
 		cmocka_unit_test(test_alg_tls13),
+		cmocka_unit_test(test_alg_csr),
 		cmocka_unit_test(test_key_types),
 		cmocka_unit_test(test_digests),
 		cmocka_unit_test(test_bit_names),

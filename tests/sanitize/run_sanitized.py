@@ -29,7 +29,7 @@ import sys
 # found the front's tick reading the clock before its settle step stamped
 # connections (an age that wrapped closed a busy connection as idle):
 # ASan's slower settle made it visible.
-TESTS = ["e2e", "vgctl", "client-sync", "client-async",
+TESTS = ["e2e", "vgctl", "vgctl-csr", "client-sync", "client-async",
          "daemon-pipeline", "daemon-conns", "daemon-malformed", "daemon-access",
          "daemon-crash", "daemon-reload", "daemon-stats", "daemon-acct", "daemon-checkconfig",
          "daemon-sched", "daemon-cpus", "daemon-completion", "daemon-spec",

@@ -2,7 +2,8 @@
  * (provider/vgd.so): real handshakes with `openssl s_server` (argument
  * "s_server"), nginx as Debian runs it (argument "nginx": root master,
  * www-data workers, configured from doc/nginx.md, certbot's renewal
- * through the shipped deploy hook) or HAProxy (argument "haproxy":
+ * through the shipped deploy hook; argument "nginx-csr": also a server
+ * whose certificate a test CA issued from a `vgctl csr` request) or HAProxy (argument "haproxy":
  * Debian's haproxy.cfg, user haproxy in its chroot, plus doc/haproxy.md's
  * block and socket bind mount, asynchronous signing included) against a
  * real vgd, with Ed25519, RSA and ECDSA P-256/P-384 keys, checked with
@@ -784,7 +785,51 @@ static int certbot_first(void)
  * directory stands in for /run/vgd: 0750, group www-data in place of
  * vgd-clients (a test does not add groups to the machine), the socket
  * 0666 inside it, held by the test as vgd.socket holds it. */
-static int nginx_setup_inner(void)
+/* ---- a certificate from a CA, for a CSR vgd signed ---- */
+
+#define CSR_HOST "csr.vgd.test"
+
+/* A test CA made with openssl issues the certificate of the tls13-only
+ * P-256 key ec256-tls from the request `vgctl csr` had vgd sign (the
+ * subjectAltName copied from the request), into csr.crt; ca.crt is the
+ * CA's certificate, for the client. */
+static int csr_issue(void)
+{
+	char cmd[2400], out[400];
+	const char *vgctl = getenv("VG_VGCTL");
+	if (!vgctl)
+		return -1;
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s'; O='%s'\n"
+		 "cat > ca.cnf <<'EOF'\n"
+		 "[req]\ndistinguished_name = dn\nx509_extensions = ca\nprompt = no\n"
+		 "[dn]\nCN = vgd test CA\n"
+		 "[ca]\nbasicConstraints = critical,CA:TRUE\nkeyUsage = critical,keyCertSign\n"
+		 "subjectKeyIdentifier = hash\n"
+		 "[leaf]\nbasicConstraints = CA:FALSE\nkeyUsage = critical,digitalSignature\n"
+		 "extendedKeyUsage = serverAuth\nauthorityKeyIdentifier = keyid\n"
+		 "EOF\n"
+		 "$O req -x509 -new -config ca.cnf -newkey ec -pkeyopt ec_paramgen_curve:P-256 "
+		 "-nodes -keyout ca.key -days 2 -out ca.crt\n"
+		 "'%s' --socket '%s' csr ec256-tls --subject 'CN=" CSR_HOST ",O=vgd tests' "
+		 "--san DNS:" CSR_HOST " --out csr.pem\n"
+		 "$O req -in csr.pem -verify -noout\n"
+		 "$O x509 -req -in csr.pem -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 "
+		 "-copy_extensions copy -extfile ca.cnf -extensions leaf -out csr.crt\n"
+		 "$O x509 -in csr.crt -noout -ext subjectAltName | grep -q 'DNS:" CSR_HOST "'\n",
+		 W.d.dir, W.openssl, vgctl, W.d.sock);
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	char *env[] = {"OPENSSL_CONF", NULL};
+	int rc = run(argv, env, NULL, next_out(out, sizeof(out)), 30000);
+	if (rc != 0)
+		dump(out);
+	return rc == 0 ? 0 : -1;
+}
+
+/* nginx_setup_inner's servers: 0 RSA, 1 Ed25519 (TLS 1.3 only), 2 ECDSA
+ * P-256, 3 certbot's lineage, and with csr 4: the tls13-only P-256 key
+ * with the certificate the test CA issued from its CSR (csr_issue). */
+static int nginx_setup_inner(int csr)
 {
 	char *uids = doc_line("VG_DOC_NGINX", "uids = ");
 	char *base = uids ? keys_with(uids) : NULL, *keys = NULL;
@@ -801,8 +846,9 @@ static int nginx_setup_inner(void)
 		goto out;
 	if (chown(W.d.dir, 0, pw->pw_gid) < 0 || chmod(W.d.dir, 0750) < 0)
 		goto out;
-	char f[400], g[400], sockuri[512], ref[4][400], cert[4][400];
+	char f[400], g[400], sockuri[512], ref[5][400], cert[5][400];
 	static const int srv[3] = {SRV_RSA, SRV_ED_TLS, SRV_EC256};
+	int nsrv = csr ? 5 : 4;
 	snprintf(sockuri, sizeof(sockuri), "vgd:ed-tls?socket=%s", W.d.sock);
 	if (write_keyref("vgd:rsa", path(ref[0], sizeof(ref[0]), "rsa.vgdref")) < 0 ||
 	    write_keyref(sockuri, path(ref[1], sizeof(ref[1]), "ed.vgdref")) < 0 ||
@@ -811,6 +857,10 @@ static int nginx_setup_inner(void)
 	    write_openssl_cnf() < 0)
 		goto out;
 	cb_path(cert[3], sizeof(cert[3]), "live/" CB_NAME "/fullchain.pem");
+	if (csr && (write_keyref("vgd:ec256-tls", path(ref[4], sizeof(ref[4]), "csr.vgdref")) < 0 ||
+		    csr_issue() < 0))
+		goto out;
+	path(cert[4], sizeof(cert[4]), "csr.crt");
 	FILE *o = fopen(path(f, sizeof(f), "index.html"), "w");
 	if (!o)
 		goto out;
@@ -829,7 +879,7 @@ static int nginx_setup_inner(void)
 		" uwsgi_temp_path %s/nginx-uwsgi;\n scgi_temp_path %s/nginx-scgi;\n",
 		W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir, W.d.dir);
 	int ok = 1;
-	for (int i = 0; i < 4 && ok; i++) {
+	for (int i = 0; i < nsrv && ok; i++) {
 		char listen[64], c[420], k[420], root[300];
 		W.port[i] = vgt_free_port();
 		snprintf(listen, sizeof(listen), "listen 127.0.0.1:%d ssl;", W.port[i]);
@@ -854,9 +904,10 @@ static int nginx_setup_inner(void)
 	char *argv[] = {(char *)W.nginx, "-p", W.d.dir, "-c", f, "-g", "daemon off;", NULL};
 	char *env[] = {W.env_conf, "VGD_SOCKET", NULL};
 	W.pid[0] = vgt_spawn(argv, env, NULL, next_out(g, sizeof(g)));
-	if (W.pid[0] <= 0 || vgt_wait_port(W.port[0], 15000) < 0 ||
-	    vgt_wait_port(W.port[1], 15000) < 0 || vgt_wait_port(W.port[2], 15000) < 0 ||
-	    vgt_wait_port(W.port[3], 15000) < 0) {
+	int up = W.pid[0] > 0;
+	for (int i = 0; i < nsrv && up; i++)
+		up = vgt_wait_port(W.port[i], 15000) == 0;
+	if (!up) {
 		dump(g);
 		dump(path(f, sizeof(f), "nginx-error.log"));
 		vgt_dump_log(&W.d);
@@ -872,9 +923,17 @@ out:
 
 static int nginx_setup(void **state)
 {
-	if (nginx_setup_inner() == 0)
+	if (nginx_setup_inner(0) == 0)
 		return 0;
 	common_teardown(state); /* cmocka skips the teardown then */
+	return -1;
+}
+
+static int nginx_csr_setup(void **state)
+{
+	if (nginx_setup_inner(1) == 0)
+		return 0;
+	common_teardown(state);
 	return -1;
 }
 
@@ -1057,6 +1116,35 @@ static void test_nginx_certbot_renewal(void **state)
 	assert_int_equal(fetch_host(CB_NAME, cert2, W.port[3], "1.2", want, &ok), 0);
 	assert_true(ok);
 	assert_true(vgt_alive(W.pid[0]));
+}
+
+/* The certificate a CA issued from vgctl csr's request serves TLS 1.3
+ * with the key in vgd, a key allowed only tls13: curl trusts only the
+ * test CA and checks the host name the request asked for, and vgd signs
+ * the handshake (one more signature). The certificate's key is vgd's. */
+static void test_nginx_csr(void **state)
+{
+	char ca[400], cmd[1200], out[400];
+	int ok;
+	uint64_t before = stat_value("sign.count");
+	assert_int_equal(fetch_host(CSR_HOST, path(ca, sizeof(ca), "ca.crt"), W.port[4], "1.3",
+				    "hello from nginx with a vgd key", &ok),
+			 0);
+	assert_true(ok);
+	assert_int_equal(stat_value("sign.count"), before + 1);
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s'; O='%s'\n"
+		 "$O x509 -in csr.crt -noout -pubkey > csr-crt.pub\n"
+		 "$O pkey -in ecdsa-p256.pem -pubout > csr-want.pub\n"
+		 "cmp csr-crt.pub csr-want.pub\n"
+		 "$O verify -CAfile ca.crt csr.crt\n",
+		 W.d.dir, W.openssl);
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	char *env[] = {"OPENSSL_CONF", NULL};
+	int rc = run(argv, env, NULL, next_out(out, sizeof(out)), 20000);
+	if (rc != 0)
+		dump(out);
+	assert_int_equal(rc, 0);
 }
 
 static void test_nginx_vgd_down(void **state)
@@ -1511,6 +1599,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_nginx_certbot_renewal),
 		cmocka_unit_test(test_nginx_vgd_down),
 	};
+	const struct CMUnitTest nginx_csr_tests[] = {
+		cmocka_unit_test(test_nginx_csr),
+	};
 	const struct CMUnitTest haproxy_tests[] = {
 		cmocka_unit_test(test_haproxy_keys),
 		cmocka_unit_test(test_haproxy_async_concurrent),
@@ -1524,9 +1615,12 @@ int main(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "nginx") == 0)
 		return left_behind(cmocka_run_group_tests_name("nginx", nginx_tests, nginx_setup,
 							       common_teardown));
+	if (argc == 2 && strcmp(argv[1], "nginx-csr") == 0)
+		return left_behind(cmocka_run_group_tests_name("nginx-csr", nginx_csr_tests,
+							       nginx_csr_setup, common_teardown));
 	if (argc == 2 && strcmp(argv[1], "haproxy") == 0)
 		return left_behind(cmocka_run_group_tests_name("haproxy", haproxy_tests,
 							       haproxy_setup, common_teardown));
-	fprintf(stderr, "usage: test_tls s_server|nginx|haproxy\n");
+	fprintf(stderr, "usage: test_tls s_server|nginx|nginx-csr|haproxy\n");
 	return 2;
 }

@@ -132,7 +132,8 @@ enum vg_sign_alg {
 	VG_ALG_ECDSA_P256_SHA512 = 12,
 	VG_ALG_ECDSA_P384_SHA256 = 13,
 	VG_ALG_ECDSA_P384_SHA512 = 14,
-	VG_ALG_MAX = 14,
+	VG_ALG_CSR = 15, /* a PKCS#10 request for the key itself (PROTOCOL.md 6.5.2) */
+	VG_ALG_MAX = 15,
 };
 
 enum vg_tls_role { VG_TLS_SERVER = 1, VG_TLS_CLIENT = 2 };

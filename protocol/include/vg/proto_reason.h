@@ -57,8 +57,15 @@
 	X(VG_R_TLS13_DENIED, VG_ST_NOT_ALLOWED, "key policy does not allow tls13 signing") \
 	X(VG_R_X25519_DENIED, VG_ST_NOT_ALLOWED, "key policy does not allow x25519")       \
 	X(VG_R_RSA_PRIVATE_DENIED, VG_ST_NOT_ALLOWED, "key policy does not allow rsa-private") \
+	X(VG_R_CSR_DENIED, VG_ST_NOT_ALLOWED, "key policy does not allow csr (needs sign or tls13)") \
 	X(VG_R_POLICY_ALLOWS, VG_ST_NOT_ALLOWED, "; it allows only ")                      \
 	X(VG_R_MODULUS_LEN, VG_ST_BAD_INPUT, "input length must equal the modulus length") \
+	/* ALG csr: who may ask (front: csr_uids; a direct slot, which skips \
+	 * the front, never carries it) and what DATA must be (keyholder) */    \
+	X(VG_R_CSR_UID_DENIED, VG_ST_NOT_ALLOWED, "csr: the caller's uid is not in csr_uids") \
+	X(VG_R_CSR_DIRECT, VG_ST_NOT_ALLOWED, "csr: not through a direct slot; use the socket") \
+	X(VG_R_CSR_INFO, VG_ST_BAD_INPUT,                                                  \
+	  "csr: DATA is not a certification request for this key")                        \
 	/* results of the operation (keyholder) */                                        \
 	X(VG_R_LOW_ORDER, VG_ST_BAD_INPUT,                                                 \
 	  "peer value is a low-order point (all-zero shared secret)")                     \

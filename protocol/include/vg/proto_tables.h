@@ -64,6 +64,11 @@ enum vg_data {
 	VG_DATA_TLS13_HASH = 3, /* a TLS 1.3 transcript hash (32, 48 or 64 bytes):
 				 * the daemon builds the CertificateVerify content
 				 * and signs it with the key's TLS 1.3 row */
+	VG_DATA_CSR_INFO = 4,   /* a DER CertificationRequestInfo carrying the
+				 * key's own SubjectPublicKeyInfo (VG_CSR_INFO_MIN
+				 * ..MAX bytes, vg/proto_x509.h): the keyholder
+				 * checks it, then signs it with the key's
+				 * vg_alg_csr row */
 };
 
 typedef struct {
@@ -99,6 +104,11 @@ const vg_alg_info *vg_alg_find(int key_type, int pad, int digest);
  * ECDSA curve is bound to its hash); one with several uses the row whose
  * hash has the transcript hash's length (RSA-PSS). */
 const vg_alg_info *vg_alg_tls13(int key_type, size_t hash_len);
+/* The row a key of key_type signs a certificate request with (ALG csr),
+ * or NULL (X25519, which cannot sign): the signature algorithm X.509
+ * names for the key (RFC 8410 Ed25519; ecdsa-with-SHA256 for P-256 and
+ * -SHA384 for P-384, RFC 5758; sha256WithRSAEncryption, RFC 4055). */
+const vg_alg_info *vg_alg_csr(int key_type);
 /* 1 if a sign request with alg may carry this SIG_FORMAT value: 0 (the
  * item absent) always; VG_SIGFMT_DER or VG_SIGFMT_RAW only when alg's row
  * has a format choice. 0 otherwise or for an unknown alg. */
