@@ -306,27 +306,6 @@ static int put_attributes(der_buf *b, const char *san)
 
 /* ---- the request ---- */
 
-/* The AlgorithmIdentifier of the signature a key's csr row makes
- * (vg_alg_csr): RFC 8410 id-Ed25519 (no parameters), RFC 5758
- * ecdsa-with-SHA256/SHA384 (no parameters), RFC 4055
- * sha256WithRSAEncryption (NULL parameters). */
-static const struct {
-	int alg;
-	uint8_t der[15];
-	size_t len;
-} sig_algs[] = {
-	{VG_ALG_ED25519, {0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70}, 7},
-	{VG_ALG_ECDSA_P256_SHA256,
-	 {0x30, 0x0a, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x02},
-	 12},
-	{VG_ALG_ECDSA_P384_SHA384,
-	 {0x30, 0x0a, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x03},
-	 12},
-	{VG_ALG_RSA_PKCS1_SHA256,
-	 {0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0b, 0x05, 0x00},
-	 15},
-};
-
 static void csr_usage(void)
 {
 	fprintf(stderr,
@@ -410,16 +389,14 @@ int vgctl_csr(vg_client *c, int argc, char **argv)
 	r = vg_client_sign(c, key, VGC_ALG_CSR, req, cri_len, sig, sizeof(sig), &sig_len);
 	if (r < 0)
 		return vgctl_fail(c, r);
-	const vg_alg_info *a = vg_alg_csr(k.type);
-	size_t i = 0;
-	while (a != NULL && i < sizeof(sig_algs) / sizeof(sig_algs[0]) && sig_algs[i].alg != a->alg)
-		i++;
-	if (a == NULL || i == sizeof(sig_algs) / sizeof(sig_algs[0])) {
+	size_t id_len;
+	const uint8_t *id = vg_alg_csr_id(k.type, &id_len);
+	if (id == NULL) {
 		fprintf(stderr, "vgctl: no X.509 signature algorithm for a %s key\n",
 			vg_key_type_name(k.type));
 		return EX_DAEMON;
 	}
-	put(&b, sig_algs[i].der, sig_algs[i].len);
+	put(&b, id, id_len);
 	size_t bits = b.len;
 	put_byte(&b, 0); /* no unused bits */
 	put(&b, sig, sig_len);

@@ -28,8 +28,8 @@
  * daemon/khbatch.c only for a new multi-buffer kernel, VGC_KEY_* in
  * vgclient.h (asserted in client/client.c), its SubjectPublicKeyInfo
  * (protocol/src/spki.c fixed_spki[]; RSA's is built) and, if it signs,
- * its csr_rows[] row below and vgctl's AlgorithmIdentifier for it
- * (client/vgctl_csr.c), PROTOCOL.md
+ * its csr_rows[] row below (with that signature's AlgorithmIdentifier),
+ * PROTOCOL.md
  * 4.1 and 6.9, the list in tests/daemon/test_keytype.c and, to be used
  * from OpenSSL, a key manager and signature in provider/. */
 #include <string.h>
@@ -208,14 +208,24 @@ const vg_alg_info *vg_alg_tls13(int key_type, size_t hash_len)
  * ECDSA keeps the curve's own hash (as in TLS 1.3); RSA uses PKCS#1 v1.5
  * with SHA-256, which every CA takes (not every CA takes RSA-PSS). A key
  * type without a row (X25519) cannot sign one. */
+/* Each row also holds that signature's X.509 AlgorithmIdentifier, which
+ * the request carries beside the signature (RFC 2986 4.2): RFC 8410
+ * id-Ed25519 (no parameters), RFC 5758 ecdsa-with-SHA256/SHA384 (no
+ * parameters), RFC 4055 sha256WithRSAEncryption (NULL parameters). */
 /* clang-format off */
 static const struct {
 	uint8_t key_type, alg;
+	uint8_t alg_id[15];
+	uint8_t alg_id_len;
 } csr_rows[] = {
-	{ VG_KEY_ED25519, VG_ALG_ED25519 },
-	{ VG_KEY_RSA, VG_ALG_RSA_PKCS1_SHA256 },
-	{ VG_KEY_ECDSA_P256, VG_ALG_ECDSA_P256_SHA256 },
-	{ VG_KEY_ECDSA_P384, VG_ALG_ECDSA_P384_SHA384 },
+	{ VG_KEY_ED25519, VG_ALG_ED25519,
+	  { 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70 }, 7 },
+	{ VG_KEY_RSA, VG_ALG_RSA_PKCS1_SHA256,
+	  { 0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0b, 0x05, 0x00 }, 15 },
+	{ VG_KEY_ECDSA_P256, VG_ALG_ECDSA_P256_SHA256,
+	  { 0x30, 0x0a, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x02 }, 12 },
+	{ VG_KEY_ECDSA_P384, VG_ALG_ECDSA_P384_SHA384,
+	  { 0x30, 0x0a, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x03 }, 12 },
 };
 /* clang-format on */
 
@@ -224,6 +234,17 @@ const vg_alg_info *vg_alg_csr(int key_type)
 	for (size_t i = 0; i < sizeof csr_rows / sizeof csr_rows[0]; i++)
 		if (key_type != 0 && csr_rows[i].key_type == key_type)
 			return vg_alg_get(csr_rows[i].alg);
+	return NULL;
+}
+
+const uint8_t *vg_alg_csr_id(int key_type, size_t *len)
+{
+	for (size_t i = 0; i < sizeof csr_rows / sizeof csr_rows[0]; i++)
+		if (key_type != 0 && csr_rows[i].key_type == key_type) {
+			*len = csr_rows[i].alg_id_len;
+			return csr_rows[i].alg_id;
+		}
+	*len = 0;
 	return NULL;
 }
 

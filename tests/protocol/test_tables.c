@@ -349,8 +349,32 @@ static void test_alg_csr(void **state)
 	assert_null(vg_alg_csr(VG_KEY_X25519));
 	assert_null(vg_alg_csr(0));
 	assert_null(vg_alg_csr(VG_KEY_MAX + 1));
+	/* Their AlgorithmIdentifiers, written from the RFCs' OIDs: Ed25519
+	 * 1.3.101.112 and the ECDSA ones without parameters, RSA's with NULL. */
+	static const struct {
+		int kt;
+		uint8_t der[15];
+		size_t len;
+	} ids[] = {
+		{VG_KEY_ED25519, {0x30, 5, 6, 3, 43, 101, 112}, 7},
+		{VG_KEY_ECDSA_P256, {0x30, 10, 6, 8, 42, 134, 72, 206, 61, 4, 3, 2}, 12},
+		{VG_KEY_ECDSA_P384, {0x30, 10, 6, 8, 42, 134, 72, 206, 61, 4, 3, 3}, 12},
+		{VG_KEY_RSA, {0x30, 13, 6, 9, 42, 134, 72, 134, 247, 13, 1, 1, 11, 5, 0}, 15},
+	};
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		size_t len = 99;
+		const uint8_t *id = vg_alg_csr_id(ids[i].kt, &len);
+		assert_non_null(id);
+		assert_int_equal(len, ids[i].len);
+		assert_memory_equal(id, ids[i].der, len);
+	}
+	size_t none = 99;
+	assert_null(vg_alg_csr_id(VG_KEY_X25519, &none));
+	assert_int_equal(none, 0);
 	for (int kt = 1; kt <= VG_KEY_MAX; kt++) {
 		const vg_alg_info *a = vg_alg_csr(kt);
+		size_t idl;
+		assert_true((a == NULL) == (vg_alg_csr_id(kt, &idl) == NULL));
 		if (a != NULL)
 			assert_int_equal(a->key_type, kt);
 		for (int pad = VG_PAD_NONE; pad <= VG_PAD_PSS; pad++)

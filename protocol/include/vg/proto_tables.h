@@ -109,6 +109,10 @@ const vg_alg_info *vg_alg_tls13(int key_type, size_t hash_len);
  * names for the key (RFC 8410 Ed25519; ecdsa-with-SHA256 for P-256 and
  * -SHA384 for P-384, RFC 5758; sha256WithRSAEncryption, RFC 4055). */
 const vg_alg_info *vg_alg_csr(int key_type);
+/* The DER X.509 AlgorithmIdentifier of that row's signature, which a
+ * certificate request carries beside it; *len its length. NULL (and *len
+ * 0) for a key type without a csr row. */
+const uint8_t *vg_alg_csr_id(int key_type, size_t *len);
 /* 1 if a sign request with alg may carry this SIG_FORMAT value: 0 (the
  * item absent) always; VG_SIGFMT_DER or VG_SIGFMT_RAW only when alg's row
  * has a format choice. 0 otherwise or for an unknown alg. */
