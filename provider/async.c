@@ -365,7 +365,8 @@ static void slot_cb(int st, const uint8_t *res, size_t len, const char *reason, 
 			 reason ? reason : vg_client_strerror(st));
 		vg_prov_stat_add(VG_PROV_ST_ERRORS, 1);
 	}
-	s->state = SLOT_DONE;
+	/* Atomic: pause_job looks at it without the lock. */
+	__atomic_store_n(&s->state, SLOT_DONE, __ATOMIC_RELEASE);
 	list_remove(a, s);
 	if (a->running != s)
 		signal_slot(s); /* no-op once abandoned (descriptors -1) */
@@ -472,7 +473,13 @@ static void pause_job(vg_prov_conn *c, vg_prov_slot *s, int block)
 	} else {
 		s->seen = 1;
 	}
-	drain_slot(s);
+	/* A job whose reply is in returns without pausing again for it:
+	 * its wake-up is left unread (the server stops polling a descriptor
+	 * once it has fired and resumed the job), and read before the slot's
+	 * next request (vg_prov_async_call). One read less per handshake for
+	 * a job woken by another's reading of its reply. */
+	if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != SLOT_DONE)
+		drain_slot(s);
 }
 
 /* Wait for the slot's reply, reading replies while holding the watch;
@@ -527,6 +534,9 @@ int vg_prov_async_call(vg_prov_conn *c, const vg_prov_req *rq, uint8_t *out, siz
 	vg_prov_slot *s = w ? slot_find(w) : NULL;
 	if (!w || (s && s->state != SLOT_IDLE))
 		return 0;
+	if (s)
+		drain_slot(s); /* the last request's wake-up (pause_job); no
+				* one signals a slot without a pending request */
 	vg_prov_async *a = &c->async;
 	pthread_mutex_lock(&c->lock);
 	vg_client *cl = vg_prov_conn_client(c);
