@@ -3,9 +3,34 @@
  * the request goes out through libvgclient's asynchronous API, the job
  * registers descriptors on its wait context and pauses, and the server
  * resumes it when one is readable; several jobs share one connection
- * (pipelined). conn.h describes the watch: an eventfd per wait context
- * (a slot), and the socket and a deadline timer in an epoll descriptor of
- * the one waiting job that holds the watch.
+ * (pipelined). conn.h describes the watch: the socket and a deadline
+ * timer in the connection's epoll descriptor, which sits in the epoll
+ * descriptor of the one waiting job that holds the watch; the other
+ * waiting jobs are woken through an eventfd each.
+ *
+ * System calls per handshake. Each wait context registers one descriptor
+ * with the server, made when its first request is submitted: an epoll
+ * descriptor when the job will hold the watch (no other job waits: every
+ * handshake at low load), an eventfd otherwise; a job asked later to hold
+ * the watch adds an epoll descriptor, and one holding it that must be
+ * woken gets an eventfd inside its epoll descriptor (the server never
+ * sees it). Taking and giving up the watch is one epoll_ctl each (the
+ * connection's epoll descriptor in or out), and a watch passed to a job
+ * that has an epoll descriptor is put there directly, with no wake-up. A
+ * job that holds the watch from its submit does not read the socket
+ * before it first pauses (the reply cannot be there yet, and the socket
+ * wakes it when it is). A job woken with its reply in does not read its
+ * eventfd: that waits for the slot's next request, if any. Measured with
+ * vghs and perf trace -s over HAProxy (AMD EPYC Zen 5, 2 vCPUs, P-256,
+ * TLS 1.3): 51-53 system calls per handshake became 48-49 (36-38 in
+ * process); at low load, the calls one handshake's request causes besides
+ * its send and its reply's read (the server's epoll_ctl included) went
+ * from 11 to 5. Descriptors are not pooled across wait contexts:
+ * HAProxy drops an async descriptor from its books without closing it
+ * (FD_DISOWN) and relies on our close to take it out of its threads'
+ * epoll sets; one kept open would stay registered there under its old
+ * connection, and a server that files it again (EEXIST, or events tagged
+ * with the old generation) would never wake the new job.
  *
  * Ownership. A slot belongs to its wait context (freed by the context's
  * cleanup, e.g. SSL_free, which closes the slot's descriptors) and, while
@@ -43,8 +68,8 @@ enum { HOLD_NONE, HOLD_ASKED, HOLD_HELD };
 
 struct vg_prov_slot {
 	int refs;                  /* atomic: the wait context's, a pending request's */
-	int efd;                   /* eventfd; -1 once the wait context let go */
-	int pfd;                   /* epoll descriptor, made when the slot first holds the watch */
+	int efd;                   /* eventfd that wakes the job; -1: none (yet) */
+	int pfd;                   /* epoll descriptor for the watch; -1: none (yet) */
 	int signaled;              /* atomic: efd has a count to read */
 	int abandoned;             /* the wait context was freed while a job used the slot */
 	int state;                 /* SLOT_* */
@@ -57,7 +82,8 @@ struct vg_prov_slot {
 	char reason[160];
 };
 
-/* Keys of our entries in a wait context (their addresses). */
+/* Keys of our entries in a wait context (their addresses): the slot's
+ * first descriptor, and the epoll descriptor added to an eventfd. */
 static const char slot_key, watch_key;
 
 /* Bumped in a forked child: the timer and the waiting jobs are the
@@ -86,30 +112,57 @@ static long long now_ms(void)
 void vg_prov_async_init(vg_prov_async *a)
 {
 	memset(a, 0, sizeof(*a));
-	a->tfd = a->sock = -1;
+	a->tfd = a->wfd = a->sock = -1;
 }
 
 void vg_prov_async_destroy(vg_prov_async *a)
 {
+	if (a->wfd >= 0)
+		close(a->wfd);
 	if (a->tfd >= 0)
 		close(a->tfd);
-	a->tfd = -1;
+	a->tfd = a->wfd = -1;
 }
 
-/* The timer, made on first use and again in a forked child (whose
- * waiting jobs, if any, are the parent's). 0 or -1. */
+/* The timer and the watch's epoll descriptor (holding the timer from the
+ * start), made on first use and again in a forked child (whose waiting
+ * jobs, if any, are the parent's). 0 or -1. */
 static int async_ready(vg_prov_async *a)
 {
 	pthread_once(&fork_once, fork_init);
 	uint64_t g = __atomic_load_n(&fork_gen, __ATOMIC_RELAXED);
-	if (a->tfd >= 0 && a->fork_gen == g)
+	if (a->wfd >= 0 && a->fork_gen == g)
 		return 0;
 	vg_prov_async_destroy(a);
 	vg_prov_async_init(a);
 	a->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (a->tfd < 0)
+	a->wfd = epoll_create1(EPOLL_CLOEXEC);
+	struct epoll_event e = {.events = EPOLLIN, .data.fd = a->tfd};
+	if (a->tfd < 0 || a->wfd < 0 || epoll_ctl(a->wfd, EPOLL_CTL_ADD, a->tfd, &e) < 0) {
+		vg_prov_async_destroy(a);
 		return -1;
+	}
 	a->fork_gen = g;
+	return 0;
+}
+
+/* A slot whose only descriptor is its epoll descriptor gets an eventfd
+ * inside it, so it can be woken; the server never sees that one. Under
+ * the connection's lock, or by the slot's own job while no request of it
+ * is pending (nobody else signals it then). 0 or -1. */
+static int waker_add(vg_prov_slot *s)
+{
+	if (s->efd >= 0)
+		return 0;
+	int efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (efd < 0)
+		return -1;
+	struct epoll_event e = {.events = EPOLLIN, .data.fd = efd};
+	if (epoll_ctl(s->pfd, EPOLL_CTL_ADD, efd, &e) < 0) {
+		close(efd);
+		return -1;
+	}
+	s->efd = efd;
 	return 0;
 }
 
@@ -118,8 +171,8 @@ static int async_ready(vg_prov_async *a)
  * leaves a count behind: one spurious wake-up, then it is read). */
 static void signal_slot(vg_prov_slot *s)
 {
-	if (s->efd < 0)
-		return;
+	if (s->efd < 0 && (s->pfd < 0 || waker_add(s) < 0))
+		return; /* let go (abandoned), or out of descriptors */
 	uint64_t one = 1;
 	if (write(s->efd, &one, sizeof(one)) < 0) {
 		/* EAGAIN only at the counter's maximum: readable anyway */
@@ -129,7 +182,7 @@ static void signal_slot(vg_prov_slot *s)
 
 static void drain_slot(vg_prov_slot *s)
 {
-	if (__atomic_exchange_n(&s->signaled, 0, __ATOMIC_ACQ_REL)) {
+	if (__atomic_exchange_n(&s->signaled, 0, __ATOMIC_ACQ_REL) && s->efd >= 0) {
 		uint64_t v;
 		if (read(s->efd, &v, sizeof(v)) < 0) {
 			/* EAGAIN: read by an earlier drain */
@@ -198,20 +251,22 @@ static void list_remove(vg_prov_async *a, vg_prov_slot *s)
 	a->npending--;
 }
 
-/* Keep the holder's epoll descriptor watching the client's socket (a new
+/* Keep the watch's epoll descriptor watching the client's socket (a new
  * one after a reconnect; writable too while requests wait to be written)
  * and the timer armed for the earliest request deadline. A socket closed
  * and reopened with the same number inside one vg_client_process() is
- * not seen here: the timer's next expiry registers the socket again. */
-static void watch_update(vg_prov_async *a, vg_client *cl, int pfd)
+ * not seen here: the timer's next expiry registers the socket again. A
+ * closed socket leaves the epoll descriptor by itself. */
+static void watch_update(vg_prov_async *a, vg_client *cl)
 {
 	int fd = vg_client_fd(cl);
 	uint32_t ev = EPOLLIN | ((vg_client_events(cl) & POLLOUT) ? EPOLLOUT : 0);
 	if (fd >= 0 && (fd != a->sock || ev != a->sock_ev)) {
 		struct epoll_event e = {.events = ev, .data.fd = fd};
 		int op = fd == a->sock ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
-		if (epoll_ctl(pfd, op, fd, &e) < 0 && (errno == EEXIST || errno == ENOENT))
-			epoll_ctl(pfd, op == EPOLL_CTL_ADD ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &e);
+		if (epoll_ctl(a->wfd, op, fd, &e) < 0 && (errno == EEXIST || errno == ENOENT))
+			epoll_ctl(a->wfd, op == EPOLL_CTL_ADD ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd,
+				  &e);
 	}
 	a->sock = fd;
 	a->sock_ev = fd >= 0 ? ev : 0;
@@ -229,21 +284,34 @@ static void watch_update(vg_prov_async *a, vg_client *cl, int pfd)
 		a->armed_ms = due;
 }
 
-/* The holder lets go: the socket and timer leave its epoll descriptor
- * (a closed socket has left it already), which then never fires. */
+/* The holder lets go: the watch's epoll descriptor leaves the holder's,
+ * which then fires only for its eventfd, if it has one. The socket and
+ * the timer stay in the watch's for the next holder. */
 static void unwatch(vg_prov_async *a, vg_prov_slot *s)
 {
 	if (a->holder_state != HOLD_HELD || s->pfd < 0)
 		return;
 	struct epoll_event e = {0};
-	if (a->sock >= 0)
-		epoll_ctl(s->pfd, EPOLL_CTL_DEL, a->sock, &e);
-	epoll_ctl(s->pfd, EPOLL_CTL_DEL, a->tfd, &e);
-	a->sock = -1;
+	if (epoll_ctl(s->pfd, EPOLL_CTL_DEL, a->wfd, &e) < 0) {
+		/* ENOENT: the holder could not add it and waited blocking */
+	}
+}
+
+/* The watch goes into the slot's epoll descriptor. 0 or -1. */
+static int watch_put(vg_prov_async *a, vg_prov_slot *s)
+{
+	struct epoll_event e = {.events = EPOLLIN, .data.fd = a->wfd};
+	if (epoll_ctl(s->pfd, EPOLL_CTL_ADD, a->wfd, &e) < 0 && errno != EEXIST)
+		return -1;
+	a->holder_state = HOLD_HELD;
+	return 0;
 }
 
 /* The watch goes from the holder to the newest waiting job (it will wait
- * longest, so the watch moves least), or to nobody when no job waits. */
+ * longest, so the watch moves least), or to nobody when no job waits. A
+ * job with an epoll descriptor gets the watch put there, and wakes when
+ * the socket or the timer has something for it; one without is woken to
+ * make it (take_watch). */
 static void pass_watch(vg_prov_async *a, vg_prov_slot *from)
 {
 	unwatch(a, from);
@@ -254,13 +322,15 @@ static void pass_watch(vg_prov_async *a, vg_prov_slot *from)
 	a->holder_state = n ? HOLD_ASKED : HOLD_NONE;
 	if (n) {
 		vg_prov_stat_add(VG_PROV_ST_WATCHERS, 1);
-		signal_slot(n);
+		if (n->pfd < 0 || watch_put(a, n) < 0)
+			signal_slot(n);
 	}
 }
 
 /* The slot asked to hold the watch takes it: its epoll descriptor (made
- * and added to the wait context the first time) gets the timer and the
- * socket. 0, or -1 when that fails (the job then waits blocking). */
+ * and added to the wait context the first time, if the slot's first
+ * descriptor was an eventfd) gets the watch's. 0, or -1 when that fails
+ * (the job then waits blocking). */
 static int take_watch(vg_prov_async *a, vg_prov_slot *s, ASYNC_WAIT_CTX *w, vg_client *cl)
 {
 	if (s->pfd < 0) {
@@ -274,12 +344,9 @@ static int take_watch(vg_prov_async *a, vg_prov_slot *s, ASYNC_WAIT_CTX *w, vg_c
 		s->pfd = pfd;
 		s->seen = 0;
 	}
-	struct epoll_event e = {.events = EPOLLIN, .data.fd = a->tfd};
-	if (epoll_ctl(s->pfd, EPOLL_CTL_ADD, a->tfd, &e) < 0 && errno != EEXIST)
+	if (watch_put(a, s) < 0)
 		return -1;
-	a->holder_state = HOLD_HELD;
-	a->sock = -1; /* register the current socket */
-	watch_update(a, cl, s->pfd);
+	watch_update(a, cl);
 	return 0;
 }
 
@@ -304,10 +371,11 @@ static void slot_cb(int st, const uint8_t *res, size_t len, const char *reason, 
 			 reason ? reason : vg_client_strerror(st));
 		vg_prov_stat_add(VG_PROV_ST_ERRORS, 1);
 	}
-	s->state = SLOT_DONE;
+	/* Atomic: pause_job looks at it without the lock. */
+	__atomic_store_n(&s->state, SLOT_DONE, __ATOMIC_RELEASE);
 	list_remove(a, s);
 	if (a->running != s)
-		signal_slot(s); /* no-op once abandoned (efd -1) */
+		signal_slot(s); /* no-op once abandoned (descriptors -1) */
 	slot_unref(s);
 }
 
@@ -344,26 +412,37 @@ static void slot_cleanup(ASYNC_WAIT_CTX *w, const void *key, OSSL_ASYNC_FD fd, v
 	slot_unref(s);         /* the wait context's */
 }
 
-/* The slot of this wait context, made on first use (an eventfd the
- * context owns from then on). NULL when it cannot be made. */
-static vg_prov_slot *slot_get(ASYNC_WAIT_CTX *w)
+/* The slot of this wait context, or NULL before its first request. */
+static vg_prov_slot *slot_find(ASYNC_WAIT_CTX *w)
 {
 	OSSL_ASYNC_FD fd;
 	void *custom = NULL;
-	if (ASYNC_WAIT_CTX_get_fd(w, &slot_key, &fd, &custom) && custom)
+	if (ASYNC_WAIT_CTX_get_fd(w, &slot_key, &fd, &custom))
 		return custom;
+	return NULL;
+}
+
+/* The slot of this wait context, made with its first descriptor (which
+ * the context owns from then on): an epoll descriptor when the job will
+ * hold the watch, else an eventfd. NULL when it cannot be made. */
+static vg_prov_slot *slot_new(ASYNC_WAIT_CTX *w, int holds)
+{
 	vg_prov_slot *s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
 	s->refs = 1;
-	s->pfd = -1;
-	s->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (s->efd < 0 || !ASYNC_WAIT_CTX_set_wait_fd(w, &slot_key, s->efd, s, slot_cleanup)) {
-		if (s->efd >= 0)
-			close(s->efd);
+	s->efd = s->pfd = -1;
+	int fd = holds ? epoll_create1(EPOLL_CLOEXEC) : eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (fd < 0 || !ASYNC_WAIT_CTX_set_wait_fd(w, &slot_key, fd, s, slot_cleanup)) {
+		if (fd >= 0)
+			close(fd);
 		free(s);
 		return NULL;
 	}
+	if (holds)
+		s->pfd = fd;
+	else
+		s->efd = fd;
 	return s;
 }
 
@@ -389,25 +468,35 @@ static void pause_job(vg_prov_conn *c, vg_prov_slot *s, int block)
 {
 	vg_prov_stat_add(VG_PROV_ST_PAUSES, 1);
 	if (block || !ASYNC_pause_job()) {
-		int sock = c->client ? vg_client_fd(c->client) : -1;
+		/* The slot's descriptors (a negative one is skipped) and the
+		 * watch's (the socket and the timer), which a blocked holder
+		 * could not put in its own. */
 		struct pollfd p[3] = {{.fd = s->efd, .events = POLLIN},
-				      {.fd = c->async.tfd, .events = POLLIN},
-				      {.fd = sock, .events = POLLIN}};
+				      {.fd = s->pfd, .events = POLLIN},
+				      {.fd = c->async.wfd, .events = POLLIN}};
 		int t = c->timeout_ms > 0 ? c->timeout_ms : -1;
-		(void)poll(p, sock >= 0 ? 3 : 2, t);
+		(void)poll(p, 3, t);
 	} else {
 		s->seen = 1;
 	}
-	drain_slot(s);
+	/* A job whose reply is in returns without pausing again for it:
+	 * its wake-up is left unread (the server stops polling a descriptor
+	 * once it has fired and resumed the job), and read before the slot's
+	 * next request (vg_prov_async_call). One read less per handshake for
+	 * a job woken by another's reading of its reply. */
+	if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != SLOT_DONE)
+		drain_slot(s);
 }
 
 /* Wait for the slot's reply, reading replies while holding the watch;
- * give the watch up when done. */
-static void wait_reply(vg_prov_conn *c, ASYNC_WAIT_CTX *w, vg_prov_slot *s)
+ * give the watch up when done. fresh: the slot took the watch with its
+ * submit, so the first round skips reading (the reply needs a round trip
+ * through vgd; the socket wakes the job when it comes). */
+static void wait_reply(vg_prov_conn *c, ASYNC_WAIT_CTX *w, vg_prov_slot *s, int fresh)
 {
 	vg_prov_async *a = &c->async;
 	int block = 0;
-	for (;;) {
+	for (;; fresh = 0) {
 		pthread_mutex_lock(&c->lock);
 		vg_client *cl = c->client;
 		if (s->state != SLOT_DONE && a->holder == s && a->holder_state == HOLD_ASKED &&
@@ -415,24 +504,23 @@ static void wait_reply(vg_prov_conn *c, ASYNC_WAIT_CTX *w, vg_prov_slot *s)
 			block = 1; /* no descriptor: read replies here, blocking */
 			a->holder_state = HOLD_HELD;
 		}
-		if (s->state != SLOT_DONE && a->holder == s) {
+		if (s->state != SLOT_DONE && a->holder == s && !fresh) {
 			if (a->armed_ms && now_ms() >= a->armed_ms) {
 				uint64_t v;
 				if (read(a->tfd, &v, sizeof(v)) < 0) {
 					/* EAGAIN: not expired after all */
 				}
 				a->armed_ms = 0;
-				if (a->sock >= 0 && s->pfd >= 0) {
+				if (a->sock >= 0) {
 					struct epoll_event e = {0};
-					epoll_ctl(s->pfd, EPOLL_CTL_DEL, a->sock, &e);
+					epoll_ctl(a->wfd, EPOLL_CTL_DEL, a->sock, &e);
 				}
 				a->sock = -1; /* register the socket again */
 			}
 			a->running = s;
 			vg_client_process(cl);
 			a->running = NULL;
-			if (s->pfd >= 0)
-				watch_update(a, cl, s->pfd);
+			watch_update(a, cl);
 		}
 		int done = s->state == SLOT_DONE;
 		if (done && a->holder == s)
@@ -449,15 +537,22 @@ int vg_prov_async_call(vg_prov_conn *c, const vg_prov_req *rq, uint8_t *out, siz
 {
 	ASYNC_JOB *job = ASYNC_get_current_job();
 	ASYNC_WAIT_CTX *w = job ? ASYNC_get_wait_ctx(job) : NULL;
-	vg_prov_slot *s = w ? slot_get(w) : NULL;
-	if (!s || s->state != SLOT_IDLE)
+	vg_prov_slot *s = w ? slot_find(w) : NULL;
+	if (!w || (s && s->state != SLOT_IDLE))
 		return 0;
+	if (s)
+		drain_slot(s); /* the last request's wake-up (pause_job); no
+				* one signals a slot without a pending request */
 	vg_prov_async *a = &c->async;
 	pthread_mutex_lock(&c->lock);
 	vg_client *cl = vg_prov_conn_client(c);
-	if (!cl || async_ready(a) < 0) {
+	int ready = cl && async_ready(a) == 0;
+	if (!s)
+		s = slot_new(w, ready && !a->holder);
+	if (!s || !ready) {
 		pthread_mutex_unlock(&c->lock);
-		make_seen(s);
+		if (s)
+			make_seen(s);
 		return 0; /* the caller blocks */
 	}
 	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL); /* the request's */
@@ -482,13 +577,20 @@ int vg_prov_async_call(vg_prov_conn *c, const vg_prov_req *rq, uint8_t *out, siz
 	list_append(a, s);
 	vg_prov_stat_add(VG_PROV_ST_ASYNC, 1);
 	vg_prov_stat_max(VG_PROV_ST_INFLIGHT_MAX, a->npending);
+	int fresh = 0;
 	if (!a->holder) {
 		a->holder = s;
 		a->holder_state = HOLD_ASKED;
+		/* A slot made for the watch takes it now (else at its first
+		 * round, making its epoll descriptor then). */
+		if (s->pfd >= 0 && watch_put(a, s) == 0) {
+			watch_update(a, cl);
+			fresh = 1;
+		}
 	}
 	pthread_mutex_unlock(&c->lock);
 
-	wait_reply(c, w, s);
+	wait_reply(c, w, s, fresh);
 	make_seen(s);
 
 	pthread_mutex_lock(&c->lock);

@@ -18,22 +18,25 @@ typedef struct vg_prov_slot vg_prov_slot;
 
 /* The asynchronous state of a connection (async.c), under the lock.
  *
- * Every job waiting for a reply registers its own eventfd (its slot's,
- * one per ASYNC_WAIT_CTX) and is woken through it. The connection's
- * socket is watched by one waiting job at a time, the holder: its slot
- * also registers an epoll descriptor of its own (made the first time the
- * slot holds the watch), into which the holder puts the socket and the
- * deadline timer; when woken it reads every reply, completing the others'
- * requests (their callbacks write their eventfds). When the holder is
- * done it takes the socket and timer out of its epoll descriptor and the
- * watch passes to the newest waiting job. Each descriptor belongs to one
- * wait context and is closed with it: HAProxy files an async descriptor
- * under one connection, never closes it (the engine does), and relies on
- * that close to drop it from its threads' epoll sets. */
+ * The connection's socket and the deadline timer sit in the connection's
+ * own epoll descriptor (the watch), registered with no server. One waiting
+ * job at a time, the holder, has the watch in its slot's epoll descriptor
+ * (one per ASYNC_WAIT_CTX, registered on it); when woken it reads every
+ * reply, completing the others' requests. Every other waiting job is
+ * woken through its slot's eventfd, which its callback writes. When the
+ * holder is done the watch leaves its epoll descriptor and passes to the
+ * newest waiting job. A slot registers one descriptor when its first
+ * request is submitted (an epoll descriptor if it will hold the watch, an
+ * eventfd if not) and at most one more (async.c says when). Each belongs
+ * to one wait context and is closed with it: HAProxy files an async
+ * descriptor under one connection, never closes it (the engine does), and
+ * relies on that close to drop it from its threads' epoll sets; so slot
+ * descriptors are never reused. */
 typedef struct {
 	int tfd;            /* timerfd; -1 until first use */
-	uint64_t fork_gen;  /* the fork generation that made it */
-	int sock;           /* the socket in the holder's epoll descriptor, -1 */
+	int wfd;            /* the watch: epoll holding tfd and sock; -1 until first use */
+	uint64_t fork_gen;  /* the fork generation that made them */
+	int sock;           /* the socket in wfd, -1 */
 	uint32_t sock_ev;   /* its epoll events */
 	long long armed_ms; /* the timer's expiry (monotonic ms), 0: not armed */
 	vg_prov_slot *holder;
@@ -65,7 +68,8 @@ void vg_prov_explain_connect(vg_prov_conn *c, char *err, size_t errlen);
 
 /* async.c */
 void vg_prov_async_init(vg_prov_async *a);
-/* Close the timer (no job is waiting: each holds a reference). */
+/* Close the timer and the watch (no job is waiting: each holds a
+ * reference). */
 void vg_prov_async_destroy(vg_prov_async *a);
 /* In an OpenSSL async job: submit rq, pause the job until its reply, and
  * copy the result as vg_prov_conn_call does. Returns 1 when it ran (the

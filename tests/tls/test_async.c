@@ -427,6 +427,128 @@ static void test_abandoned(void **state)
 	assert_int_equal(open_fds(), fds0); /* every eventfd closed */
 }
 
+/* Nothing readable among a connection's filed descriptors (poll, no
+ * wait): while vgd is frozen, nothing may wake a job that does not hold
+ * a wake-up owed to it. */
+static int any_readable(const conn *c)
+{
+	struct pollfd p[16];
+	for (int i = 0; i < c->nfiled; i++)
+		p[i] = (struct pollfd){.fd = c->filed[i], .events = POLLIN};
+	int r = poll(p, (nfds_t)c->nfiled, 0);
+	assert_true(r >= 0);
+	return r > 0;
+}
+
+/* Connections freed while their jobs wait (SSL_free mid-handshake), in
+ * rounds: vgd is frozen while the jobs are submitted, a third of them go
+ * (a watch holder in every other round), and new jobs start at once, so
+ * they are given the descriptor numbers just closed while the freed jobs'
+ * requests are still unanswered. Each new and surviving job must get the
+ * signature of its own message (a late reply or a wake meant for a freed
+ * job completes no other), and no descriptor may be left behind: the
+ * process holds as many at the end as after the warm-up (a slot's
+ * descriptor kept open or pooled past its wait context fails here, and so
+ * in close_conn does one still open after the free). */
+static void test_churn(void **state)
+{
+	enum { ROUNDS = 12, PER = 12 };
+	static conn cs[2 * PER];
+	for (int k = 0; k < NKEYS; k++) {
+		conn warm;
+		conn_init(&warm, k, 500 + k);
+		step(&warm);
+		run(&warm, 1);
+		assert_true(warm.ok);
+		close_conn(&warm);
+	}
+	int fds0 = open_fds();
+	int reused = 0;
+	for (int r = 0; r < ROUNDS; r++) {
+		int seq = 600 + r * 2 * PER;
+		freeze_vgd(SIGSTOP);
+		for (int i = 0; i < PER; i++) {
+			conn_init(&cs[i], (r + i) % NKEYS, seq + i);
+			step(&cs[i]);
+			assert_false(cs[i].done);
+		}
+		/* The first job of each key holds its connection's watch: the
+		 * one of key r % NKEYS goes in even rounds, none in odd ones. */
+		int freed[MAXFD] = {0};
+		int n = PER;
+		for (int i = r % 2 ? NKEYS + 1 : 0; i < PER; i += 3) {
+			for (int j = 0; j < cs[i].nfiled; j++)
+				freed[cs[i].filed[j]] = 1;
+			close_conn(&cs[i]);
+			conn_init(&cs[n], (r + n) % NKEYS, seq + n);
+			step(&cs[n]);
+			assert_false(cs[n].done);
+			for (int j = 0; j < cs[n].nfiled; j++)
+				reused += freed[cs[n].filed[j]];
+			n++;
+		}
+		/* The holders stayed in odd rounds: no other job is owed a
+		 * wake-up while vgd is frozen, so a readable descriptor is a
+		 * stale one (left by a freed job, or woken by a reply meant
+		 * for one). */
+		int stale = 0;
+		for (int i = NKEYS; r % 2 && i < n; i++)
+			stale += cs[i].w && any_readable(&cs[i]);
+		freeze_vgd(SIGCONT);
+		assert_int_equal(stale, 0);
+		run(cs, n);
+		for (int i = 0; i < n; i++) {
+			if (!cs[i].w)
+				continue; /* freed while it waited */
+			assert_true(cs[i].done && cs[i].ok);
+			assert_true(verify(&cs[i]));
+			close_conn(&cs[i]);
+		}
+	}
+	assert_int_equal(open_fds(), fds0);
+	/* The numbers were given again: the case above was exercised. */
+	assert_true(reused > 0);
+}
+
+/* Wait contexts used again (a second signature on the same SSL) after
+ * their first jobs were completed by the holder's read of the replies:
+ * the new jobs pause and, while no reply can come (vgd frozen), nothing
+ * left from the first ones wakes them. The first to submit again holds
+ * the watch (the socket may hold late bytes for it); no other is owed a
+ * wake-up. */
+static void test_reuse_after_wake(void **state)
+{
+	enum { N = 6 };
+	static conn cs[N];
+	freeze_vgd(SIGSTOP);
+	for (int i = 0; i < N; i++) {
+		conn_init(&cs[i], K_ED, 700 + i);
+		step(&cs[i]);
+		assert_false(cs[i].done);
+	}
+	freeze_vgd(SIGCONT);
+	run(cs, N);
+	freeze_vgd(SIGSTOP);
+	for (int i = 0; i < N; i++) {
+		assert_true(cs[i].ok && verify(&cs[i]));
+		cs[i].job = NULL; /* a new job on the same wait context */
+		cs[i].started = cs[i].done = cs[i].ok = 0;
+		cs[i].msg[0] ^= 0xff;
+		step(&cs[i]);
+		assert_false(cs[i].done);
+	}
+	int stale = 0;
+	for (int i = 1; i < N; i++)
+		stale += any_readable(&cs[i]);
+	freeze_vgd(SIGCONT);
+	assert_int_equal(stale, 0);
+	run(cs, N);
+	for (int i = 0; i < N; i++) {
+		assert_true(cs[i].ok && verify(&cs[i]));
+		close_conn(&cs[i]);
+	}
+}
+
 /* vgd stops while jobs wait: they complete with an error (not hang);
  * after it is back, new jobs sign. */
 static void test_vgd_restart(void **state)
@@ -470,6 +592,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sync_outside_job), cmocka_unit_test(test_one_job_pauses),
 		cmocka_unit_test(test_pipelined),        cmocka_unit_test(test_abandoned),
+		cmocka_unit_test(test_churn),            cmocka_unit_test(test_reuse_after_wake),
 		cmocka_unit_test(test_vgd_restart),
 	};
 	return cmocka_run_group_tests_name("provider-async", tests, setup, teardown);
