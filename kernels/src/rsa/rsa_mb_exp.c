@@ -23,7 +23,6 @@
 struct mb_scratch {
 	_Alignas(64) uint64_t table[TABLE * LANES * MAXD];
 	_Alignas(64) uint64_t acc[LANES * MAXD];
-	_Alignas(64) uint64_t sel[LANES * MAXD];
 	_Alignas(64) uint64_t m[LANES * MAXD];
 	_Alignas(64) uint64_t rr[LANES * MAXD];
 	_Alignas(64) uint64_t t[LANES * MAXD];
@@ -123,8 +122,7 @@ void vg_rsa_mb_exp(const struct vg_rsa_mb_impl *im, size_t L, size_t limbs,
 	select(s.acc, tab, s.idx);
 	for (size_t w = windows - 1; w-- > 0;) {
 		windows_at(s.idx, lanes, nl, WBITS * w, ebits);
-		select(s.sel, tab, s.idx);
-		win(s.acc, s.sel, s.m, s.k0, WBITS);
+		win(s.acc, tab, s.idx, s.m, s.k0, WBITS);
 	}
 
 	/* Leave the domain times each lane's factor: acc out 2^(-52 L) is

@@ -40,12 +40,14 @@ typedef void vg_amm52mb_fn(uint64_t *r, const uint64_t *a, const uint64_t *b, co
  * mask built from idx (secret, each below VG_RSA_MB_TABLE). */
 typedef void vg_rsa52mb_select_fn(uint64_t *sel, const uint64_t *table, const uint64_t *idx);
 
-/* acc = acc^(2^nsq) sel "almost" 2^(-52 L (nsq + 1)), lane by lane: nsq
+/* acc = acc^(2^nsq) sel "almost" 2^(-52 L (nsq + 1)), lane by lane, where
+ * sel is table[idx[l]] in lane l (as vg_rsa52mb_select_fn reads it): nsq
  * (public) squarings of acc, then a multiply by sel, each as
- * vg_amm52mb_fn (the same bits as nsq + 1 calls of it); acc, sel < 2 m_l.
- * One window of the exponentiation in one call. */
-typedef void vg_amm52mb_win_fn(uint64_t *acc, const uint64_t *sel, const uint64_t *m,
-			       const uint64_t *k0, size_t nsq);
+ * vg_amm52mb_fn (the same bits as a table read and nsq + 1 calls of it);
+ * acc and every entry < 2 m_l. One window of the exponentiation in one
+ * call, its table read included (a row may fuse it into the multiply). */
+typedef void vg_amm52mb_win_fn(uint64_t *acc, const uint64_t *table, const uint64_t *idx,
+			       const uint64_t *m, const uint64_t *k0, size_t nsq);
 
 /* Slots by size: 20, 30 and 40 digits (the halves of RSA-2048, 3072 and
  * 4096; vg_rsa_mb_digits). */
@@ -76,6 +78,13 @@ void vg_rsa52mb_select_c(uint64_t *sel, const uint64_t *table, const uint64_t *i
 vg_amm52mb_fn vg_amm52mb_ifma_20, vg_amm52mb_sqr_ifma_20, vg_amm52mb_ifma_30, vg_amm52mb_ifma_40;
 vg_amm52mb_fn vg_amm52mb_sqr_ifma_30, vg_amm52mb_sqr_ifma_40;
 vg_amm52mb_win_fn vg_amm52mb_win_ifma_20;
+/* r = a table[idx] "almost" with the table read fused into the multiply's
+ * loop (vg_amm52mb_fn's contract for b = table[idx], read as
+ * vg_rsa52mb_select_fn does; r may alias a). */
+void vg_amm52mb_mulsel_ifma_30(uint64_t *r, const uint64_t *a, const uint64_t *table,
+			       const uint64_t *idx, const uint64_t *m, const uint64_t *k0);
+void vg_amm52mb_mulsel_ifma_40(uint64_t *r, const uint64_t *a, const uint64_t *table,
+			       const uint64_t *idx, const uint64_t *m, const uint64_t *k0);
 vg_rsa52mb_select_fn vg_rsa52mb_select_ifma_20, vg_rsa52mb_select_ifma_30,
 	vg_rsa52mb_select_ifma_40;
 

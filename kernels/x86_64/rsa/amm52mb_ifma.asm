@@ -10,8 +10,9 @@
 ;
 ; void vg_amm52mb_ifma_20(uint64_t *r, const uint64_t *a, const uint64_t *b,
 ;                         const uint64_t *m, const uint64_t k0[8])
-; (and vg_amm52mb_sqr_ifma_20 for b == a; the 30- and 40-digit multiplies
-; and the table reads of every size are further down)
+; (and vg_amm52mb_sqr_ifma_20 for b == a; the 30- and 40-digit multiplies,
+; those that read b from the table themselves, and the table reads of
+; every size are further down)
 ; Transposed numbers of L = 20 digits: digit j of lane l at qword 8 j + l,
 ; so digit j of all lanes is the zmm at byte 64 j. Per lane, r = a b
 ; 2^(-52 L) mod m "almost" (a, b < 2 m, 4 m < 2^(52 L): r < 2 m), digits
@@ -40,6 +41,7 @@
 
 %include "x86_64/common/config.asm"
 
+%define TBL 32                          ; VG_RSA_MB_TABLE
 %define L 20
 %define NA (L + 1)                      ; accumulator registers zmm0..zmm20
 %define A(i, j) zmm %+ %eval(((i) + (j)) % NA)
@@ -229,24 +231,55 @@ FUNC vg_amm52mb_sqr_ifma_20
 	ret
 ENDFUNC vg_amm52mb_sqr_ifma_20
 
-; void vg_amm52mb_win_ifma_20(uint64_t *acc, const uint64_t *sel,
-;                             const uint64_t *m, const uint64_t k0[8],
-;                             size_t nsq)
-; One window of the exponentiation in one call: nsq (public) squarings
-; acc = acc acc, then acc = acc sel, each the functions above (the same
-; bits as nsq + 1 calls); the frame is set up and wiped once, not per
-; multiply.
+; void vg_amm52mb_win_ifma_20(uint64_t *acc, const uint64_t *table,
+;                             const uint64_t idx[8], const uint64_t *m,
+;                             const uint64_t k0[8], size_t nsq)
+; One window of the exponentiation in one call: sel = table[idx] (the
+; scan of vg_rsa52mb_select_ifma_20, into the frame), nsq (public)
+; squarings acc = acc acc, then acc = acc sel, each the functions above
+; (the same bits as a table read and nsq + 1 calls); the frame is set up
+; and wiped once, not per multiply, and sel never leaves it.
+%define SELJ(j) [rsp + 128 * L + 64 * (j)]
 FUNC vg_amm52mb_win_ifma_20
 	push rbp
 	mov rbp, rsp
-	sub rsp, SQFRAME
+	sub rsp, SQFRAME + 64 * L
 	and rsp, -64
-	; the macros' registers: r = a = acc, b = sel, m, k0; r9 counts
-	mov r9, r8
-	mov r8, rcx
-	mov rcx, rdx
-	mov rdx, rsi
+	; sel: every entry read whole, kept under its lane mask (zmm0..19 the
+	; digits, zmm28 the mask, zmm29 one, zmm30 idx, zmm31 the entry number)
+	vmovdqu64 zmm30, [rdx]
+	vpbroadcastq zmm29, [rel one]
+	vpxorq zmm31, zmm31, zmm31
+%assign j 0
+%rep L
+	vpxorq zmm %+ j, zmm %+ j, zmm %+ j
+%assign j j + 1
+%endrep
+	mov r10, rsi
+	mov eax, TBL
+align 32
+.sel:
+	vpcmpeqq k1, zmm30, zmm31
+	vpmovm2q zmm28, k1
+%assign j 0
+%rep L
+	vpternlogq zmm %+ j, zmm28, [r10 + 64 * j], 0xf8 ; sel | (mask & entry)
+%assign j j + 1
+%endrep
+	vpaddq zmm31, zmm31, zmm29
+	add r10, 64 * L
+	dec eax
+	jnz .sel
+	kxorw k1, k1, k1
+%assign j 0
+%rep L
+	vmovdqa64 SELJ(j), zmm %+ j
+%assign j j + 1
+%endrep
+	; the macros' registers: r = a = acc, b = sel, m (rcx), k0 (r8); r9
+	; counts
 	mov rsi, rdi
+	lea rdx, SELJ(0)
 	vmovdqu64 ZK, [r8]
 	vpbroadcastq ZM, [rel m52]
 	test r9, r9
@@ -293,7 +326,7 @@ align 32
 	FINAL
 	WIPE 26
 %assign j 0
-%rep 2 * L
+%rep 3 * L
 	vmovdqa64 [rsp + 64 * j], zmm0
 %assign j j + 1
 %endrep
@@ -303,29 +336,70 @@ align 32
 ENDFUNC vg_amm52mb_win_ifma_20
 
 ; void vg_amm52mb_ifma_30, vg_amm52mb_ifma_40 (the multiply's arguments):
-; the same multiply for 30 and 40 digits, whose L + 1 accumulator digits
+; the same multiply for 30 and 40 digits, whose L + 2 accumulator digits
 ; do not fit in the registers: A[0..K-1] stay in zmm0..zmm(K-1) and
 ; A[K..L-1] in a stack frame. A fully unrolled step sequence would be
-; 25 to 50 KiB of code, past the L1 instruction cache, so one step is a
-; loop body and the accumulator moves down one digit per step physically:
-; K - 1 register moves, and the frame's digits are stored one slot down
-; as they are updated (each is loaded, takes its four products and is
-; stored once per step anyway). Squarings use this multiply too (b = a).
-%macro GMUL 2
+; 25 to 50 KiB of code, past the L1 instruction cache, so the steps are a
+; loop and the accumulator moves down physically. One pass of the loop
+; does two steps, i and i + 1 (L is even), target digit by target digit
+; as the squaring's reduction below: A[q] += lo(a_q b_i) + hi(a_(q-1)
+; b_i) + lo(a_(q-1) b_(i+1)) + hi(a_(q-2) b_(i+1)) and the same four
+; with m and y_i, y_(i+1). Each digit of a and of m is loaded into a
+; register once per pass and used for its four products (three registers
+; in turn for each: target q needs digits q, q - 1 and q - 2), where one
+; step per pass took every product's operand from memory: two loads per
+; two products, and the loads, not the products, were the limit (about a
+; quarter of the 40-digit multiply's time, measured). A pass also moves
+; the registers and stores the frame once for two steps.
+; y_i is computed from A[0] after lo(a_0 b_i); y_(i+1) from A[1] once it
+; holds every product of weight i + 1 of step i, A[0]'s carry and
+; lo(a_0 b_(i+1)): the exact running sum of the digit-serial method, so
+; the y and the result are the one-step multiply's.
+; Bound: the digit of weight w receives halves from the steps w - L - 1
+; .. w only, four per step, and carries below 2^9: below (4 (L + 2) + 2)
+; 2^52 < 2^60 for L = 40, no overflow.
+;
+; void vg_amm52mb_mulsel_ifma_30, vg_amm52mb_mulsel_ifma_40(uint64_t *r,
+;     const uint64_t *a, const uint64_t *table, const uint64_t *idx,
+;     const uint64_t *m, const uint64_t k0[8])
+; (GMUL's third argument 1): the same multiply for b = table[idx[l]] in
+; lane l, read as vg_rsa52mb_select_ifma_L reads it but two digits per
+; pass: every entry's digits i and i + 1, each kept under its lane mask
+; (built once from idx by a vector compare per entry, kept in the frame).
+; At 30 and 40 digits the table (60 and 80 KiB) does not fit in the L1
+; data cache, and the separate read waited on the L2 (half a multiply's
+; time at 40 digits, measured on AMD Zen 5); inside the multiply its loads
+; and masks run beside the products. Every entry is read at every pass:
+; no address depends on idx.
+%macro GMUL 3
 %push gmul
 %define %$L %1
 %define %$K %2
+%define %$SEL %3                        ; 1: b is table[idx], read here
 %define %$NM (%1 - %2)                  ; digits in the frame
-%define %$S(p) [rsp + 64 * ((p) - %2)]  ; A[p], p >= K
-%define %$ZMEM zmm27
-%define %$ZB zmm28                     ; b_i
-%define %$ZY zmm29                     ; y
-%define %$ZK zmm30                     ; k0 of each lane
-%define %$ZT zmm31                     ; carry temporary
+%define %$S(p) [rsp + 64 * ((p) - %2)]  ; A[p], K <= p < L
+%define %$MASK(e) [rsp + 64 * %$NM + 64 * (e)] ; SEL: entry e's lane mask
+%define %$ZB0 zmm19                     ; b_i
+%define %$ZB1 zmm20                     ; b_(i+1)
+%define %$ZY0 zmm21                     ; y_i
+%define %$ZY1 zmm22                     ; y_(i+1)
+%define %$ZK zmm23                      ; k0 of each lane
+%define %$ZT zmm24                      ; carry temporary
+%define %$ZMEM zmm25                    ; a frame digit
+%define %$RA(r) zmm %+ %eval(26 + (r) % 3) ; a_r, a_(r-1), a_(r-2) in turn
+%define %$RM(r) zmm %+ %eval(29 + (r) % 3) ; and m's
+%if %$SEL
+FUNC vg_amm52mb_mulsel_ifma_%1
+%else
 FUNC vg_amm52mb_ifma_%1
+%endif
 	push rbp
 	mov rbp, rsp
+%if %$SEL
+	sub rsp, 64 * %$NM + 64 * TBL + 64
+%else
 	sub rsp, 64 * %$NM + 64
+%endif
 	and rsp, -64
 %assign %%k 0
 %rep 32
@@ -337,58 +411,125 @@ FUNC vg_amm52mb_ifma_%1
 	vmovdqa64 %$S(%%p), zmm0
 %assign %%p %%p + 1
 %endrep
+%if %$SEL
+	; (r, a, table, idx, m, k0): the masks of every entry from idx (a
+	; vector compare per entry), then m and k0 where the multiply has them
+	vmovdqu64 %$ZT, [rcx]                   ; idx of each lane
+	vpbroadcastq %$ZMEM, [rel one]
+%assign %%e 0
+%rep TBL
+	vpcmpeqq k1, %$ZT, zmm0                 ; zmm0: the entry number e
+	vpmovm2q %$ZY0, k1                      ; all-ones in the lanes that keep entry e
+	vmovdqa64 %$MASK(%%e), %$ZY0
+	vpaddq zmm0, zmm0, %$ZMEM
+%assign %%e %%e + 1
+%endrep
+	vpxorq zmm0, zmm0, zmm0
+	mov rcx, r8
+	mov r8, r9
+%endif
 	vmovdqu64 %$ZK, [r8]
-	mov eax, %$L
+	mov eax, %$L / 2
 align 32
 %%step:
-	vmovdqu64 %$ZB, [rdx]
-	vpmadd52luq zmm0, %$ZB, [rsi]
-	vpxorq %$ZY, %$ZY, %$ZY
-	vpmadd52luq %$ZY, zmm0, %$ZK
-%assign %%p 1
-%rep %$K - 1
-	vpmadd52luq zmm %+ %%p, %$ZB, [rsi + 64 * %%p]
-	vpmadd52huq zmm %+ %%p, %$ZB, [rsi + 64 * (%%p - 1)]
-%assign %%p %%p + 1
+%if %$SEL
+	; b_i and b_(i+1): every entry's digits read, each kept under its
+	; mask (two chains per digit, ZY0 and ZY1 free until the y)
+	vpxorq %$ZB0, %$ZB0, %$ZB0
+	vpxorq %$ZB1, %$ZB1, %$ZB1
+	vpxorq %$ZY0, %$ZY0, %$ZY0
+	vpxorq %$ZY1, %$ZY1, %$ZY1
+%assign %%e 0
+%rep TBL
+%if %%e % 2 == 0
+%define %%C0 %$ZB0
+%define %%C1 %$ZB1
+%define %%MK %$ZMEM
+%else
+%define %%C0 %$ZY0
+%define %%C1 %$ZY1
+%define %%MK %$ZT
+%endif
+	vmovdqa64 %%MK, %$MASK(%%e)
+	vpternlogq %%C0, %%MK, [rdx + 64 * %$L * %%e], 0xf8        ; C | (mask & digit)
+	vpternlogq %%C1, %%MK, [rdx + 64 * %$L * %%e + 64], 0xf8
+%assign %%e %%e + 1
 %endrep
-	vpmadd52luq zmm0, %$ZY, [rcx]
-	vpmadd52luq zmm1, %$ZY, [rcx + 64]
-	vpmadd52huq zmm1, %$ZY, [rcx]
+	vporq %$ZB0, %$ZB0, %$ZY0
+	vporq %$ZB1, %$ZB1, %$ZY1
+%else
+	vmovdqu64 %$ZB0, [rdx]
+	vmovdqu64 %$ZB1, [rdx + 64]
+%endif
+	vmovdqu64 %$RA(0), [rsi]
+	vmovdqu64 %$RA(1), [rsi + 64]
+	vmovdqu64 %$RM(0), [rcx]
+	vmovdqu64 %$RM(1), [rcx + 64]
+	vpmadd52luq zmm0, %$ZB0, %$RA(0)
+	vpxorq %$ZY0, %$ZY0, %$ZY0
+	vpmadd52luq %$ZY0, zmm0, %$ZK           ; y0 = A[0] k0 mod 2^52
+	; A[1]'s products without y0 while y0 is computed
+	vpmadd52huq zmm1, %$ZB0, %$RA(0)
+	vpmadd52luq zmm1, %$ZB0, %$RA(1)
+	vpmadd52luq zmm1, %$ZB1, %$RA(0)
+	vpmadd52luq zmm0, %$ZY0, %$RM(0)
+	vpmadd52huq zmm1, %$ZY0, %$RM(0)
+	vpmadd52luq zmm1, %$ZY0, %$RM(1)
 	vpsrlq %$ZT, zmm0, 52
 	vpaddq zmm1, zmm1, %$ZT
-%assign %%p 2
+	vpxorq %$ZY1, %$ZY1, %$ZY1
+	vpmadd52luq %$ZY1, zmm1, %$ZK           ; y1 = A[1] k0 mod 2^52
+	vpmadd52luq zmm1, %$ZY1, %$RM(0)
+	vpsrlq %$ZT, zmm1, 52
+	vpaddq zmm2, zmm2, %$ZT
+%assign %%q 2
+%rep %$L
+%if %%q == %$K
+	; A[2..K-1] are complete: move them down before A[K] and A[K + 1]
+	; take their places
+%assign %%p 0
 %rep %$K - 2
-	vpmadd52luq zmm %+ %%p, %$ZY, [rcx + 64 * %%p]
-	vpmadd52huq zmm %+ %%p, %$ZY, [rcx + 64 * (%%p - 1)]
+	vmovdqa64 zmm %+ %%p, zmm %+ %eval(%%p + 2)
 %assign %%p %%p + 1
 %endrep
-	; drop A[0]: every digit one down
-%assign %%p 1
-%rep %$K - 1
-	vmovdqa64 zmm %+ %eval(%%p - 1), zmm %+ %%p
-%assign %%p %%p + 1
-%endrep
-	; A[K] takes its products in the register it moves to
-	vmovdqa64 zmm %+ %eval(%$K - 1), %$S(%$K)
-	vpmadd52luq zmm %+ %eval(%$K - 1), %$ZB, [rsi + 64 * %$K]
-	vpmadd52huq zmm %+ %eval(%$K - 1), %$ZB, [rsi + 64 * (%$K - 1)]
-	vpmadd52luq zmm %+ %eval(%$K - 1), %$ZY, [rcx + 64 * %$K]
-	vpmadd52huq zmm %+ %eval(%$K - 1), %$ZY, [rcx + 64 * (%$K - 1)]
-%assign %%p %$K + 1
-%rep %$NM
-%if %%p < %$L
-	vmovdqa64 %$ZMEM, %$S(%%p)
-	vpmadd52luq %$ZMEM, %$ZB, [rsi + 64 * %%p]
-	vpmadd52luq %$ZMEM, %$ZY, [rcx + 64 * %%p]
-%else
-	vpxorq %$ZMEM, %$ZMEM, %$ZMEM          ; A[L] starts at zero
 %endif
-	vpmadd52huq %$ZMEM, %$ZB, [rsi + 64 * (%%p - 1)]
-	vpmadd52huq %$ZMEM, %$ZY, [rcx + 64 * (%%p - 1)]
-	vmovdqa64 %$S(%%p - 1), %$ZMEM
-%assign %%p %%p + 1
+%if %%q < %$K
+%define %%X zmm %+ %%q
+%elif %%q < %$K + 2
+%define %%X zmm %+ %eval(%%q - 2)
+	vmovdqa64 %%X, %$S(%%q)
+%else
+%define %%X %$ZMEM
+%if %%q < %$L
+	vmovdqa64 %%X, %$S(%%q)
+%else
+	vpxorq %%X, %%X, %%X                    ; A[L], A[L + 1] start at zero
+%endif
+%endif
+%if %%q < %$L
+	vmovdqu64 %$RA(%%q), [rsi + 64 * %%q]
+	vmovdqu64 %$RM(%%q), [rcx + 64 * %%q]
+	vpmadd52luq %%X, %$ZB0, %$RA(%%q)
+%endif
+%if %%q - 1 < %$L
+	vpmadd52huq %%X, %$ZB0, %$RA(%%q - 1)
+	vpmadd52luq %%X, %$ZB1, %$RA(%%q - 1)
+%endif
+	vpmadd52huq %%X, %$ZB1, %$RA(%%q - 2)
+%if %%q < %$L
+	vpmadd52luq %%X, %$ZY0, %$RM(%%q)
+%endif
+%if %%q - 1 < %$L
+	vpmadd52huq %%X, %$ZY0, %$RM(%%q - 1)
+	vpmadd52luq %%X, %$ZY1, %$RM(%%q - 1)
+%endif
+	vpmadd52huq %%X, %$ZY1, %$RM(%%q - 2)
+%if %%q >= %$K + 2
+	vmovdqa64 %$S(%%q - 2), %%X
+%endif
+%assign %%q %%q + 1
 %endrep
-	add rdx, 64
+	add rdx, 128
 	dec eax
 	jnz %%step
 	; the carry pass: A[0..K-1] in registers, then the frame's
@@ -409,20 +550,35 @@ align 32
 %assign %%j %%j + 1
 %endrep
 	WIPE 32
+%if %$SEL
+	kxorw k1, k1, k1
+%assign %%p 0
+%rep %$NM + TBL
+	vmovdqa64 [rsp + 64 * %%p], zmm0
+%assign %%p %%p + 1
+%endrep
+%else
 %assign %%p 0
 %rep %$NM
 	vmovdqa64 [rsp + 64 * %%p], zmm0
 %assign %%p %%p + 1
 %endrep
+%endif
 	mov rsp, rbp
 	pop rbp
 	ret
+%if %$SEL
+ENDFUNC vg_amm52mb_mulsel_ifma_%1
+%else
 ENDFUNC vg_amm52mb_ifma_%1
+%endif
 %pop
 %endmacro
 
-GMUL 30, 27
-GMUL 40, 27
+GMUL 30, 19, 0
+GMUL 40, 19, 0
+GMUL 30, 19, 1
+GMUL 40, 19, 1
 
 ; void vg_amm52mb_sqr_ifma_30, vg_amm52mb_sqr_ifma_40 (the multiply's
 ; arguments, b == a and not read): the squaring in two phases, the same
@@ -445,9 +601,11 @@ GMUL 40, 27
 %push gsqr
 %define %$L %1
 %define %$K %2
-%define %$NR 29                         ; a digits kept in registers
-%define %$X zmm29                       ; a column's lo products
-%define %$X2 zmm30                      ; and its hi products
+%define %$NR 27                         ; a digits kept in registers
+%define %$X zmm27                       ; a column's lo products, i even
+%define %$X2 zmm28                      ; and its hi products
+%define %$X3 zmm29                      ; lo products, i odd
+%define %$X4 zmm30                      ; hi products, i odd
 %define %$TMP zmm31
 %define %$T(c) [rsp + 64 * (c)]         ; the square's digits
 %define %$ZY0 zmm24                     ; phase 2: y of the pair's first step
@@ -473,29 +631,40 @@ FUNC vg_amm52mb_sqr_ifma_%1
 %rep 2 * %$L
 	vpxorq %$X, %$X, %$X
 	vpxorq %$X2, %$X2, %$X2
+	vpxorq %$X3, %$X3, %$X3
+	vpxorq %$X4, %$X4, %$X4
 %assign %%i 0
 %rep %$L
+%if %%i % 2 == 0
+%define %%XLO %$X
+%define %%XHI %$X2
+%else
+%define %%XLO %$X3
+%define %%XHI %$X4
+%endif
 %assign %%j %%c - %%i
 %if %%i < %%j && %%j < %$L
 %if %%i < %$NR
-	vpmadd52luq %$X, zmm %+ %%i, [rsi + 64 * %%j]
+	vpmadd52luq %%XLO, zmm %+ %%i, [rsi + 64 * %%j]
 %else
 	vmovdqu64 %$TMP, [rsi + 64 * %%i]
-	vpmadd52luq %$X, %$TMP, [rsi + 64 * %%j]
+	vpmadd52luq %%XLO, %$TMP, [rsi + 64 * %%j]
 %endif
 %endif
 %assign %%j %%c - 1 - %%i
 %if %%i < %%j && %%j < %$L
 %if %%i < %$NR
-	vpmadd52huq %$X2, zmm %+ %%i, [rsi + 64 * %%j]
+	vpmadd52huq %%XHI, zmm %+ %%i, [rsi + 64 * %%j]
 %else
 	vmovdqu64 %$TMP, [rsi + 64 * %%i]
-	vpmadd52huq %$X2, %$TMP, [rsi + 64 * %%j]
+	vpmadd52huq %%XHI, %$TMP, [rsi + 64 * %%j]
 %endif
 %endif
 %assign %%i %%i + 1
 %endrep
 	vpaddq %$X, %$X, %$X2
+	vpaddq %$X3, %$X3, %$X4
+	vpaddq %$X, %$X, %$X3
 	vpaddq %$X, %$X, %$X                     ; the cross products twice
 %if %%c % 2 == 0
 %assign %%d %%c / 2
@@ -622,7 +791,6 @@ ENDFUNC vg_amm52mb_sqr_ifma_%1
 GSQR 30, 24
 GSQR 40, 24
 
-%define TBL 32                          ; VG_RSA_MB_TABLE
 %define S(j) zmm %+ j                   ; sel digit j of a chunk: zmm0..zmm23
 %define ZIDX zmm30                      ; idx of each lane
 %define ZCNT zmm31                      ; the entry number, in every lane

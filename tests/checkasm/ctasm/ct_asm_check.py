@@ -88,7 +88,10 @@ RULES = [
     ("vg_amm52x2w_*", "entry", "rdi rsi rdx rcx r8", "acc, sel, m, k0, and nsq: a public count"),
     ("vg_rsa52_select2_*", "entry", "rdi rsi", "sel, table (rdx, rcx: the secret indices)"),
     # the rsa_mb family (eight lanes; prototypes in rsa_mb_impl.h)
-    ("vg_amm52mb_win_*", "entry", "rdi rsi rdx rcx r8", "acc, sel, m, k0, and nsq: a public count"),
+    ("vg_amm52mb_win_*", "entry", "rdi rsi rdx rcx r8 r9",
+     "acc, table, idx (the secret indices' address), m, k0, and nsq: a public count"),
+    ("vg_amm52mb_mulsel_*", "entry", "rdi rsi rdx rcx r8 r9",
+     "r, a, table, idx (the secret indices' address), m, k0"),
     ("vg_amm52mb_*", "entry", "rdi rsi rdx rcx r8", "r, a, b, m, k0 (the lanes' k0 array)"),
     ("vg_rsa52mb_select_*", "entry", "rdi rsi rdx", "sel, table, idx (the secret indices' address)"),
     # --- P-256/P-384 (kernels/x86_64/ec/, prototypes in kernels/src/ec/ec_asm.h)

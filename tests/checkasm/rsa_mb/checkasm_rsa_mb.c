@@ -9,8 +9,8 @@
  * b with a < m) beside random operands below 2m in the other lanes, the
  * edge lane moving through every position; outputs into sentinel-guarded
  * buffers and in place over a and over b. The squaring slot likewise
- * (a-edges, b = a) against row 0's multiply; the window slot (squarings
- * and a multiply in one call) against row 0's. The table read on random
+ * (a-edges, b = a) against row 0's multiply; the window slot (a table
+ * read, squarings and a multiply in one call) against row 0's. The table read on random
  * tables with every index in every lane, beside random indices.
  * Callee-saved registers and the stack are checked by the trampoline.
  * Nothing secret: test data. */
@@ -236,17 +236,21 @@ static void check_sqr(vg_amm52mb_fn *fn, vg_amm52mb_fn *ref, size_t L)
 	}
 }
 
-/* The window slot (nsq squarings, then a multiply by sel) against row
- * 0's, for nsq 0, 1 and 5 (the exponentiation's), acc an edge value in
- * one lane (every position) or random, sel random, at every lane count;
- * acc is written in place, its buffer guarded. */
+/* The window slot (a table read, nsq squarings, then a multiply by the
+ * entry read) against row 0's, for nsq 0, 1 and 5 (the exponentiation's
+ * is VG_RSA_MB_WINDOW), acc an edge value in one lane (every position) or
+ * random, every table entry random below 2m in each lane in use, idx
+ * random with the edge lane's index moving through every entry, at every
+ * lane count (idle lanes zero, index 0, as the exponentiation leaves
+ * them); acc is written in place, its buffer guarded. */
 static void check_win(vg_amm52mb_win_fn *fn, vg_amm52mb_win_fn *ref, size_t L)
 {
 	static const size_t nsqs[3] = {0, 1, 5};
+	static uint64_t table[VG_RSA_MB_TABLE * LANES * MAXD];
 	size_t n = (52 * L - 2) / 64, bytes = LANES * L * 8;
 	struct lane ln[LANES];
 	struct batch bt;
-	uint64_t want[LANES * MAXD];
+	uint64_t want[LANES * MAXD], idx[LANES];
 	uint8_t raw[VG_CHECKASM_OUT(LANES * MAXD * 8)];
 	int iters = vg_checkasm_iters() / LANES / 20;
 
@@ -256,16 +260,24 @@ static void check_win(vg_amm52mb_win_fn *fn, vg_amm52mb_win_fn *ref, size_t L)
 			for (size_t l = 0; l < nl; l++) {
 				rand_modulus(ln[l].m, n, (int)((l + (size_t)it) % 3));
 				rand_below2m(ln[l].a, ln[l].m, n);
-				rand_below2m(ln[l].b, ln[l].m, n);
+			}
+			for (size_t e = 0; e < VG_RSA_MB_TABLE; e++) {
+				for (size_t l = 0; l < nl; l++)
+					rand_below2m(ln[l].b, ln[l].m, n);
+				to_batch(&bt, ln, nl, L);
+				memcpy(table + e * LANES * L, bt.b, bytes);
 			}
 			if (it < 8)
 				(void)edge(ln[pos].a, ln[pos].m, n, it);
 			to_batch(&bt, ln, nl, L);
+			for (size_t l = 0; l < LANES; l++)
+				idx[l] = l < nl ? vg_checkasm_rand64() % VG_RSA_MB_TABLE : 0;
+			idx[pos] = (size_t)it % VG_RSA_MB_TABLE;
 			memcpy(want, bt.a, bytes);
-			ref(want, bt.b, bt.m, bt.k0, nsq);
+			ref(want, table, idx, bt.m, bt.k0, nsq);
 			uint8_t *acc = vg_checkasm_guard(raw, bytes);
 			memcpy(acc, bt.a, bytes);
-			vg_checkasm_call(fn, (uint64_t *)(void *)acc, bt.b, bt.m, bt.k0, nsq);
+			vg_checkasm_call(fn, (uint64_t *)(void *)acc, table, idx, bt.m, bt.k0, nsq);
 			if (!vg_checkasm_eq(acc, want, bytes, "L=%zu lanes=%zu nsq=%zu it=%d", L,
 					    nl, nsq, it) ||
 			    !vg_checkasm_guard_ok(raw, bytes))
