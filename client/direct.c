@@ -110,6 +110,11 @@ static void setup(vg_client *c)
 	vg_writer w;
 	vg_frame_begin(&w, buf, sizeof(buf), VG_OP_HELLO, VG_ST_OK, DIRECT_HELLO_ID);
 	vg_put_u64(&w, VG_T_DIRECT, VG_DIRECT_VERSION);
+	/* Where this thread runs: vgd then gives a slot of the keyholder on
+	 * this CPU, if it has one free (PROTOCOL.md 6.11). */
+	int cpu = sched_getcpu();
+	if (cpu >= 0)
+		vg_put_u32(&w, VG_T_CLIENT_CPU, (uint32_t)cpu);
 	long n = vg_frame_end(&w);
 	ssize_t s;
 	do

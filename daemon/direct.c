@@ -2,6 +2,8 @@
  * Nothing here is secret. */
 #include "direct.h"
 
+#include <stdio.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -30,8 +32,12 @@ static int make_memfd(const char *name, size_t size, int seal)
 	return fd;
 }
 
-int vgd_direct_create(vgd_direct *d, int n)
+int vgd_direct_create(vgd_direct *d, int n, int index)
 {
+	/* The slots' name says whose they are: a client sees it in
+	 * /proc/self/maps ("/memfd:vgd-direct-k1"), and so do the tests. */
+	char name[32];
+	snprintf(name, sizeof(name), "vgd-direct-k%d", index);
 	memset(d, 0, sizeof(*d));
 	d->dir_fd = -1;
 	for (int i = 0; i < VGD_DIRECT_MAX; i++)
@@ -42,7 +48,7 @@ int vgd_direct_create(vgd_direct *d, int n)
 	if (d->dir_fd < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		d->slot_fd[i] = make_memfd("vgd-direct-slot", VG_DIRECT_SLOT_SIZE, 1);
+		d->slot_fd[i] = make_memfd(name, VG_DIRECT_SLOT_SIZE, 1);
 		if (d->slot_fd[i] < 0) {
 			vgd_direct_close_fds(d);
 			return -1;

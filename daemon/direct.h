@@ -97,9 +97,10 @@ typedef struct {
 	vg_direct_slot *slot[VGD_DIRECT_MAX];
 } vgd_direct;
 
-/* The supervisor: a region of n slots (descriptors only, unmapped); 0,
- * or -1 with nothing left open. */
-int vgd_direct_create(vgd_direct *d, int n);
+/* The supervisor: a region of n slots (descriptors only, unmapped) for
+ * keyholder slot index, whose number the memfds' name carries; 0, or -1
+ * with nothing left open. */
+int vgd_direct_create(vgd_direct *d, int n, int index);
 /* Map the directory (and, with slots, every slot); 0 or -1. */
 int vgd_direct_map(vgd_direct *d, int slots);
 void vgd_direct_unmap(vgd_direct *d);

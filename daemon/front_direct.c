@@ -44,11 +44,12 @@ int vgd_front_direct_init(front *f, const vgd_direct *d, int n)
 }
 
 /* The first free slot that uid/gid may have (pass 0: bound to it; pass
- * 1: bound to nobody yet), starting at keyholder start: 0 and *k, *i, or
- * -1. */
-static int find_free(const front *f, const conn *c, int pass, int start, int *k, int *i)
+ * 1: bound to nobody yet), starting at keyholder start and looking at
+ * count keyholders: 0 and *k, *i, or -1. */
+static int find_free(const front *f, const conn *c, int pass, int start, int count, int *k,
+		     int *i)
 {
-	for (int n = 0; n < f->ndirect; n++) {
+	for (int n = 0; n < count; n++) {
 		int kk = (start + n) % f->ndirect;
 		const vgd_direct *d = &f->direct[kk];
 		for (int j = 0; j < d->nslots; j++) {
@@ -68,14 +69,25 @@ static int find_free(const front *f, const conn *c, int pass, int start, int *k,
 	return -1;
 }
 
-int vgd_front_direct_grant(front *f, conn *c, uint64_t *lease, int *fd)
+int vgd_front_direct_grant(front *f, conn *c, int cpu, uint64_t *lease, int *fd)
 {
 	if (f->ndirect == 0)
 		return -1;
 	if (c->has_direct) /* a second hello: the same slot */
 		vgd_front_direct_release(f, c);
-	int k, i, start = (int)(f->direct_rr++ % (unsigned)f->ndirect);
-	if (find_free(f, c, 0, start, &k, &i) < 0 && find_free(f, c, 1, start, &k, &i) < 0)
+	int k, i, start = (int)(f->direct_rr++ % (unsigned)f->ndirect), here = -1;
+	/* A client that says where it runs gets, if one is free, a slot of
+	 * the keyholder pinned to that CPU: its request then stays on its
+	 * CPU (it yields while it spins, the keyholder runs: two context
+	 * switches) instead of waking another, possibly idle, CPU for each
+	 * request. Otherwise any keyholder's, round robin. */
+	for (int kk = 0; cpu >= 0 && kk < f->ndirect && here < 0; kk++)
+		if (f->kh_cpu[kk] == cpu)
+			here = kk;
+	if ((here < 0 || (find_free(f, c, 0, here, 1, &k, &i) < 0 &&
+			  find_free(f, c, 1, here, 1, &k, &i) < 0)) &&
+	    find_free(f, c, 0, start, f->ndirect, &k, &i) < 0 &&
+	    find_free(f, c, 1, start, f->ndirect, &k, &i) < 0)
 		return -1;
 	vgd_dslot_owner *o = &f->direct[k].dir->slot[i];
 	if (!o->bound) {

@@ -429,7 +429,7 @@ unsigned vgd_front_q_drop_owner(jobq *q, jobpool *p, const conn *owner);
 int vgd_front_direct_init(front *f, const vgd_direct *d, int n);
 /* A direct slot for c (a hello's DIRECT): its lease and descriptor, or -1
  * when none is free for c's uid. */
-int vgd_front_direct_grant(front *f, conn *c, uint64_t *lease, int *fd);
+int vgd_front_direct_grant(front *f, conn *c, int cpu, uint64_t *lease, int *fd);
 /* c's slot, if any, is free again; its lease no longer holds. */
 void vgd_front_direct_release(front *f, conn *c);
 /* Send a reply frame with fd attached (SCM_RIGHTS) on its first byte;

@@ -226,7 +226,7 @@ static void handle_local(front *f, conn *c, const vg_request *rq, uint64_t t0)
 		 * rides on this reply's first byte, so no reply may be queued
 		 * before it. Without one the client stays on the socket. */
 		if (rq->direct == VG_DIRECT_VERSION && vgd_front_conn_out_pending(c) == 0 &&
-		    vgd_front_direct_grant(f, c, &lease, &dfd) == 0)
+		    vgd_front_direct_grant(f, c, rq->has_cpu ? (int)rq->cpu : -1, &lease, &dfd) == 0)
 			vg_put_u64(&w, VG_T_DIRECT, lease);
 		vg_put_open(&w, VG_T_LIMIT);
 		vg_put_u32(&w, VG_T_LIM_MAX_FRAME, VG_PROTO_MAX_FRAME);

@@ -217,7 +217,7 @@ static int make_direct(sup *s)
 	int n = s->cfg->direct_slots;
 	s->ndirect = n > 0 ? s->nslots : 0;
 	for (int i = 0; i < s->ndirect; i++) {
-		if (vgd_direct_create(&s->direct[i], n) < 0 || vgd_direct_map(&s->direct[i], 0) < 0) {
+		if (vgd_direct_create(&s->direct[i], n, i) < 0 || vgd_direct_map(&s->direct[i], 0) < 0) {
 			vgd_err("direct slots: %s", strerror(errno));
 			return -1;
 		}

@@ -14,7 +14,7 @@ static const char unknown_name[] = "unknown";
 static const vg_op_info ops[VG_OP_MAX + 1] = {
 	[VG_OP_HELLO] = {
 		.op = VG_OP_HELLO, .name = "hello", .kind = VG_OPK_LOCAL,
-		.req = { [VG_T_DIRECT] = VG_RULE_OPT },
+		.req = { [VG_T_DIRECT] = VG_RULE_OPT, [VG_T_CLIENT_CPU] = VG_RULE_OPT },
 		.rep = { [VG_T_VERSION] = VG_RULE_SOME, [VG_T_CAPS] = VG_RULE_REQ,
 			 [VG_T_LIMIT] = VG_RULE_REQ, [VG_T_SERVER] = VG_RULE_OPT,
 			 [VG_T_DIRECT] = VG_RULE_OPT },

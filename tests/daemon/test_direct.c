@@ -8,10 +8,12 @@
  * confuse vgd, and cannot resize its slot; a keyholder killed while
  * direct requests run leaves none unanswered; a front restart revokes
  * the slots and libvgclient goes back to the socket; ALG csr is refused
- * there and libvgclient sends it by the socket. The test runs as
+ * there and libvgclient sends it by the socket; a client gets a slot of
+ * the keyholder pinned to its CPU (its hello's CLIENT_CPU). The test runs as
  * root; the other uid is a forked child. */
 #include <errno.h>
 #include <grp.h>
+#include <sched.h>
 #include <linux/futex.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -246,6 +248,71 @@ static void test_library_uses_slot(void **state)
 	for (int i = 0; i < 100 && held != 0; i++, usleep(20000))
 		held = dt_stat(D.sock, "direct.slots_held");
 	assert_int_equal(held, 0);
+}
+
+/* The keyholder index of the slot this process has mapped, from its
+ * memfd's name in /proc/self/maps ("/memfd:vgd-direct-kN"); -1 if none. */
+static int mapped_slot_index(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int k = -1;
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "vgd-direct-k");
+		if (p)
+			k = atoi(p + strlen("vgd-direct-k"));
+	}
+	if (f)
+		fclose(f);
+	return k;
+}
+
+/* A client's hello says where it runs (CLIENT_CPU), and the front gives
+ * it a slot of the keyholder pinned to that CPU: with 2 keyholders on a
+ * 2-CPU machine, keyholder i runs on the i-th CPU vgd may use (here all
+ * of them). A child pinned to each CPU in turn maps a slot of that CPU's
+ * keyholder. On a machine of another size the keyholders are not pinned
+ * (2 do not spread evenly), and only the mapping is checked. */
+static void test_slot_on_callers_cpu(void **state)
+{
+	(void)state;
+	cpu_set_t all;
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	int cpus[2], n = 0;
+	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, &all))
+			cpus[n++] = c;
+	int pinned = CPU_COUNT(&all) == 2;
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < n; i++) {
+			pid_t p = fork();
+			assert_true(p >= 0);
+			if (p == 0) {
+				cpu_set_t one;
+				CPU_ZERO(&one);
+				CPU_SET(cpus[i], &one);
+				if (sched_setaffinity(0, sizeof(one), &one) != 0)
+					_exit(90);
+				vg_client *c = client();
+				uint8_t sig[64];
+				size_t sl;
+				/* The first call connects; the slot comes with the next. */
+				for (int j = 0; j < 2; j++)
+					if (vg_client_sign(c, "ed", VGC_ALG_ED25519, "cpu", 3, sig,
+							   sizeof(sig), &sl) != 0)
+						_exit(91);
+				int k = mapped_slot_index();
+				vg_client_free(c);
+				_exit(k < 0 ? 92 : k);
+			}
+			int st = 0;
+			assert_int_equal(waitpid(p, &st, 0), p);
+			assert_true(WIFEXITED(st));
+			if (pinned)
+				assert_int_equal(WEXITSTATUS(st), i);
+			else
+				assert_true(WEXITSTATUS(st) < 2);
+		}
 }
 
 /* ALG csr never goes through a slot: who may ask (csr_uids) is the
@@ -565,6 +632,7 @@ int main(void)
 		cmocka_unit_test(test_library_uses_slot),
 		cmocka_unit_test(test_env_off),
 		cmocka_unit_test(test_csr_not_through_slot),
+		cmocka_unit_test(test_slot_on_callers_cpu),
 		cmocka_unit_test(test_use_table),
 		cmocka_unit_test(test_bound_for_good),
 		cmocka_unit_test(test_scribbler),

@@ -974,7 +974,8 @@ static void test_req_item_rules(void **state)
 		expect_req(buf, raw_end(), VG_ST_MALFORMED, "unknown item");
 	}
 	/* Known tags forbidden for the opcode: every reply-only tag in sign,
-	 * and every tag at all in hello (but DIRECT: test_req_direct),
+	 * and every tag at all in hello (but DIRECT: test_req_direct, and
+	 * CLIENT_CPU, which says where a direct slot is wanted),
 	 * list-keys and stats. */
 	for (uint16_t t = VG_T_RESULT; t <= VG_T_MAX; t++) {
 		if (t == VG_T_CLIENT_CPU) /* allowed in sign (test_req_client_cpu) */
@@ -989,7 +990,7 @@ static void test_req_item_rules(void **state)
 	static const uint8_t bare_ops[] = { VG_OP_HELLO, VG_OP_LIST_KEYS, VG_OP_STATS };
 	for (size_t i = 0; i < sizeof bare_ops; i++) {
 		for (uint16_t t = 1; t <= VG_T_MAX; t++) {
-			if (bare_ops[i] == VG_OP_HELLO && t == VG_T_DIRECT)
+			if (bare_ops[i] == VG_OP_HELLO && (t == VG_T_DIRECT || t == VG_T_CLIENT_CPU))
 				continue;
 			raw_begin(bare_ops[i]);
 			vg_put(&W, t, d32, 1);
@@ -1174,15 +1175,15 @@ static void test_req_client_cpu(void **state)
 	static const uint32_t cpus[] = {0, 1, 63, 0x12345678u, 0xffffffffu};
 	for (size_t i = 0; i < sizeof cpus / sizeof cpus[0]; i++) {
 		static const uint8_t ops[] = {VG_OP_PING, VG_OP_SIGN, VG_OP_X25519,
-					      VG_OP_RSA_PRIVATE};
+					      VG_OP_RSA_PRIVATE, VG_OP_HELLO};
 		for (size_t k = 0; k < sizeof ops; k++) {
 			vg_request q = {.op = ops[k], .id = 7, .has_cpu = 1, .cpu = cpus[i]};
 			uint8_t in[256] = {1};
-			if (ops[k] != VG_OP_PING)
+			if (ops[k] != VG_OP_PING && ops[k] != VG_OP_HELLO)
 				strcpy(q.key, "key");
 			if (ops[k] == VG_OP_SIGN)
 				q.alg = VG_ALG_ED25519;
-			q.has_data = ops[k] != VG_OP_PING;
+			q.has_data = ops[k] != VG_OP_PING && ops[k] != VG_OP_HELLO;
 			q.data = in;
 			q.data_len = ops[k] == VG_OP_X25519 ? 32 : ops[k] == VG_OP_RSA_PRIVATE ? 256 : 5;
 			long n = vg_request_encode(&q, buf, sizeof buf);
@@ -1202,8 +1203,7 @@ static void test_req_client_cpu(void **state)
 	raw_begin(VG_OP_PING);
 	vg_put(&W, VG_T_CLIENT_CPU, "\x00\x01", 2);
 	expect_req(buf, raw_end(), VG_ST_MALFORMED, "bad item length");
-	static const uint8_t not_here[] = {VG_OP_HELLO, VG_OP_LIST_KEYS, VG_OP_PUBLIC_KEY,
-					   VG_OP_STATS};
+	static const uint8_t not_here[] = {VG_OP_LIST_KEYS, VG_OP_PUBLIC_KEY, VG_OP_STATS};
 	for (size_t i = 0; i < sizeof not_here; i++) {
 		raw_begin(not_here[i]);
 		if (not_here[i] == VG_OP_PUBLIC_KEY)
