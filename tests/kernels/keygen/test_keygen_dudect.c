@@ -7,7 +7,10 @@
  * random primes from generated RSA-2048 keys (p - 1 has one or two
  * factors of two, typically). Welch's t on the cycle counts, on all
  * samples and below a few pooled percentiles (vgt_welch_cropped); |t|
- * above THRESHOLD fails.
+ * above THRESHOLD in two runs in a row fails (one run above it is taken
+ * again: a shared machine's other work can push one crop of one run past
+ * it, as tests/checkasm/ctasm/dudect.c's rule says; a leak does it every
+ * time).
  *
  * --control makes class 0 do visibly less work (an exponent 256 bits
  * shorter) and passes only if the test detects that. Not secret: test
@@ -52,6 +55,27 @@ static uint64_t rnd(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* One run: SAMPLES timings, the classes interleaved in random order. 0,
+ * or -1 if a prime failed Miller-Rabin. */
+static int measure(const struct prime *fixed, const struct prime *pool, int control,
+		   uint64_t *seed, uint64_t *cycles, int *cls)
+{
+	for (int i = 0; i < SAMPLES; i++) {
+		int c = (int)(rnd(seed) & 1);
+		const struct prime *p = c == 0 ? fixed : &pool[rnd(seed) % POOL];
+		size_t bits = control && c == 0 ? BITS - 256 : BITS;
+		cls[i] = c;
+		uint64_t t0 = __rdtsc();
+		uint64_t ok = vg_rsa_prime_check(&p->ctx, bits, 1);
+		cycles[i] = __rdtsc() - t0;
+		if (!ok && !control) {
+			fprintf(stderr, "a prime failed Miller-Rabin\n");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct prime pool[POOL], fixed;
@@ -83,26 +107,20 @@ int main(int argc, char **argv)
 			break;
 	}
 
-	for (int i = 0; i < SAMPLES; i++) {
-		int c = (int)(rnd(&seed) & 1);
-		const struct prime *p = c == 0 ? &fixed : &pool[rnd(&seed) % POOL];
-		size_t bits = control && c == 0 ? BITS - 256 : BITS;
-		cls[i] = c;
-		uint64_t t0 = __rdtsc();
-		uint64_t ok = vg_rsa_prime_check(&p->ctx, bits, 1);
-		cycles[i] = __rdtsc() - t0;
-		if (!ok && !control) {
-			fprintf(stderr, "a prime failed Miller-Rabin\n");
+	for (int run = 0;; run++) {
+		if (measure(&fixed, pool, control, &seed, cycles, cls) < 0)
 			return 1;
-		}
+		double worst = vgt_welch_cropped(cycles, cls, SAMPLES);
+		if (worst < 0)
+			return 1;
+		printf("Miller-Rabin (%s row): max |t| = %.2f (threshold %.1f)%s\n",
+		       vg_kernel_variant("rsa"), worst, THRESHOLD, control ? " [control]" : "");
+		/* control: the planted difference must show; otherwise none may */
+		int pass = control ? worst > THRESHOLD : worst <= THRESHOLD;
+		if (pass)
+			return 0;
+		if (run == 1)
+			return 1;
+		printf("again, with new samples\n");
 	}
-
-	double worst = vgt_welch_cropped(cycles, cls, SAMPLES);
-	if (worst < 0)
-		return 1;
-	printf("Miller-Rabin (%s row): max |t| = %.2f (threshold %.1f)%s\n",
-	       vg_kernel_variant("rsa"), worst, THRESHOLD, control ? " [control]" : "");
-	if (control)
-		return worst > THRESHOLD ? 0 : 1;
-	return worst > THRESHOLD ? 1 : 0;
 }
