@@ -235,15 +235,17 @@ static int check_dir(const char *dir, int private_dir, struct stat *st)
 	return 0;
 }
 
-/* Put data at dir/name through a temporary file and link(): the name
+/* A file reaches dir/name through a temporary file and link(): the name
  * appears complete or not at all (a reload never reads half a file), and
- * an existing file is never replaced (link fails with EEXIST). */
-static int place_file(const char *dir, const char *name, const void *data, size_t n, mode_t mode,
-		      uid_t uid, gid_t gid, char *path, size_t cap)
+ * an existing file is never replaced (link fails with EEXIST).
+ * open_tmp: path = dir/name, and a new temporary file beside it (its name
+ * in tmp, VGD_PATH_MAX bytes) with mode, uid and gid; its descriptor, or
+ * -1 with a message. */
+static int open_tmp(const char *dir, const char *name, mode_t mode, uid_t uid, gid_t gid,
+		    char *path, size_t cap, char *tmp)
 {
-	char tmp[VGD_PATH_MAX];
 	if (snprintf(path, cap, "%s/%s", dir, name) >= (int)cap ||
-	    snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name) >= (int)sizeof(tmp)) {
+	    snprintf(tmp, VGD_PATH_MAX, "%s/.%s.XXXXXX", dir, name) >= VGD_PATH_MAX) {
 		fprintf(stderr, "vgctl genkey: %s/%s: path too long\n", dir, name);
 		return -1;
 	}
@@ -253,21 +255,46 @@ static int place_file(const char *dir, const char *name, const void *data, size_
 			strerror(errno));
 		return -1;
 	}
-	int ok = fchmod(fd, mode) == 0 && fchown(fd, uid, gid) == 0 &&
-		 write_all(fd, data, n) == 0 && fsync(fd) == 0;
-	int err = errno;
-	close(fd);
-	if (ok && link(tmp, path) < 0) {
-		err = errno;
-		ok = 0;
+	if (fchmod(fd, mode) < 0 || fchown(fd, uid, gid) < 0) {
+		fprintf(stderr, "vgctl genkey: %s: %s\n", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
 	}
+	return fd;
+}
+
+/* The finished temporary file tmp becomes path, if path does not exist;
+ * tmp is gone either way. 0, or -1 with a message. */
+static int link_tmp(const char *tmp, const char *path)
+{
+	int r = link(tmp, path), err = errno;
 	unlink(tmp);
-	if (!ok) {
+	if (r < 0) {
 		fprintf(stderr, "vgctl genkey: %s: %s%s\n", path, strerror(err),
 			err == EEXIST ? " (genkey never replaces a file)" : "");
 		return -1;
 	}
 	return 0;
+}
+
+/* data at dir/name (open_tmp, link_tmp). */
+static int place_file(const char *dir, const char *name, const void *data, size_t n, mode_t mode,
+		      uid_t uid, gid_t gid, char *path, size_t cap)
+{
+	char tmp[VGD_PATH_MAX];
+	int fd = open_tmp(dir, name, mode, uid, gid, path, cap, tmp);
+	if (fd < 0)
+		return -1;
+	int ok = write_all(fd, data, n) == 0 && fsync(fd) == 0;
+	int err = errno;
+	close(fd);
+	if (!ok) {
+		fprintf(stderr, "vgctl genkey: %s: %s\n", path, strerror(err));
+		unlink(tmp);
+		return -1;
+	}
+	return link_tmp(tmp, path);
 }
 
 /* Run argv with stdin from in_fd and stdout to out_fd (-1: inherited);
@@ -366,18 +393,11 @@ static int seal(const struct genkey_opts *o, struct genkey_secrets *s, size_t pe
 	char cname[128], tmp[VGD_PATH_MAX], file[96];
 	snprintf(cname, sizeof(cname), "--name=" SEALED_CRED_PREFIX "%s.cred", o->name);
 	snprintf(file, sizeof(file), "%s.cred", o->name);
-	if (snprintf(path, cap, "%s/%s", o->sealed_dir, file) >= (int)cap ||
-	    snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", o->sealed_dir, file) >= (int)sizeof(tmp))
+	int fd = open_tmp(o->sealed_dir, file, 0600, dst->st_uid, dst->st_gid, path, cap, tmp);
+	if (fd < 0)
 		return -1;
-	int fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "vgctl genkey: cannot create a file in %s: %s\n", o->sealed_dir,
-			strerror(errno));
-		return -1;
-	}
 	char *enc[] = {"systemd-creds", "encrypt", cname, "-", "-", NULL};
-	int ok = fchmod(fd, 0600) == 0 && fchown(fd, dst->st_uid, dst->st_gid) == 0 &&
-		 run_piped(enc, s->pem, pem_len, fd, NULL, 0, NULL) == 0 && fsync(fd) == 0;
+	int ok = run_piped(enc, s->pem, pem_len, fd, NULL, 0, NULL) == 0 && fsync(fd) == 0;
 	close(fd);
 	if (!ok) {
 		fprintf(stderr, "vgctl genkey: systemd-creds encrypt failed\n");
@@ -394,15 +414,7 @@ static int seal(const struct genkey_opts *o, struct genkey_secrets *s, size_t pe
 		unlink(tmp);
 		return -1;
 	}
-	if (link(tmp, path) < 0) {
-		int err = errno;
-		unlink(tmp);
-		fprintf(stderr, "vgctl genkey: %s: %s%s\n", path, strerror(err),
-			err == EEXIST ? " (genkey never replaces a file)" : "");
-		return -1;
-	}
-	unlink(tmp);
-	return 0;
+	return link_tmp(tmp, path);
 }
 
 /* May root (this command's caller) see the key through the socket? Then
@@ -663,8 +675,8 @@ int vgctl_genkey(vg_client *c, int argc, char **argv)
 			r = EX_DAEMON;
 	}
 	uint8_t spki[VG_SPKI_MAX];
-	size_t sl = vg_spki_encode(info.type, info.pub, info.pub_len, info.rsa_e, info.rsa_e_len, spki,
-				   sizeof(spki));
+	size_t sl = vg_spki_encode(info.type, info.pub, info.pub_len, info.rsa_e, info.rsa_e_len,
+				   spki, sizeof(spki));
 	if (sl)
 		vgctl_emit(stdout, OUT_PEM, spki, sl, "PUBLIC KEY");
 out:

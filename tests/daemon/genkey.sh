@@ -15,23 +15,15 @@
 #     LoadCredentialEncrypted= provides it, and signs with it.
 set -eu
 B=$1
-VGCTL=$B/client/vgctl
-T=$(mktemp -d /tmp/vgd-genkey.XXXXXX)
+VG_VGD=${VG_VGD:-$B/daemon/vgd}
+VG_VGCTL=${VG_VGCTL:-$B/client/vgctl}
+VGCTL=$VG_VGCTL
+# vgd_tmp, vgd_run, vgd_cleanup and fail: the shell tests' daemon helpers.
+. "$(dirname "$0")/../client/daemon.sh"
+vgd_tmp
+# Open to uid 65534, so that its genkey is refused for the key directory,
+# not for an unreadable configuration.
 chmod 755 "$T"
-PID=""
-cleanup() {
-	if [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; then
-		kill -TERM "$PID"
-		wait "$PID" 2>/dev/null || true
-	fi
-	rm -rf "$T"
-}
-trap cleanup EXIT INT TERM
-fail() {
-	echo "FAIL: $*" >&2
-	[ -f "$T/vgd.log" ] && tail -20 "$T/vgd.log" >&2
-	exit 1
-}
 
 mkdir "$T/conf.d" "$T/keys" "$T/sealed" "$T/creds"
 chmod 755 "$T/conf.d"
@@ -55,19 +47,13 @@ for f in "$T"/sealed/*.cred; do
 	n=vgd-sealed_$(basename "$f")
 	systemd-creds decrypt --name="$n" "$f" "$T/creds/$n" 2>/dev/null
 done
-kill -HUP "$PID"
+kill -HUP "$VGD_PID"
 SH
 chmod 755 "$T/reload.sh"
 
-CREDENTIALS_DIRECTORY=$T/creds "$B/daemon/vgd" -c "$T/vgd.conf" 2>"$T/vgd.log" &
-PID=$!
-i=0
-until "$VGCTL" --socket "$T/vgd.sock" ping >/dev/null 2>&1; do
-	i=$((i + 1))
-	[ $i -lt 100 ] && kill -0 "$PID" 2>/dev/null || fail "vgd did not start"
-	sleep 0.1
-done
-export T PID
+export CREDENTIALS_DIRECTORY="$T/creds"
+vgd_run
+export T VGD_PID
 export VGD_RELOAD="$T/reload.sh"
 
 gk() { "$VGCTL" --socket "$T/vgd.sock" genkey "$@" --config "$T/vgd.conf" --key-dir "$T/keys" --sealed-dir "$T/sealed"; }
@@ -174,6 +160,6 @@ openssl dgst -sha256 -verify "$T/s.pub" -signature "$T/sig" "$T/msg" >/dev/null 
 echo "ok: sealed"
 
 # What vgd --check-config reads is what genkey wrote.
-"$B/daemon/vgd" --check-config -c "$T/vgd.conf" --credentials-dir "$T/creds" >/dev/null 2>&1 ||
+"$VG_VGD" --check-config -c "$T/vgd.conf" --credentials-dir "$T/creds" >/dev/null 2>&1 ||
 	fail "vgd --check-config refuses the generated configuration"
 echo "ok: genkey"
